@@ -1,0 +1,29 @@
+# Two commands on a fresh machine: `make tables` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: tables test bench clean venv
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test,bench]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+## build every default artifact into artifacts/ (only stale stages run)
+tables: $(STAMP)
+	$(BIN)/pokertables build
+
+## run the test suite (builds missing artifacts first)
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+## speed report against peer libraries -> bench/report.txt
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf artifacts/*.h5 artifacts/parquet artifacts/paytables artifacts/rules artifacts/manifest.json

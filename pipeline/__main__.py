@@ -1,0 +1,5 @@
+"""``python -m pipeline`` is the ``pokertables`` command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,27 @@
+"""``pokertables eval CARDS``: score, category and name of a 5-, 6- or 7-card hand."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from . import app, artifacts_dir
+
+
+@app.command("eval")
+def eval_hand(
+    cards: list[str] = typer.Argument(..., help="5, 6 or 7 cards, e.g. 'As Ks Qs Js Ts' or AsKsQsJsTs"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+) -> None:
+    """Look a hand up in the score tables."""
+    from ..cards import parse_cards
+    from ..query import Tables
+
+    ids = parse_cards(" ".join(cards), count=(5, 6, 7))
+    info = Tables(artifacts_dir()).describe(ids)
+    if as_json:
+        typer.echo(json.dumps(info))
+        return
+    typer.echo(f"{info['cards']}: {info['name']} ({info['category_name']}), "
+               f"score {info['score']} of 7462 (Cactus Kev rank {info['cactus_kev']})")

@@ -1,0 +1,165 @@
+"""Numba kernels for the colex index over arrays of hands (rank, unrank, bitmaps).
+
+These are plain functions over arrays: the Python layer validates and shapes input.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from .cards import BINOM
+
+
+@nb.njit(cache=True, parallel=True)
+def _unrank_all(k: int, first: int, binom: np.ndarray, out: np.ndarray) -> None:
+    n = out.shape[0]
+    nchunks = 64
+    for ch in nb.prange(nchunks):
+        start = first + n * ch // nchunks
+        stop = first + n * (ch + 1) // nchunks
+        if start >= stop:
+            continue
+        cards = np.zeros(k + 1, np.int64)
+        rest = start
+        c = 51
+        for i in range(k, 0, -1):
+            while binom[c, i] > rest:
+                c -= 1
+            cards[i - 1] = c
+            rest -= binom[c, i]
+            c -= 1
+        cards[k] = 52
+        for idx in range(start, stop):
+            for t in range(k):
+                out[idx - first, t] = cards[t]
+            if idx + 1 == stop:
+                break
+            j = 0
+            while cards[j] + 1 == cards[j + 1]:
+                j += 1
+            cards[j] += 1
+            for t in range(j):
+                cards[t] = t
+
+
+def all_hands(k: int) -> np.ndarray:
+    """Every k-card hand as uint8[C(52,k), k], row ``i`` = the ascending cards of colex index ``i``."""
+    return hands_range(k, 0, int(BINOM[52, k]))
+
+
+def hands_range(k: int, start: int, stop: int) -> np.ndarray:
+    """The k-card hands with colex index ``start <= i < stop`` as uint8[stop-start, k]."""
+    out = np.empty((stop - start, k), np.uint8)
+    _unrank_all(k, start, BINOM, out)
+    return out
+
+
+@nb.njit(cache=True, parallel=True)
+def _rows_to_bitmaps(cards: np.ndarray, out: np.ndarray) -> None:
+    for i in nb.prange(cards.shape[0]):
+        b = np.uint64(0)
+        for t in range(cards.shape[1]):
+            b |= np.uint64(1) << np.uint64(cards[i, t])
+        out[i] = b
+
+
+def hand_bitmaps(cards: np.ndarray) -> np.ndarray:
+    """uint64 bitmaps of an (N, k) array of card ids."""
+    out = np.empty(cards.shape[0], np.uint64)
+    _rows_to_bitmaps(np.ascontiguousarray(cards), out)
+    return out
+
+
+@nb.njit(cache=True, parallel=True)
+def _rows_to_colex(cards: np.ndarray, binom: np.ndarray, out: np.ndarray) -> int:
+    """Colex index of each row (any order); returns the first bad row + 1, or 0 if all valid."""
+    n, k = cards.shape
+    bad = np.zeros(n, np.uint8)
+    for i in nb.prange(n):
+        seen = np.int64(0)
+        ok = True
+        for t in range(k):
+            c = np.int64(cards[i, t])
+            if c < 0 or c > 51 or (seen >> c) & 1:
+                ok = False
+                break
+            seen |= np.int64(1) << c
+        if not ok:
+            bad[i] = 1
+            out[i] = -1
+            continue
+        idx = np.int64(0)
+        j = 1
+        while seen:
+            c = 0
+            low = seen & -seen
+            while (low >> c) != 1:
+                c += 1
+            idx += binom[c, j]
+            j += 1
+            seen ^= low
+        out[i] = idx
+    for i in range(n):
+        if bad[i]:
+            return i + 1
+    return 0
+
+
+def colex_rows(cards: np.ndarray) -> np.ndarray:
+    """int64 colex index of each row of an (N, k) array of card ids (rows in any order).
+
+    Raises ``ValueError`` naming the first row with an id outside 0..51 or a duplicate card.
+    """
+    arr = np.ascontiguousarray(cards)
+    if arr.ndim != 2:
+        raise ValueError(f"expected an (N, k) array of card ids, got shape {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"card ids must be integers, got dtype {arr.dtype}")
+    out = np.empty(arr.shape[0], np.int64)
+    bad = _rows_to_colex(arr.astype(np.int64, copy=False), BINOM, out)
+    if bad:
+        raise ValueError(f"row {bad - 1} is not {arr.shape[1]} distinct card ids 0..51: {arr[bad - 1].tolist()}")
+    return out
+
+
+@nb.njit(cache=True, parallel=True)
+def _bitmaps_to_colex(bits: np.ndarray, k: int, binom: np.ndarray, out: np.ndarray) -> int:
+    n = bits.shape[0]
+    bad = np.zeros(n, np.uint8)
+    for i in nb.prange(n):
+        b = np.int64(bits[i])
+        if bits[i] >> np.uint64(52) != 0:
+            bad[i] = 1
+            out[i] = -1
+            continue
+        idx = np.int64(0)
+        j = 0
+        while b:
+            low = b & -b
+            c = 0
+            while (low >> c) != 1:
+                c += 1
+            j += 1
+            if j <= k:
+                idx += binom[c, j]
+            b ^= low
+        if j != k:
+            bad[i] = 1
+            out[i] = -1
+        else:
+            out[i] = idx
+    for i in range(n):
+        if bad[i]:
+            return i + 1
+    return 0
+
+
+def colex_bitmaps(bits: np.ndarray, k: int) -> np.ndarray:
+    """int64 colex index of each uint64 bitmap; raises ``ValueError`` naming a bitmap without k cards."""
+    arr = np.ascontiguousarray(bits, dtype=np.uint64)
+    out = np.empty(arr.shape[0], np.int64)
+    bad = _bitmaps_to_colex(arr, k, BINOM, out)
+    if bad:
+        raise ValueError(f"bitmap {int(arr[bad - 1]):#x} (item {bad - 1}) does not hold {k} cards 0..51")
+    return out

@@ -1,0 +1,68 @@
+"""Build stages. Each module here is one stage (or one family of stages) and declares, through
+:class:`Stage`, the artifacts it reads and writes, the config it depends on and its code.
+
+Pipeline order (the folder listing reads the same way):
+
+    five        -> five.h5, parquet/hand_classes, parquet/five_card_hands
+    six         -> six.h5
+    seven       -> seven.h5, parquet/seven_card_hands
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..config import BuildConfig
+
+#: Stage modules in build order; each exposes ``stages(config) -> list[Stage]``.
+STAGE_MODULES = ("five", "six", "seven")
+
+
+@dataclass
+class Context:
+    """What a running stage gets: the artifacts folder, the config and a progress reporter."""
+
+    artifacts: Path
+    config: BuildConfig
+    progress: Callable[[str, float], None] = lambda text, fraction: None
+
+    def path(self, rel: str) -> Path:
+        """Absolute path of an artifact given its path relative to the artifacts folder."""
+        return self.artifacts / rel
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One build step: ``run(ctx)`` writes exactly ``outputs`` (paths relative to artifacts)."""
+
+    name: str
+    outputs: tuple[str, ...]
+    run: Callable[[Context], dict[str, Any] | None]
+    inputs: tuple[str, ...] = ()          # artifacts it reads (their sha256 enters the key)
+    settings: dict[str, Any] = field(default_factory=dict)  # config values that shape outputs
+    code: tuple[str, ...] = ()            # modules whose source enters the key
+    sources: tuple[Path, ...] = ()        # other files it reads (e.g. a paytable TOML)
+
+
+def plan(config: BuildConfig, names: list[str] | None = None) -> list[Stage]:
+    """All enabled stages in build order, or those whose name (or family) is in ``names``.
+
+    Raises ``ValueError`` for an unknown stage name.
+    """
+    all_stages: list[Stage] = []
+    for mod_name in STAGE_MODULES:
+        if not config.enabled(mod_name) and not (names and mod_name in names):
+            continue
+        mod = importlib.import_module(f"{__name__}.{mod_name}")
+        all_stages.extend(mod.stages(config))
+    if not names:
+        return all_stages
+    known = {s.name for s in all_stages} | set(STAGE_MODULES)
+    for n in names:
+        if n not in known:
+            raise ValueError(f"unknown stage {n!r}; stages: {', '.join(STAGE_MODULES)}")
+    return [s for s in all_stages if s.name in names or s.name.split(":")[0] in names]

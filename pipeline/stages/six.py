@@ -1,0 +1,26 @@
+"""Stage ``six``: best-of-6 score of all 20,358,520 six-card hands (turn analysis).
+
+reads:   nothing
+writes:  six.h5 (/score uint16[20,358,520] by colex)
+config:  [six]
+"""
+
+from __future__ import annotations
+
+from ..config import BuildConfig
+from ..evaluate import build_rank_tables
+from . import Context, Stage
+from .tables import write_score_file
+
+CODE = ("pipeline.evaluate", "pipeline.cards", "pipeline.stages.tables", "pipeline.stages.six")
+
+
+def stages(config: BuildConfig) -> list[Stage]:
+    """The single ``six`` stage."""
+    return [Stage("six", ("six.h5",), run, settings=config.section("six"), code=CODE)]
+
+
+def run(ctx: Context) -> None:
+    """Build six.h5."""
+    ctx.progress("scoring 20,358,520 six-card hands", 0.1)
+    write_score_file(ctx.path("six.h5"), 6, build_rank_tables())

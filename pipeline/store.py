@@ -1,0 +1,190 @@
+"""Writing artifacts safely: atomic HDF5/Parquet files, file digests, the manifest, the build lock.
+
+Every artifact is written to a temporary file in its own folder, flushed and fsynced, then
+renamed into place, so a crash leaves either the previous good file or none. The manifest is
+rewritten the same way after each stage, and a lock file keeps two builds apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import h5py
+import numpy as np
+
+MANIFEST = "manifest.json"
+LOCK = ".build.lock"
+TMP_PREFIX = ".tmp-"
+
+
+class BuildError(RuntimeError):
+    """A build cannot proceed for a reason the user can fix (lock held, disk full, read-only)."""
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_path(target: Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``target``; on success fsync it and rename it over ``target``.
+
+    On any exception the temporary file is removed and ``target`` is untouched.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX + target.name + ".", dir=target.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        with open(tmp_path, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.chmod(tmp_path, 0o644)
+        os.replace(tmp_path, target)
+        _fsync_dir(target.parent)
+    except BaseException as exc:
+        with contextlib.suppress(FileNotFoundError):
+            tmp_path.unlink()
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise BuildError(f"disk full while writing {target}: nothing was replaced") from exc
+        raise
+
+
+def write_json_atomic(path: Path, obj: Any) -> None:
+    """Write ``obj`` as indented JSON to ``path`` atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(obj, indent=2, sort_keys=False) + "\n")
+
+
+def create_mapped_dataset(f: h5py.File, name: str, shape: tuple[int, ...], dtype: Any) -> None:
+    """Create a contiguous, uncompressed dataset whose storage is allocated now (no fill write).
+
+    Allocating early fixes the dataset's file offset, so after the file is closed the data can
+    be filled through a memory map (see :func:`map_dataset`) without an in-RAM copy.
+    """
+    dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+    dcpl.set_layout(h5py.h5d.CONTIGUOUS)
+    dcpl.set_alloc_time(h5py.h5d.ALLOC_TIME_EARLY)
+    dcpl.set_fill_time(h5py.h5d.FILL_TIME_NEVER)
+    space = h5py.h5s.create_simple(shape)
+    tid = h5py.h5t.py_create(np.dtype(dtype))
+    parts = name.strip("/").split("/")
+    group = f
+    for p in parts[:-1]:
+        group = group.require_group(p)
+    h5py.h5d.create(group.id, parts[-1].encode(), tid, space, dcpl=dcpl)
+
+
+def dataset_offset(path: Path, name: str) -> tuple[int, tuple[int, ...], np.dtype]:
+    """Return (file offset, shape, dtype) of a contiguous dataset, for memory-mapping."""
+    with h5py.File(path, "r") as f:
+        ds = f[name]
+        off = ds.id.get_offset()
+        if off is None:
+            raise BuildError(f"{path}:{name} has no contiguous storage to map")
+        return int(off), tuple(ds.shape), ds.dtype
+
+
+def map_dataset(path: Path, name: str, mode: str = "r") -> np.memmap:
+    """Memory-map a contiguous HDF5 dataset (``mode='r+'`` to fill it during a build)."""
+    off, shape, dtype = dataset_offset(path, name)
+    return np.memmap(path, dtype=dtype, mode=mode, offset=off, shape=shape)
+
+
+def write_parquet_atomic(table: Any, path: Path, **options: Any) -> None:
+    """Write a pyarrow Table to ``path`` atomically (options go to ``pyarrow.parquet.write_table``)."""
+    import pyarrow.parquet as pq
+
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, **options)
+
+
+def sha256_file(path: Path, chunk: int = 1 << 22) -> str:
+    """Hex sha256 of a file, read in 4 MiB chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while True:
+            b = fh.read(chunk)
+            if not b:
+                break
+            h.update(b)
+    return h.hexdigest()
+
+
+def describe_file(path: Path) -> dict[str, Any]:
+    """Manifest facts about one artifact: bytes, sha256, mtime and datasets (HDF5) or rows (Parquet)."""
+    st = path.stat()
+    info: dict[str, Any] = {"bytes": st.st_size, "sha256": sha256_file(path), "mtime_ns": st.st_mtime_ns}
+    if path.suffix == ".h5":
+        datasets: dict[str, Any] = {}
+
+        def visit(name: str, obj: Any) -> None:
+            if isinstance(obj, h5py.Dataset):
+                datasets[name] = {"shape": list(obj.shape), "dtype": str(obj.dtype),
+                                  "offset": obj.id.get_offset()}
+
+        with h5py.File(path, "r") as f:
+            f.visititems(visit)
+        info["datasets"] = datasets
+    elif path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        md = pq.read_metadata(path)
+        info["rows"] = md.num_rows
+        info["columns"] = [md.schema.column(i).name for i in range(md.num_columns)]
+    return info
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    """The manifest of an artifacts folder, or an empty one if there is none yet."""
+    p = Path(folder) / MANIFEST
+    if not p.exists():
+        return {"files": {}, "stages": {}}
+    return json.loads(p.read_text())
+
+
+@contextlib.contextmanager
+def build_lock(folder: Path, wait: bool = False) -> Iterator[None]:
+    """Hold an exclusive lock on the artifacts folder for the duration of a build.
+
+    Without ``wait`` a second concurrent build fails at once with a clear message.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    fh = open(folder / LOCK, "a+")
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise BuildError(f"another build is running in {folder} (lock {folder / LOCK}); "
+                             "wait for it or run again with --wait") from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(str(os.getpid()))
+        fh.flush()
+        yield
+    finally:
+        fh.close()
+
+
+def clean_stale_temps(folder: Path) -> list[Path]:
+    """Remove temporary files left by a killed build (only call while holding the lock)."""
+    removed = []
+    for p in Path(folder).rglob(TMP_PREFIX + "*"):
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+            removed.append(p)
+    return removed

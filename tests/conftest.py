@@ -1,0 +1,28 @@
+"""Shared fixtures: the suite runs against the default artifacts folder, building what is stale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """The repository's artifacts folder, built (incrementally) with the default config."""
+    from pipeline.build import run_build
+    from pipeline.config import load_config
+
+    cfg = load_config(ROOT / "configs" / "build.toml")
+    run_build(cfg, wait=True)
+    return cfg.artifacts
+
+
+@pytest.fixture(scope="session")
+def tables(artifacts: Path):  # type: ignore[no-untyped-def]
+    """A :class:`pipeline.query.Tables` over the built artifacts."""
+    from pipeline.query import Tables
+
+    return Tables(artifacts)
