@@ -39,12 +39,16 @@ class _MappedTable:
     def __init__(self, path: Path, dataset: str, expect: dict[str, Any] | None) -> None:
         import h5py
 
-        with h5py.File(path, "r") as f:
-            ds = f[dataset]
-            offset = ds.id.get_offset()
-            shape = tuple(ds.shape)
-            dtype = ds.dtype
-            self.attrs = dict(ds.attrs)
+        try:
+            with h5py.File(path, "r") as f:
+                ds = f[dataset]
+                offset = ds.id.get_offset()
+                shape = tuple(ds.shape)
+                dtype = ds.dtype
+                self.attrs = dict(ds.attrs)
+        except (OSError, KeyError) as exc:
+            raise ArtifactError(f"{path} cannot be opened as HDF5 ({exc}); rebuild with "
+                                "`pokertables build --force`") from None
         if offset is None:
             raise ArtifactError(f"{path}:{dataset} is not contiguous; rebuild with `pokertables build --force`")
         if expect is not None:
@@ -81,6 +85,7 @@ class Tables:
         self.check = check
         self._tables: dict[int, _MappedTable] = {}
         self._classes: dict[str, np.ndarray] | None = None
+        self._hashed: set[str] = set()
 
     # ------------------------------------------------------------------ opening
     def _file(self, rel: str) -> Path:
@@ -92,10 +97,19 @@ class Tables:
             if info is None:
                 raise ArtifactError(f"{p} is not in {self.path / 'manifest.json'}; rebuild it with "
                                     "`pokertables build`")
-            size = p.stat().st_size
-            if size != info["bytes"]:
-                raise ArtifactError(f"{p} is {size} bytes but the manifest says {info['bytes']}: "
+            st = p.stat()
+            if st.st_size != info["bytes"]:
+                raise ArtifactError(f"{p} is {st.st_size} bytes but the manifest says {info['bytes']}: "
                                     "corrupt or partial; rebuild with `pokertables build --force`")
+            if st.st_mtime_ns != info.get("mtime_ns") and rel not in self._hashed:
+                # touched since it was built (or copied): trust it only if its bytes still match
+                from .store import sha256_file
+
+                if sha256_file(p) != info["sha256"]:
+                    raise ArtifactError(f"{p} changed since it was built (sha256 differs from the "
+                                        "manifest): refusing corrupt data; rebuild with "
+                                        "`pokertables build --force`")
+                self._hashed.add(rel)
         return p
 
     def _table(self, k: int) -> _MappedTable:

@@ -80,6 +80,7 @@ def create_mapped_dataset(f: h5py.File, name: str, shape: tuple[int, ...], dtype
     dcpl.set_layout(h5py.h5d.CONTIGUOUS)
     dcpl.set_alloc_time(h5py.h5d.ALLOC_TIME_EARLY)
     dcpl.set_fill_time(h5py.h5d.FILL_TIME_NEVER)
+    dcpl.set_obj_track_times(False)  # no timestamps: identical inputs give identical bytes
     space = h5py.h5s.create_simple(shape)
     tid = h5py.h5t.py_create(np.dtype(dtype))
     parts = name.strip("/").split("/")

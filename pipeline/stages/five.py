@@ -31,7 +31,8 @@ def stages(config: BuildConfig) -> list[Stage]:
 
 
 def cards_text(hands: np.ndarray) -> pa.Array:
-    """Arrow string array of canonical card text for an (N, k) uint8 card array, built vectorized."""
+    """Arrow string array of card text for an (N, k) uint8 card array (columns in the given order),
+    built without a Python object per hand."""
     lut = np.array([(RANKS[c >> 2] + "cdhs"[c & 3]).encode() for c in range(52)], dtype="S2")
     n, k = hands.shape
     buf = np.full((n, 3 * k - 1), ord(" "), np.uint8)
@@ -94,7 +95,7 @@ def run(ctx: Context) -> None:
     tbl = pa.table({
         "index": pa.array(np.arange(n_combinations(5), dtype=np.int64)),
         "bitmap": pa.array(hand_bitmaps(hands)),
-        "cards": cards_text(hands),
+        "cards": cards_text(hands[:, ::-1]),  # highest card first, like "As Ks Qs Js Ts"
         "score": pa.array(score),
         "category": pa.array(cat),
         "category_name": pa.DictionaryArray.from_arrays(pa.array(cat.astype(np.int32)),

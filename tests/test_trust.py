@@ -1,0 +1,154 @@
+"""Issue 5: atomic builds survive SIGKILL, verify catches corruption, the lock keeps builds apart."""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.query import ArtifactError, Tables
+from pipeline.store import BuildError, atomic_path, build_lock
+from pipeline.verify import verify
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cli(*args: str, cwd: Path = ROOT, **kw) -> subprocess.CompletedProcess:  # type: ignore[no-untyped-def]
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True,
+                          text=True, **kw)
+
+
+def _copy_built(src: Path, dst: Path, names: tuple[str, ...]) -> None:
+    """Copy some built artifacts (with their manifest entries) into a scratch folder."""
+    import json
+
+    dst.mkdir(parents=True, exist_ok=True)
+    mf = json.loads((src / "manifest.json").read_text())
+    keep = {"files": {}, "stages": {}}
+    for n in names:
+        (dst / n).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src / n, dst / n)
+        keep["files"][n] = mf["files"][n]
+    (dst / "manifest.json").write_text(json.dumps(keep))
+
+
+def test_sigkill_during_seven_leaves_old_or_nothing(artifacts: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "art"
+    # first: kill a build that has no previous version at several moments
+    for delay in (0.8, 2.0):
+        proc = subprocess.Popen([sys.executable, "-m", "pipeline", "-a", str(folder), "build", "seven"],
+                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        rep = verify(folder)
+        assert all(m.startswith("no manifest") for _, m in rep.problems), rep.problems
+        if (folder / "seven.h5").exists():  # complete file renamed into place before the kill
+            import h5py
+
+            with h5py.File(folder / "seven.h5", "r") as f:
+                assert f["score"].shape == (133_784_560,)
+    # a good build, then kills of a forced rebuild at several points
+    r = cli("-a", str(folder), "build", "seven")
+    assert r.returncode == 0, r.stderr
+    good = verify(folder)
+    assert good.ok and "seven.h5" in good.checked
+    for delay in (0.6, 1.5, 2.5, 3.5):
+        proc = subprocess.Popen([sys.executable, "-m", "pipeline", "-a", str(folder), "build", "seven",
+                                 "--force"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        rep = verify(folder)
+        assert rep.ok, (delay, rep.problems)
+        assert not [p for p in folder.rglob("*") if p.name.endswith(".h5") and p.name != "seven.h5"
+                    and not p.name.startswith(".tmp-")]
+    r = cli("-a", str(folder), "build", "seven")
+    assert r.returncode == 0, r.stderr
+    assert not list(folder.rglob(".tmp-*")), "stale temp files are cleaned by the next build"
+    assert verify(folder).ok
+
+
+def test_flipped_bytes_are_named_and_refused(artifacts: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "art"
+    _copy_built(artifacts, folder, ("five.h5",))
+    assert verify(folder).ok
+    assert Tables(folder).score5("As Ks Qs Js Ts") == 7462
+    p = folder / "five.h5"
+    data = bytearray(p.read_bytes())
+    mid = len(data) // 2
+    data[mid:mid + 4] = bytes(b ^ 0xFF for b in data[mid:mid + 4])
+    p.write_bytes(bytes(data))
+    rep = verify(folder)
+    assert not rep.ok
+    assert any(f == "five.h5" and "sha256" in m for f, m in rep.problems)
+    r = cli("-a", str(folder), "verify")
+    assert r.returncode == 1 and "five.h5" in r.stdout
+    with pytest.raises(ArtifactError, match="rebuild"):
+        Tables(folder).score5("As Ks Qs Js Ts")
+    r = cli("-a", str(folder), "eval", "As Ks Qs Js Ts")
+    assert r.returncode == 2 and "five.h5" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_truncated_artifact_is_refused(artifacts: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "art"
+    _copy_built(artifacts, folder, ("five.h5",))
+    with open(folder / "five.h5", "r+b") as fh:
+        fh.truncate(1000)
+    with pytest.raises(ArtifactError, match="bytes but the manifest"):
+        Tables(folder).score5("As Ks Qs Js Ts")
+    assert any("size" in m for _, m in verify(folder).problems)
+
+
+def test_second_build_waits_or_fails_clearly(tmp_path: Path) -> None:
+    folder = tmp_path / "art"
+    with build_lock(folder):
+        r = cli("-a", str(folder), "build", "five")
+        assert r.returncode == 2
+        assert "another build is running" in r.stderr and "Traceback" not in r.stderr
+        with pytest.raises(BuildError):
+            with build_lock(folder):
+                pass
+    assert not (folder / "five.h5").exists()
+
+
+def test_disk_full_leaves_target_untouched(tmp_path: Path) -> None:
+    target = tmp_path / "x.bin"
+    target.write_bytes(b"old good")
+    with pytest.raises(BuildError, match="disk full"):
+        with atomic_path(target) as tmp:
+            tmp.write_bytes(b"partial")
+            raise OSError(errno.ENOSPC, "No space left on device")
+    assert target.read_bytes() == b"old good"
+    assert [p.name for p in tmp_path.iterdir()] == ["x.bin"]
+
+
+def test_unwritable_artifacts_folder(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    r = cli("-a", str(blocker / "art"), "build", "five")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert str(blocker) in r.stderr
+
+
+def test_missing_artifacts_folder_is_a_clear_error(tmp_path: Path) -> None:
+    r = cli("-a", str(tmp_path / "nowhere"), "eval", "As Ks Qs Js Ts")
+    assert r.returncode == 2
+    assert "does not exist" in r.stderr and "make tables" in r.stderr
+
+
+def test_unchanged_build_skips_everything(artifacts: Path) -> None:
+    from pipeline.build import run_build
+    from pipeline.config import load_config
+
+    results = run_build(load_config(ROOT / "configs" / "build.toml"))
+    assert results and all(r.status == "skipped" for r in results)
+    assert os.path.exists(artifacts / "manifest.json")
