@@ -13,15 +13,20 @@ from . import app, artifacts_dir
 def eval_hand(
     cards: list[str] = typer.Argument(..., help="5, 6 or 7 cards, e.g. 'As Ks Qs Js Ts' or AsKsQsJsTs"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+    rules: str = typer.Option("standard", "--rules", help="rule set from configs/rules/ (e.g. short-deck)"),
 ) -> None:
     """Look a hand up in the score tables."""
     from ..cards import parse_cards
     from ..query import Tables
 
     ids = parse_cards(" ".join(cards), count=(5, 6, 7))
-    info = Tables(artifacts_dir()).describe(ids)
+    info = Tables(artifacts_dir(), rules=rules).describe(ids)
     if as_json:
         typer.echo(json.dumps(info))
         return
-    typer.echo(f"{info['cards']}: {info['name']} ({info['category_name']}), "
-               f"score {info['score']} of 7462 (Cactus Kev rank {info['cactus_kev']})")
+    if "rules" in info:
+        typer.echo(f"{info['cards']}: {info['name']} ({info['category_name']}), "
+                   f"score {info['score']} of {info['classes']} under {info['rules']} rules")
+    else:
+        typer.echo(f"{info['cards']}: {info['name']} ({info['category_name']}), "
+                   f"score {info['score']} of 7462 (Cactus Kev rank {info['cactus_kev']})")

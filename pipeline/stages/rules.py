@@ -1,0 +1,83 @@
+"""Stage family ``rules:<name>``: score tables for each non-standard rule set.
+
+reads:   configs/rules/<name>.toml
+writes:  rules/<name>/five.h5 (/score uint16[C(n,5)] by colex of deck-local ids; /classes/*),
+         rules/<name>/seven.h5 when the rule set has ``seven = true``
+config:  [rules] sets = [...] (default: every file in configs/rules except standard)
+"""
+
+from __future__ import annotations
+
+import h5py
+import numpy as np
+
+from ..cards import CARD_ID_FORMULA, COLEX_FORMULA
+from ..config import BuildConfig
+from ..rules import CATEGORIES, RuleSet, available_rules, load_rules
+from ..rules.tables import build_five, build_k
+from ..store import atomic_path
+from . import Context, Stage
+
+CODE = ("pipeline.rules", "pipeline.rules.kernels", "pipeline.rules.tables", "pipeline.evaluate",
+        "pipeline.stages.rules")
+
+
+def stages(config: BuildConfig) -> list[Stage]:
+    """One stage per configured rule set (the standard set is served by five/six/seven)."""
+    folder = config.root / "configs" / "rules"
+    settings = config.section("rules")
+    names = settings.get("sets") or [n for n in available_rules(folder) if n != "standard"]
+    out = []
+    for name in names:
+        rules = load_rules(name, folder)
+        if rules.is_standard:
+            continue
+        outputs = [f"rules/{rules.name}/five.h5"] + ([f"rules/{rules.name}/seven.h5"] if rules.seven else [])
+        out.append(Stage(f"rules:{rules.name}", tuple(outputs), _runner(rules), settings=settings,
+                         code=CODE, sources=(folder / f"{name}.toml",)))
+    return out
+
+
+def _attrs(rules: RuleSet, k: int) -> dict[str, object]:
+    return {"k": k, "rule_set": rules.name, "description": rules.description,
+            "deck_ranks": rules.ranks, "deck_size": rules.deck_size,
+            "local_id": f"local id = card id - {4 * rules.lowest_rank} (card id = 4*rank + suit)",
+            "card_ids": CARD_ID_FORMULA, "index_scheme": "colex over deck-local ids",
+            "index_formula": COLEX_FORMULA + " (c = deck-local ids)",
+            "score_meaning": "uint16 1..classes, higher is better under this rule set "
+                             "(for lowball: the better low)"}
+
+
+def _runner(rules: RuleSet):  # type: ignore[no-untyped-def]
+    def run(ctx: Context) -> None:
+        ctx.progress(f"scoring {rules.name} five-card hands", 0.1)
+        t = build_five(rules)
+        seven = None
+        if rules.seven:
+            ctx.progress(f"scoring {rules.name} seven-card hands", 0.4)
+            seven = build_k(rules, t.score5, 7)
+        folder = ctx.path(f"rules/{rules.name}")
+        counts5 = np.bincount(t.score5, minlength=len(t.names) + 1)[1:]
+        with atomic_path(folder / "five.h5") as tmp:
+            with h5py.File(tmp, "w") as f:
+                f.create_dataset("score", data=t.score5)
+                f["score"].attrs.update(_attrs(rules, 5))
+                g = f.create_group("classes")
+                g["score"] = np.arange(1, len(t.names) + 1, dtype=np.uint16)
+                g["category"] = t.category
+                g["category"].attrs["names"] = list(CATEGORIES)
+                g["ranks"] = t.ranks
+                g["suit"] = t.suit
+                g["name"] = np.array(t.names, dtype="S")
+                g["count5"] = counts5.astype(np.int64)
+                if seven is not None:
+                    g["count7"] = np.bincount(seven, minlength=len(t.names) + 1)[1:].astype(np.int64)
+        if seven is not None:
+            with atomic_path(folder / "seven.h5") as tmp:
+                with h5py.File(tmp, "w") as f:
+                    f.create_dataset("score", data=seven)
+                    f["score"].attrs.update(_attrs(rules, 7))
+        ctx.progress("done", 1.0)
+
+    return run
+
