@@ -11,36 +11,52 @@ import numpy as np
 from .cards import BINOM
 
 
+@nb.njit(cache=True, nogil=True)
+def unrank_into(index: int, k: int, n: int, binom: np.ndarray, cards: np.ndarray) -> None:
+    """Fill cards[0..k-1] with the ascending k-subset of 0..n-1 whose colex index is ``index``,
+    and cards[k] = n (the sentinel :func:`next_combination` relies on)."""
+    rest = np.int64(index) + 0
+    c = n - 1
+    for i in range(k, 0, -1):
+        while binom[c, i] > rest:
+            c -= 1
+        cards[i - 1] = c
+        rest -= binom[c, i]
+        c -= 1
+    cards[k] = n
+
+
+@nb.njit(cache=True, nogil=True)
+def next_combination(cards: np.ndarray) -> None:
+    """Step ``cards`` (ascending, with sentinel) to its colex successor in place.
+
+    Bump the lowest card that has room below its neighbour and reset the ones under it;
+    the caller must not step past the last combination.
+    """
+    j = 0
+    while cards[j] + 1 == cards[j + 1]:
+        j += 1
+    cards[j] += 1
+    for t in range(j):
+        cards[t] = t
+
+
 @nb.njit(cache=True, parallel=True)
-def _unrank_all(k: int, first: int, binom: np.ndarray, out: np.ndarray) -> None:
-    n = out.shape[0]
+def _unrank_range(n: int, k: int, first: int, binom: np.ndarray, out: np.ndarray) -> None:
+    total = out.shape[0]
     nchunks = 64
     for ch in nb.prange(nchunks):
-        start = first + n * ch // nchunks
-        stop = first + n * (ch + 1) // nchunks
+        start = first + total * ch // nchunks
+        stop = first + total * (ch + 1) // nchunks
         if start >= stop:
             continue
         cards = np.zeros(k + 1, np.int64)
-        rest = start
-        c = 51
-        for i in range(k, 0, -1):
-            while binom[c, i] > rest:
-                c -= 1
-            cards[i - 1] = c
-            rest -= binom[c, i]
-            c -= 1
-        cards[k] = 52
+        unrank_into(start, k, n, binom, cards)
         for idx in range(start, stop):
             for t in range(k):
                 out[idx - first, t] = cards[t]
-            if idx + 1 == stop:
-                break
-            j = 0
-            while cards[j] + 1 == cards[j + 1]:
-                j += 1
-            cards[j] += 1
-            for t in range(j):
-                cards[t] = t
+            if idx + 1 < stop:
+                next_combination(cards)
 
 
 def all_hands(k: int) -> np.ndarray:
@@ -48,10 +64,10 @@ def all_hands(k: int) -> np.ndarray:
     return hands_range(k, 0, int(BINOM[52, k]))
 
 
-def hands_range(k: int, start: int, stop: int) -> np.ndarray:
-    """The k-card hands with colex index ``start <= i < stop`` as uint8[stop-start, k]."""
+def hands_range(k: int, start: int, stop: int, n: int = 52) -> np.ndarray:
+    """The k-subsets of 0..n-1 with colex index ``start <= i < stop`` as uint8[stop-start, k]."""
     out = np.empty((stop - start, k), np.uint8)
-    _unrank_all(k, start, BINOM, out)
+    _unrank_range(n, k, start, BINOM, out)
     return out
 
 

@@ -27,6 +27,7 @@ import numba as nb
 import numpy as np
 
 from .cards import BINOM, RANK_NAMES, RANK_PLURALS, RANKS
+from .combos import next_combination, unrank_into
 
 N_SCORES = 7462
 CATEGORY_NAMES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
@@ -250,29 +251,14 @@ def score_all_hands(k: int, flush: np.ndarray, nonflush: np.ndarray, out: np.nda
         if start >= stop:
             continue
         cards = np.zeros(k + 1, np.int64)
-        rest = start
-        c = 51
-        for i in range(k, 0, -1):
-            while binom[c, i] > rest:
-                c -= 1
-            cards[i - 1] = c
-            rest -= binom[c, i]
-            c -= 1
-        cards[k] = 52
+        unrank_into(start, k, 52, binom, cards)
         for idx in range(start, stop):
             sc = _score_cards(cards, k, flush, nonflush, mbinom)
             hist[ch, sc] += 1
             if write:
                 out[idx] = sc
-            if idx + 1 == stop:
-                break
-            # colex successor: bump the lowest card that has room, reset those below it
-            j = 0
-            while cards[j] + 1 == cards[j + 1]:
-                j += 1
-            cards[j] += 1
-            for t in range(j):
-                cards[t] = t
+            if idx + 1 < stop:
+                next_combination(cards)
 
 
 @nb.njit(cache=True, parallel=True)

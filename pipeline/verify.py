@@ -107,6 +107,30 @@ def _check_paytable(path: Path) -> list[str]:
     return out
 
 
+def _check_rule_table(path: Path) -> list[str]:
+    from math import comb
+
+    out = []
+    with _h5(path) as f:
+        score = f["score"][:]
+        k = int(f["score"].attrs["k"])
+        n = int(f["score"].attrs["deck_size"])
+    if score.shape[0] != comb(n, k):
+        out.append(f"/score has {score.shape[0]} rows, expected C({n},{k}) = {comb(n, k)}")
+    if score.size and score.min() == 0:
+        out.append("/score holds zero (unset) entries")
+    five = path.parent / "five.h5"
+    with _h5(five) as f:
+        classes = f["classes/score"].shape[0]
+        stored = f[f"classes/count{k}"][:] if f"classes/count{k}" in f else None
+    counts = np.bincount(score, minlength=classes + 1)[1:]
+    if k == 5 and int((counts > 0).sum()) != classes:
+        out.append(f"{int((counts > 0).sum())} distinct scores but {classes} classes")
+    if stored is not None and not np.array_equal(stored, counts[:classes]):
+        out.append(f"per-score counts differ from {five.name}:/classes/count{k}")
+    return out
+
+
 #: artifact path pattern -> content check returning problem messages
 CHECKS: dict[str, Callable[[Path], list[str]]] = {
     "five.h5": lambda p: _check_score_table(p, 5),
@@ -114,6 +138,7 @@ CHECKS: dict[str, Callable[[Path], list[str]]] = {
     "seven.h5": lambda p: _check_score_table(p, 7),
     "vp_classes.h5": _check_vp_classes,
     "paytables/*.h5": _check_paytable,
+    "rules/*/*.h5": _check_rule_table,
 }
 
 

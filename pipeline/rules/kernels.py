@@ -9,9 +9,12 @@ ranks of the distinct keys; bigger sets (6 or 7 cards) take the best 5-card scor
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 
 import numba as nb
 import numpy as np
+
+from ..combos import hands_range, next_combination, unrank_into
 
 RANK_BASE = 16 ** 5  # the five ordered rank values, base 16
 
@@ -111,37 +114,9 @@ def hand_keys(hands: np.ndarray, offset: int, rank_value: np.ndarray, straights:
             ranks[i, t] = ordered[t]
 
 
-@nb.njit(cache=True, parallel=True)
-def all_combinations(n: int, k: int, binom: np.ndarray, out: np.ndarray) -> None:
-    """Every k-subset of 0..n-1 in colex order into out[C(n,k), k]."""
-    total = out.shape[0]
-    nchunks = 64
-    for ch in nb.prange(nchunks):
-        start = total * ch // nchunks
-        stop = total * (ch + 1) // nchunks
-        if start >= stop:
-            continue
-        cards = np.zeros(k + 1, np.int64)
-        rest = start
-        c = n - 1
-        for i in range(k, 0, -1):
-            while binom[c, i] > rest:
-                c -= 1
-            cards[i - 1] = c
-            rest -= binom[c, i]
-            c -= 1
-        cards[k] = n
-        for idx in range(start, stop):
-            for t in range(k):
-                out[idx, t] = cards[t]
-            if idx + 1 == stop:
-                break
-            j = 0
-            while cards[j] + 1 == cards[j + 1]:
-                j += 1
-            cards[j] += 1
-            for t in range(j):
-                cards[t] = t
+def all_combinations(n: int, k: int) -> np.ndarray:
+    """Every k-subset of 0..n-1 in colex order as uint8[C(n,k), k]."""
+    return hands_range(k, 0, comb(n, k), n)
 
 
 @nb.njit(cache=True, parallel=True)
@@ -156,15 +131,7 @@ def best_of_subsets(n: int, k: int, five: np.ndarray, subsets: np.ndarray, binom
         if start >= stop:
             continue
         cards = np.zeros(k + 1, np.int64)
-        rest = start
-        c = n - 1
-        for i in range(k, 0, -1):
-            while binom[c, i] > rest:
-                c -= 1
-            cards[i - 1] = c
-            rest -= binom[c, i]
-            c -= 1
-        cards[k] = n
+        unrank_into(start, k, n, binom, cards)
         for idx in range(start, stop):
             best = 0
             for s in range(subsets.shape[0]):
@@ -175,14 +142,8 @@ def best_of_subsets(n: int, k: int, five: np.ndarray, subsets: np.ndarray, binom
                 if v > best:
                     best = v
             out[idx] = best
-            if idx + 1 == stop:
-                break
-            j = 0
-            while cards[j] + 1 == cards[j + 1]:
-                j += 1
-            cards[j] += 1
-            for t in range(j):
-                cards[t] = t
+            if idx + 1 < stop:
+                next_combination(cards)
 
 
 def subset_positions(k: int) -> np.ndarray:

@@ -27,8 +27,7 @@ class RuleTables:
 def build_five(rules: RuleSet) -> RuleTables:
     """Score every 5-card hand of the rule set's deck; equal keys share a score, higher is better."""
     n = rules.deck_size
-    hands = np.empty((comb(n, 5), 5), np.uint8)
-    all_combinations(n, 5, BINOM, hands)
+    hands = all_combinations(n, 5)
     keys = np.empty(len(hands), np.int64)
     cats = np.empty(len(hands), np.int64)
     ordered = np.empty((len(hands), 5), np.int64)
