@@ -1,0 +1,102 @@
+"""``pokertables vp analyze PAYTABLE.toml`` and ``pokertables vp hold CARDS --paytable FILE``.
+
+Both use the built ``artifacts/paytables/<slug>.h5`` when it was made from exactly this file
+by this solver, and otherwise compute on the fly (about a second), so any TOML works.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from . import app, artifacts_dir
+
+if TYPE_CHECKING:
+    from ..videopoker.deals import DealClasses
+
+vp_app = typer.Typer(no_args_is_help=True, help="Video poker: exact return, strategy and holds of a paytable.")
+app.add_typer(vp_app, name="vp")
+
+
+def _classes(deck_size: int) -> DealClasses:
+    """Deal classes from the built vp_classes.h5 if present, else derived now."""
+    from ..videopoker.deals import deal_classes, read_classes
+
+    p = artifacts_dir() / "vp_classes.h5"
+    if p.exists():
+        try:
+            return read_classes(p, deck_size)
+        except (OSError, KeyError):
+            pass  # unreadable or old layout: derive instead
+    return deal_classes(deck_size)
+
+
+@vp_app.command("analyze")
+def analyze_cmd(
+    paytable: Path = typer.Argument(..., help="paytable TOML, e.g. configs/paytables/jacks-or-better-9-6.toml"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+) -> None:
+    """Exact optimal-strategy return, variance and final-hand table of a paytable."""
+    from ..videopoker.analysis import analyze, current_artifact, read_final_counts, summary_dict
+    from ..videopoker.paytable import load_paytable
+
+    t0 = time.perf_counter()
+    pt = load_paytable(paytable)
+    art = current_artifact(pt, artifacts_dir())
+    if art is not None:
+        counts, den = read_final_counts(art)
+        source = f"artifact {art}"
+    else:
+        a = analyze(pt, _classes(pt.deck_size))
+        counts, den = a.final_counts, a.denominator
+        source = "computed now (no current artifact)"
+    info = summary_dict(pt, counts, den, time.perf_counter() - t0)
+    if as_json:
+        typer.echo(json.dumps(info))
+        return
+    deck = "53 cards (joker wild)" if pt.deck_size == 53 else \
+        "52 cards, deuces wild" if pt.wild == "deuces" else "52 cards"
+    typer.echo(f"{pt.name}  ({deck}; optimal strategy)")
+    typer.echo(f"{'hand':<24}{'pays':>7}{'combinations':>24}{'probability':>14}{'return':>11}")
+    for ln in info["lines"]:
+        typer.echo(f"{ln['hand']:<24}{ln['pays']:>7}{ln['combinations']:>24,}"
+                   f"{ln['probability']:>14.8f}{ln['return']:>11.6f}")
+    typer.echo(f"{'total':<24}{'':>7}{info['total_combinations']:>24,}{1:>14.8f}"
+               f"{info['return']:>11.6f}")
+    typer.echo(f"return {info['return']:.6f} = {info['return_exact']}; variance {info['variance']:.4f}")
+    typer.echo(f"{info['seconds']:.2f} s ({source})")
+
+
+@vp_app.command("hold")
+def hold_cmd(
+    cards: list[str] = typer.Argument(..., help="five cards, e.g. 'Jh Qh Kh Ah 2c' (Jk = joker)"),
+    paytable: Path = typer.Option(..., "--paytable", "-p", help="paytable TOML"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+) -> None:
+    """EV of all 32 holds of a deal, best first."""
+    from ..videopoker.analysis import (compute_counts, current_artifact, hold_table, parse_deal,
+                                       read_counts, vp_cards_text)
+    from ..videopoker.paytable import load_paytable
+
+    t0 = time.perf_counter()
+    pt = load_paytable(paytable)
+    ids = parse_deal(" ".join(cards), pt.deck_size)
+    art = current_artifact(pt, artifacts_dir())
+    pay_cat, counts = read_counts(art) if art is not None else compute_counts(pt)
+    rows = hold_table(pt, ids, pay_cat, counts)
+    seconds = time.perf_counter() - t0
+    if as_json:
+        typer.echo(json.dumps({"name": pt.name, "cards": vp_cards_text(ids),
+                               "best": rows[0]["hold"], "holds": rows,
+                               "seconds": round(seconds, 4)}))
+        return
+    typer.echo(f"{vp_cards_text(ids)} under {pt.name}: all 32 holds, best first")
+    typer.echo(f"{'':2}{'hold':<22}{'EV':>12}  exact")
+    for r in rows:
+        mark = "* " if r["best"] else "  "
+        typer.echo(f"{mark}{r['hold']:<22}{r['ev']:>12.6f}  {r['ev_exact']}")
+    typer.echo(f"{seconds:.2f} s ({'artifact' if art is not None else 'computed now'})")

@@ -1,0 +1,118 @@
+"""Stage family ``paytable:<slug>``: one stage per ``configs/paytables/*.toml``.
+
+reads:   vp_classes.h5 (the deal classes), the paytable TOML (a source: editing it rebuilds)
+writes:  paytables/<slug>.h5 (/pay_category, /counts/held0..held4, /strategy/*,
+         /final_counts, return attributes), parquet/paytables/<slug>_strategy.parquet
+config:  [paytables] dir (default "configs/paytables"), enabled
+
+Dropping a new TOML into the folder is all it takes to add a game. Files are only listed
+here, not parsed, so a broken file fails its own stage (with the file and line) and no other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from ..config import BuildConfig
+from ..store import atomic_path, write_parquet_atomic
+from ..videopoker.analysis import (HOLD_BITS, TIE_BREAK, Analysis, analyze, vp_cards_text,
+                                   write_artifact)
+from ..videopoker.deals import read_classes
+from ..videopoker.paytable import load_paytable, slugify
+from . import Context, Stage
+
+CODE = ("pipeline.videopoker.paytable", "pipeline.videopoker.classify",
+        "pipeline.videopoker.deals", "pipeline.videopoker.subsets", "pipeline.videopoker.solve",
+        "pipeline.videopoker.analysis", "pipeline.stages.paytable")
+DEFAULT_DIR = "configs/paytables"
+
+
+def paytable_files(config: BuildConfig) -> list[tuple[str, Path]]:
+    """``(slug, path)`` of every ``*.toml`` in the paytables folder, sorted by file name.
+
+    Raises ``ValueError`` when two file names give the same slug.
+    """
+    section = config.section("paytables")
+    folder = config.root / section.get("dir", DEFAULT_DIR)
+    if not section.get("enabled", True) or not folder.is_dir():
+        return []
+    out: list[tuple[str, Path]] = []
+    seen: dict[str, Path] = {}
+    for p in sorted(folder.glob("*.toml")):
+        slug = slugify(p.stem)
+        if slug in seen:
+            raise ValueError(f"paytables {seen[slug].name} and {p.name} both give the slug {slug!r}; "
+                             "rename one")
+        seen[slug] = p
+        out.append((slug, p))
+    return out
+
+
+def outputs_for(slug: str) -> tuple[str, str]:
+    """Artifact paths (relative to artifacts/) written by ``paytable:<slug>``."""
+    return (f"paytables/{slug}.h5", f"parquet/paytables/{slug}_strategy.parquet")
+
+
+def stages(config: BuildConfig) -> list[Stage]:
+    """One ``paytable:<slug>`` stage per paytable file."""
+    out = []
+    for slug, path in paytable_files(config):
+        out.append(Stage(f"paytable:{slug}", outputs_for(slug), _runner(path),
+                         inputs=("vp_classes.h5",), settings={"file": path.name}, code=CODE,
+                         sources=(path,)))
+    return out
+
+
+def _runner(path: Path) -> Callable[[Context], None]:
+    def run(ctx: Context) -> None:
+        build_paytable(ctx, path)
+    return run
+
+
+def build_paytable(ctx: Context, path: Path) -> None:
+    """Analyse one paytable file and write its HDF5 artifact and strategy Parquet."""
+    pt = load_paytable(path)
+    h5_rel, pq_rel = outputs_for(pt.slug)
+    ctx.progress(f"loading classes ({'53' if pt.deck_size == 53 else '52'} cards)", 0.05)
+    classes = read_classes(ctx.path("vp_classes.h5"), pt.deck_size)
+    ctx.progress("pay categories, subset counts, 32 holds per class", 0.15)
+    a = analyze(pt, classes)
+    ctx.progress(f"return {float(a.return_exact):.6f}; writing {h5_rel}", 0.6)
+    with atomic_path(ctx.path(h5_rel)) as tmp:
+        write_artifact(a, tmp)
+    ctx.progress(f"writing {pq_rel}", 0.8)
+    write_parquet_atomic(strategy_table(a), ctx.path(pq_rel), compression="zstd")
+    ctx.progress("done", 1.0)
+
+
+def strategy_table(a: Analysis) -> pa.Table:
+    """Arrow table: one row per deal class with its best hold and EV."""
+    cls = a.classes
+    n = len(cls)
+    rows = np.arange(n)
+    hold_text = []
+    cards_txt = []
+    for hand, m in zip(cls.hands.tolist(), a.best.tolist()):
+        cards_txt.append(vp_cards_text(hand))
+        held = [c for t, c in enumerate(hand) if m >> t & 1]
+        hold_text.append(vp_cards_text(held) if held else "discard all")
+    held_n = np.array([bin(m).count("1") for m in range(32)], dtype=np.int8)[a.best]
+    tbl = pa.table({
+        "index5": pa.array(cls.index5),
+        "cards": pa.array(cards_txt),
+        "weight": pa.array(cls.weight.astype(np.uint8)),
+        "best_hold": pa.array(hold_text),
+        "best_hold_mask": pa.array(a.best),
+        "held": pa.array(held_n),
+        "best_ev": pa.array(a.ev[rows, a.best]),
+        "best_ev_numerator": pa.array(a.best_num),
+    })
+    meta = {"paytable": a.paytable.name, "slug": a.paytable.slug,
+            "best_ev_denominator": str(a.ev_denominator), "hold_bits": HOLD_BITS,
+            "tie_break": TIE_BREAK,
+            "return_exact": f"{a.return_exact.numerator}/{a.return_exact.denominator}"}
+    return tbl.replace_schema_metadata({k: str(v) for k, v in meta.items()})

@@ -1,0 +1,61 @@
+"""Stage ``vp_summary``: one row per paytable x final hand, for cross-game analytics.
+
+reads:   paytables/<slug>.h5 of every paytable stage
+writes:  parquet/paytable_summary.parquet
+config:  [vp_summary]
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import h5py
+import pyarrow as pa
+
+from ..config import BuildConfig
+from ..store import write_parquet_atomic
+from . import Context, Stage
+from .paytable import outputs_for, paytable_files
+
+OUTPUT = "parquet/paytable_summary.parquet"
+CODE = ("pipeline.stages.vp_summary",)
+
+
+def stages(config: BuildConfig) -> list[Stage]:
+    """The single ``vp_summary`` stage (none when there are no paytables)."""
+    inputs = tuple(outputs_for(slug)[0] for slug, _ in paytable_files(config))
+    if not inputs:
+        return []
+    return [Stage("vp_summary", (OUTPUT,), run, inputs=inputs,
+                  settings=config.section("vp_summary"), code=CODE)]
+
+
+def run(ctx: Context) -> None:
+    """Collect every paytable's final-hand table into one Parquet file."""
+    cols: dict[str, list] = {k: [] for k in (
+        "slug", "name", "wild", "deck_size", "row", "hand", "pays", "combinations",
+        "total_combinations", "probability", "return_contribution", "game_return",
+        "game_return_exact", "game_variance")}
+    for slug, _ in paytable_files(ctx.config):
+        with h5py.File(ctx.path(outputs_for(slug)[0]), "r") as f:
+            at = f.attrs
+            counts = [int(x) for x in f["final_counts"][:]]
+            den = int(f["final_counts"].attrs["denominator"])
+            for i, (label, pay, c) in enumerate(zip(at["labels"], at["pays"], counts)):
+                p = Fraction(str(pay))
+                cols["slug"].append(slug)
+                cols["name"].append(str(at["name"]))
+                cols["wild"].append(str(at["wild"]))
+                cols["deck_size"].append(int(at["deck_size"]))
+                cols["row"].append(i)
+                cols["hand"].append(str(label))
+                cols["pays"].append(float(p))
+                cols["combinations"].append(c)
+                cols["total_combinations"].append(den)
+                cols["probability"].append(c / den)
+                cols["return_contribution"].append(float(p * c / den))
+                cols["game_return"].append(float(at["return"]))
+                cols["game_return_exact"].append(str(at["return_exact"]))
+                cols["game_variance"].append(float(at["variance"]))
+    tbl = pa.table({k: pa.array(v) for k, v in cols.items()})
+    write_parquet_atomic(tbl, ctx.path(OUTPUT), compression="zstd")

@@ -1,0 +1,170 @@
+"""Every k-card hand of a 52- or 53-card deck by colex, and the suit-canonical deal classes.
+
+Two deals are in one class when a relabelling of the suits (one of 24) maps one onto the
+other; they then have the same strategy and the same EVs. The classes are *derived*: each
+deal's canonical form relabels its suits so that the suits' 13-bit rank masks come in
+decreasing order (clubs gets the largest mask, then diamonds, hearts, spades); the class
+weight is the number of deals with that form. The joker (card 52, 53-card deck) has no suit.
+For 52 cards this gives 134,459 classes whose weights sum to 2,598,960.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+from pathlib import Path
+
+import numba as nb
+import numpy as np
+
+from ..cards import BINOM
+
+JOKER = 52
+
+
+@nb.njit(cache=True, parallel=True)
+def _unrank_deck(k: int, top: int, binom: np.ndarray, out: np.ndarray) -> None:
+    """Fill out[i] with the ascending cards of colex index i (cards 0..top)."""
+    n = out.shape[0]
+    nchunks = 64
+    for ch in nb.prange(nchunks):
+        start = n * ch // nchunks
+        stop = n * (ch + 1) // nchunks
+        if start >= stop:
+            continue
+        cards = np.zeros(k + 1, np.int64)
+        rest = start
+        c = top
+        for i in range(k, 0, -1):
+            while binom[c, i] > rest:
+                c -= 1
+            cards[i - 1] = c
+            rest -= binom[c, i]
+            c -= 1
+        cards[k] = top + 1
+        for idx in range(start, stop):
+            for t in range(k):
+                out[idx, t] = cards[t]
+            if idx + 1 == stop:
+                break
+            # colex successor: bump the lowest card that can move, reset the ones below it
+            j = 0
+            while cards[j] + 1 == cards[j + 1]:
+                j += 1
+            cards[j] += 1
+            for t in range(j):
+                cards[t] = t
+
+
+@lru_cache(maxsize=16)
+def deck_hands(deck_size: int, k: int) -> np.ndarray:
+    """Every k-card hand of cards ``0..deck_size-1`` as uint8[C(deck_size,k), k] in colex order.
+
+    Cached per process (read-only); row ``i`` has colex index ``i``.
+    """
+    if deck_size not in (52, 53) or not 0 <= k <= 5:
+        raise ValueError(f"deck_hands: deck {deck_size} / k {k} not supported (52 or 53 cards, k 0..5)")
+    out = np.zeros((comb(deck_size, k), k), np.uint8)
+    if k > 0:
+        _unrank_deck(k, deck_size - 1, BINOM, out)
+    out.setflags(write=False)
+    return out
+
+
+@nb.njit(cache=True, parallel=True)
+def _canonical(hands: np.ndarray, binom: np.ndarray, out: np.ndarray) -> None:
+    for i in nb.prange(hands.shape[0]):
+        masks = np.zeros(4, np.int64)
+        joker = 0
+        for t in range(5):
+            c = np.int64(hands[i, t])
+            if c == 52:
+                joker = 1
+            else:
+                masks[c & 3] |= np.int64(1) << (c >> 2)
+        # sort the four suit masks in decreasing order (insertion sort of 4)
+        for a in range(1, 4):
+            v = masks[a]
+            b = a - 1
+            while b >= 0 and masks[b] < v:
+                masks[b + 1] = masks[b]
+                b -= 1
+            masks[b + 1] = v
+        # the canonical deal gives suit s the s-th largest mask; cards ascend by id = 4r + s
+        idx = np.int64(0)
+        j = 1
+        for r in range(13):
+            for s in range(4):
+                if (masks[s] >> r) & 1:
+                    idx += binom[4 * r + s, j]
+                    j += 1
+        if joker:
+            idx += binom[52, j]
+        out[i] = idx
+
+
+@dataclass(frozen=True)
+class DealClasses:
+    """Suit-canonical deal classes of a deck: representative cards, weights, colex indexes."""
+
+    deck_size: int
+    hands: np.ndarray     # uint8[N, 5] ascending card ids of the representative
+    weight: np.ndarray    # int64[N] deals in the class
+    index5: np.ndarray    # int64[N] colex index of the representative (ascending)
+
+    def __len__(self) -> int:
+        return int(self.hands.shape[0])
+
+
+def canonical_index(hands: np.ndarray) -> np.ndarray:
+    """int64 colex index of each deal's canonical (suit-relabelled) representative."""
+    arr = np.ascontiguousarray(hands, dtype=np.uint8)
+    out = np.empty(arr.shape[0], np.int64)
+    _canonical(arr, BINOM, out)
+    return out
+
+
+@lru_cache(maxsize=2)
+def deal_classes(deck_size: int = 52) -> DealClasses:
+    """The suit-canonical classes of all 5-card deals of a 52- or 53-card (joker) deck."""
+    hands = deck_hands(deck_size, 5)
+    canon = canonical_index(hands)
+    weight_all = np.bincount(canon, minlength=hands.shape[0])
+    reps = np.flatnonzero(weight_all)
+    # a representative is itself canonical, so its row in ``hands`` is the class's cards
+    cls = DealClasses(deck_size, np.ascontiguousarray(hands[reps]), weight_all[reps].astype(np.int64),
+                      reps.astype(np.int64))
+    for a in (cls.hands, cls.weight, cls.index5):
+        a.setflags(write=False)
+    return cls
+
+
+RANK_PATTERNS = ("five singletons", "one pair", "two pair", "three of a kind", "full house",
+                 "four of a kind")
+
+
+def rank_pattern(hands: np.ndarray) -> np.ndarray:
+    """int8 rank pattern of each deal (index into ``RANK_PATTERNS``; -1 for deals with the joker).
+
+    Cards are ascending, so ranks are sorted: equal neighbours give the multiplicities.
+    """
+    r = hands.astype(np.int64) >> 2
+    eq = r[:, 1:] == r[:, :-1]
+    distinct = 5 - eq.sum(axis=1)
+    run3 = (eq[:, :-1] & eq[:, 1:]).any(axis=1)           # three equal in a row
+    run4 = (eq[:, :-2] & eq[:, 1:-1] & eq[:, 2:]).any(axis=1)
+    out = np.select([distinct == 5, distinct == 4, (distinct == 3) & ~run3, distinct == 3,
+                     (distinct == 2) & ~run4, distinct == 2], [0, 1, 2, 3, 4, 5], -1).astype(np.int8)
+    out[(r == 13).any(axis=1)] = -1
+    return out
+
+
+def read_classes(path: Path | str, deck_size: int = 52) -> DealClasses:
+    """Deal classes from ``vp_classes.h5`` (group ``/deck53`` holds the joker deck's)."""
+    import h5py
+
+    with h5py.File(path, "r") as f:
+        g = f if deck_size == 52 else f["deck53"]
+        return DealClasses(deck_size, g["hands"][:], g["weight"][:].astype(np.int64),
+                           g["index5"][:].astype(np.int64))

@@ -1,0 +1,298 @@
+"""Paytable model and TOML loader.
+
+A paytable file (``configs/paytables/<slug>.toml``)::
+
+    name = "Jacks or Better 9/6"
+    wild = "none"            # "none", "deuces" (the four 2s are wild) or "joker" (53rd card)
+    [[line]]                 # lines from the top of the machine's table down
+    hand = "royal flush"
+    pays = 800               # per coin at the max bet
+    [[line]]
+    hand = "four of a kind"
+    ranks = "A"              # optional (quads / trips / pair): ranks allowed
+    kicker = "234"           # optional (four of a kind, four deuces): ranks of the fifth card
+    label = "four aces with 2-4"   # optional display name
+    pays = 400
+
+A final hand is paid by the first line it matches; a hand matching no line pays 0 and is
+reported as ``nothing``. Hands are the usual exclusive poker categories, except that a royal
+flush also matches a ``straight flush`` line (so a table without a royal line pays royals as
+straight flushes). ``royal flush`` means a natural royal (no wild card in the hand);
+``wild royal flush`` a royal made with at least one wild card; ``four deuces`` a hand holding
+the four wild deuces. In wild games a hand is what the best use of its wild cards makes it:
+every way of reading the wild cards is paid by its first matching line and the hand gets the
+highest such pay (on equal pays, the earlier line).
+
+Every problem is a ``ValueError`` naming the file, the text line and the paytable line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from ..cards import RANKS
+
+#: Hand names a line may use, in the usual order of a machine's table (codes are indexes).
+HAND_NAMES = ("royal flush", "wild royal flush", "five of a kind", "four deuces",
+              "straight flush", "four of a kind", "full house", "flush", "straight",
+              "three of a kind", "two pair", "pair")
+HAND_CODE = {name: i for i, name in enumerate(HAND_NAMES)}
+(ROYAL, WILD_ROYAL, FIVE_KIND, FOUR_DEUCES, STRAIGHT_FLUSH, FOUR_KIND, FULL_HOUSE, FLUSH,
+ STRAIGHT, THREE_KIND, TWO_PAIR, PAIR) = range(len(HAND_NAMES))
+
+WILD_MODES = ("none", "deuces", "joker")
+ALL_RANKS = (1 << 13) - 1
+NOTHING = "nothing"
+
+_TOP_KEYS = {"name", "wild", "line", "source"}
+_LINE_KEYS = {"hand", "pays", "ranks", "kicker", "label"}
+_RANKS_OK = {FOUR_KIND, THREE_KIND, PAIR}
+_KICKER_OK = {FOUR_KIND, FOUR_DEUCES}
+_RANK_WORDS = ("twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
+               "jacks", "queens", "kings", "aces")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a paytable: the hand it pays, optional rank filters, and the pay per coin."""
+
+    hand: str
+    code: int
+    pays: Fraction
+    ranks: int = ALL_RANKS      # bit r set: rank r allowed for the quads / trips / pair
+    kicker: int = ALL_RANKS     # bit r set: rank r allowed for the fifth card of quads
+    label: str = ""
+    text_line: int = 0          # line number of its ``[[line]]`` header in the file
+
+
+@dataclass(frozen=True)
+class Paytable:
+    """A parsed paytable. Pay category ``i`` is line ``i``; category ``len(lines)`` is nothing."""
+
+    name: str
+    wild: str
+    lines: tuple[Line, ...]
+    slug: str = "paytable"
+    source: str = ""            # the file it came from ('' for text)
+    digest: str = ""            # sha256 of the file's bytes (artifact freshness)
+
+    @property
+    def deck_size(self) -> int:
+        """52, or 53 with the joker."""
+        return 53 if self.wild == "joker" else 52
+
+    @property
+    def n_categories(self) -> int:
+        """K: one pay category per line plus ``nothing``."""
+        return len(self.lines) + 1
+
+    @property
+    def labels(self) -> list[str]:
+        """Display name of every pay category (lines, then ``nothing``)."""
+        return [ln.label for ln in self.lines] + [NOTHING]
+
+    @property
+    def pays(self) -> list[Fraction]:
+        """Pay of every pay category (``nothing`` pays 0)."""
+        return [ln.pays for ln in self.lines] + [Fraction(0)]
+
+    def pay_units(self) -> tuple[np.ndarray, int]:
+        """Integer pays for the kernels: ``(int64[K] pays * scale, scale)``.
+
+        Fractional pays (e.g. 2.5) are scaled by the lcm of their denominators so every
+        comparison and sum stays exact in integers.
+        """
+        scale = lcm(*(p.denominator for p in self.pays))
+        units = np.array([int(p * scale) for p in self.pays], dtype=np.int64)
+        return units, scale
+
+    def line_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(hand code, ranks mask, kicker mask) of every line as int64 arrays for the classifier."""
+        code = np.array([ln.code for ln in self.lines], dtype=np.int64)
+        ranks = np.array([ln.ranks for ln in self.lines], dtype=np.int64)
+        kicker = np.array([ln.kicker for ln in self.lines], dtype=np.int64)
+        return code, ranks, kicker
+
+
+def slugify(stem: str) -> str:
+    """File stem -> stage/artifact slug: lower case, runs of other characters become '-'."""
+    s = re.sub(r"[^a-z0-9_]+", "-", stem.lower()).strip("-")
+    return s or "paytable"
+
+
+def load_paytable(path: Path | str) -> Paytable:
+    """Read and validate a paytable TOML file; ``ValueError`` names the file and line on error."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"paytable file {p} does not exist") from None
+    except IsADirectoryError:
+        raise ValueError(f"paytable {p} is a folder, not a TOML file") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    pt = parse_paytable(text, str(p), slugify(p.stem))
+    return Paytable(pt.name, pt.wild, pt.lines, pt.slug, str(p), hashlib.sha256(raw).hexdigest())
+
+
+def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable") -> Paytable:
+    """Parse paytable TOML text; ``where`` names it in error messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{where}: malformed TOML: {exc}") from None
+    headers = [i + 1 for i, t in enumerate(text.splitlines())
+               if re.match(r"\s*\[\[\s*line\s*\]\]", t)]
+
+    def top_line(key: str) -> int:
+        for i, t in enumerate(text.splitlines()):
+            if re.match(rf"\s*{re.escape(key)}\s*=", t) or re.match(rf"\s*\[+\s*{re.escape(key)}\b", t):
+                return i + 1
+        return 0
+
+    def fail(msg: str, line_no: int = 0) -> ValueError:
+        return ValueError(f"{where}:{line_no}: {msg}" if line_no else f"{where}: {msg}")
+
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise fail(f"unknown key {unknown[0]!r} (allowed: name, wild, source, [[line]])",
+                   top_line(unknown[0]))
+    name = data.get("name", slug)
+    if not isinstance(name, str) or not name.strip():
+        raise fail(f"name must be a non-empty string, got {name!r}", top_line("name"))
+    wild = data.get("wild", "none")
+    if wild not in WILD_MODES:
+        raise fail(f"unknown wild {wild!r} (allowed: none, deuces, joker)", top_line("wild"))
+    if "source" in data and not isinstance(data["source"], str):
+        raise fail("source must be a string", top_line("source"))
+    items = data.get("line", [])
+    if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
+        raise fail("'line' must be an array of tables written [[line]]", top_line("line"))
+    if not items:
+        raise fail("the paytable has no lines (add [[line]] tables with hand and pays)")
+
+    lines: list[Line] = []
+    seen: dict[tuple[int, int, int], int] = {}
+    for n, item in enumerate(items, start=1):
+        at = headers[n - 1] if n - 1 < len(headers) else 0
+
+        def bad(msg: str) -> ValueError:
+            return fail(f"line {n}: {msg}", at)  # noqa: B023  (raised at once)
+
+        unknown = sorted(set(item) - _LINE_KEYS)
+        if unknown:
+            raise bad(f"unknown key {unknown[0]!r} (allowed: hand, pays, ranks, kicker, label)")
+        if "hand" not in item:
+            raise bad("missing 'hand'")
+        hand = item["hand"]
+        if not isinstance(hand, str) or hand.strip().lower() not in HAND_CODE:
+            raise bad(f"unknown hand {hand!r} (hands: {', '.join(HAND_NAMES)})")
+        hand = hand.strip().lower()
+        code = HAND_CODE[hand]
+        if "pays" not in item:
+            raise bad(f"{hand}: missing 'pays'")
+        pays = _pays(item["pays"], bad)
+        if code in (WILD_ROYAL, FIVE_KIND) and wild == "none":
+            raise bad(f"{hand!r} needs wild cards, but wild = \"none\"")
+        if code == FOUR_DEUCES and wild != "deuces":
+            raise bad(f"'four deuces' needs wild = \"deuces\", not {wild!r}")
+        ranks = ALL_RANKS
+        kicker = ALL_RANKS
+        if "ranks" in item:
+            if code not in _RANKS_OK:
+                raise bad(f"'ranks' applies to four of a kind, three of a kind and pair, not {hand!r}")
+            ranks = _rank_mask(item["ranks"], "ranks", bad)
+        if "kicker" in item:
+            if code not in _KICKER_OK:
+                raise bad(f"'kicker' applies to four of a kind and four deuces, not {hand!r}")
+            kicker = _rank_mask(item["kicker"], "kicker", bad)
+        label = item.get("label", "")
+        if not isinstance(label, str):
+            raise bad(f"label must be a string, got {label!r}")
+        label = label.strip() or default_label(code, ranks, kicker)
+        key = (code, ranks, kicker)
+        if key in seen:
+            raise bad(f"duplicate of line {seen[key]} ({hand}): it could never pay")
+        seen[key] = n
+        lines.append(Line(hand, code, pays, ranks, kicker, label, at))
+    labels = [ln.label for ln in lines]
+    for i, lab in enumerate(labels):
+        if lab == NOTHING or lab in labels[:i]:
+            raise fail(f"line {i + 1}: label {lab!r} is used twice (or is reserved); give a label",
+                       lines[i].text_line)
+    return Paytable(name.strip(), wild, tuple(lines), slug)
+
+
+def _pays(value: Any, bad: Any) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise bad(f"pays must be a number, got {value!r}")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise bad(f"pays must be a finite number, got {value!r}")
+    if value < 0:
+        raise bad(f"negative pay {value!r}")
+    # a float in the file is read as the decimal it was written as (2.5 -> 5/2)
+    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+
+
+def _rank_mask(value: Any, key: str, bad: Any) -> int:
+    if not isinstance(value, str) or not value.strip():
+        raise bad(f"{key} must be a string of ranks like \"JQKA\", got {value!r}")
+    s = value.upper().replace("10", "T").replace(" ", "").replace(",", "")
+    mask = 0
+    for ch in s:
+        if ch not in RANKS:
+            raise bad(f"{key} {value!r}: unknown rank {ch!r} (ranks: {RANKS})")
+        bit = 1 << RANKS.index(ch)
+        if mask & bit:
+            raise bad(f"{key} {value!r}: rank {ch!r} repeated")
+        mask |= bit
+    return mask
+
+
+def rank_set_text(mask: int) -> str:
+    """Short text of a rank set: runs collapsed ("2-4", "5-K", "A-4" for A,2,3,4)."""
+    ranks = [r for r in range(13) if mask >> r & 1]
+    if len(ranks) == 1:
+        return RANKS[ranks[0]]
+    if 12 in ranks and 0 in ranks:
+        # ace low run: A,2,3,... reads "A-4"
+        run = [12] + [r for r in ranks if r != 12]
+        if run[1:] == list(range(len(run) - 1)):
+            return f"A-{RANKS[run[-1]]}"
+    if ranks == list(range(ranks[0], ranks[-1] + 1)):
+        return f"{RANKS[ranks[0]]}-{RANKS[ranks[-1]]}"
+    return "".join(RANKS[r] for r in ranks)
+
+
+def default_label(code: int, ranks: int, kicker: int) -> str:
+    """Display name of a line without a ``label``: "jacks or better", "four aces with 2-4"."""
+    name = HAND_NAMES[code]
+    rank_list = [r for r in range(13) if ranks >> r & 1]
+    if code == PAIR and ranks != ALL_RANKS:
+        if rank_list == list(range(rank_list[0], 13)):
+            name = f"{_RANK_WORDS[rank_list[0]]} or better"
+        else:
+            name = f"pair of {rank_set_text(ranks)}"
+    elif code in (FOUR_KIND, THREE_KIND) and ranks != ALL_RANKS:
+        word = "four" if code == FOUR_KIND else "three"
+        name = f"{word} {_RANK_WORDS[rank_list[0]]}" if len(rank_list) == 1 else \
+            f"{word} {rank_set_text(ranks)}"
+    if kicker != ALL_RANKS:
+        name += f" with {rank_set_text(kicker)}"
+    return name

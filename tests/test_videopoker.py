@@ -1,0 +1,461 @@
+"""Video poker (issue 3): deal classes, exact returns, brute-force holds, loader errors, CLI, stages."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.combos import hand_bitmaps
+from pipeline.videopoker.analysis import analyze, compute_counts, hold_table, parse_deal
+from pipeline.videopoker.deals import (RANK_PATTERNS, canonical_index, deal_classes, deck_hands,
+                                       rank_pattern)
+from pipeline.videopoker.paytable import load_paytable, parse_paytable
+
+ROOT = Path(__file__).resolve().parent.parent
+PAYTABLES = ROOT / "configs" / "paytables"
+JOB96 = PAYTABLES / "jacks-or-better-9-6.toml"
+DEUCES = PAYTABLES / "deuces-wild-full-pay.toml"
+JOKER = PAYTABLES / "joker-poker-kings.toml"
+DDB = PAYTABLES / "double-double-bonus-9-6.toml"
+MY_STAGES = ("vp_classes", "paytable", "vp_summary")
+
+
+@pytest.fixture(scope="module")
+def job96():  # type: ignore[no-untyped-def]
+    return analyze(load_paytable(JOB96))
+
+
+# ------------------------------------------------------------------ deal classes
+
+def test_classes_counts_by_weight_and_rank_pattern() -> None:
+    cls = deal_classes(52)
+    assert len(cls) == 134_459
+    assert int(cls.weight.sum()) == 2_598_960
+    assert dict(Counter(cls.weight.tolist())) == {4: 2_301, 12: 48_503, 24: 83_655}
+    pat = Counter(RANK_PATTERNS[p] for p in rank_pattern(cls.hands))
+    assert pat == {"five singletons": 65_637, "one pair": 57_200, "two pair": 6_864,
+                   "three of a kind": 4_290, "full house": 312, "four of a kind": 156}
+    assert (np.diff(cls.index5) > 0).all()
+
+
+def test_classes_are_closed_under_suit_relabelling() -> None:
+    """Any suit permutation of a deal lands in the same class; weights are orbit sizes."""
+    rng = random.Random(3)
+    cls = deal_classes(52)
+    hands = deck_hands(52, 5)
+    rows = [rng.randrange(hands.shape[0]) for _ in range(300)]
+    canon = canonical_index(hands[rows])
+    for row, c in zip(rows, canon):
+        perm = list(itertools.permutations(range(4)))[rng.randrange(24)]
+        moved = sorted(4 * (x >> 2) + perm[x & 3] for x in hands[row].tolist())
+        assert canonical_index(np.array([moved], np.uint8))[0] == c
+        orbit = {tuple(sorted(4 * (x >> 2) + p[x & 3] for x in hands[row].tolist()))
+                 for p in itertools.permutations(range(4))}
+        assert int(cls.weight[np.searchsorted(cls.index5, c)]) == len(orbit)
+
+
+def test_joker_deck_classes() -> None:
+    cls = deal_classes(53)
+    assert int(cls.weight.sum()) == 2_869_685
+    assert len(cls) == 134_459 + 16_432  # no joker + (joker + a 4-card suit class)
+
+
+# ------------------------------------------------------------------ exact results
+
+JOB96_FINAL = [493_512_264, 2_178_883_296, 47_093_167_764, 229_475_482_596, 219_554_786_160,
+               223_837_565_784, 1_484_003_070_324, 2_576_946_164_148, 4_277_372_890_968,
+               10_872_274_993_896]
+
+
+def test_job96_exact_return_and_final_hands(job96) -> None:  # type: ignore[no-untyped-def]
+    assert job96.return_exact == Fraction(1653526326983, 1661102543100)
+    assert job96.denominator == 19_933_230_517_200
+    assert job96.final_counts == JOB96_FINAL
+    assert job96.paytable.labels[-1] == "nothing"
+    assert abs(float(job96.variance) - 19.514676) < 1e-5  # Wizard of Odds: 19.51468
+
+
+def test_deuces_wild_full_pay_exact() -> None:
+    a = analyze(load_paytable(DEUCES))
+    assert a.return_exact == Fraction(32187682693, 31944279675)
+    assert sum(a.final_counts) == 19_933_230_517_200
+    # published lines that no equal-EV tie touches (Wizard of Odds)
+    got = dict(zip(a.paytable.labels, a.final_counts))
+    assert got["royal flush"] == 440_202_756
+    assert got["four deuces"] == 4_060_462_824
+    assert got["wild royal flush"] == 35_796_957_696
+    assert got["five of a kind"] == 63_818_309_856
+    assert got["four of a kind"] == 1_294_427_430_576
+    assert got["full house"] == 423_165_297_240
+
+
+@pytest.mark.parametrize("stem,published", [
+    ("jacks-or-better-9-5", 0.984498), ("jacks-or-better-8-5", 0.972984),
+    ("bonus-poker-8-5", 0.991660), ("double-bonus-10-7", 1.001725),
+    ("double-double-bonus-9-6", 0.989808), ("joker-poker-kings", 1.006463)])
+def test_published_returns(stem: str, published: float) -> None:
+    a = analyze(load_paytable(PAYTABLES / f"{stem}.toml"))
+    assert round(float(a.return_exact), 6) == published
+    assert sum(a.final_counts) == a.denominator
+
+
+def test_joker_common_denominator() -> None:
+    from math import comb, lcm
+    a = analyze(load_paytable(JOKER))
+    assert a.denominator == comb(53, 5) * lcm(*(comb(48, k) for k in range(6)))
+
+
+# ------------------------------------------------------------------ brute force
+
+def _brute_force_evs(pt, cards: list[int], pay_cat: np.ndarray) -> dict[frozenset, Fraction]:  # type: ignore[no-untyped-def]
+    """EV of every hold by enumerating every draw: all deals F with H in F and F avoiding D-H."""
+    pays = pt.pays
+    bm = hand_bitmaps(deck_hands(pt.deck_size, 5))
+    dmask = np.uint64(sum(1 << c for c in cards))
+    pay_of = np.array([float(p) for p in pays])  # exact: these pays are integers
+    out = {}
+    for k in range(6):
+        for held in itertools.combinations(cards, k):
+            hmask = np.uint64(sum(1 << c for c in held))
+            sel = (bm & dmask) == hmask
+            n = int(sel.sum())
+            total = int(pay_of[pay_cat[sel]].sum())
+            out[frozenset(held)] = Fraction(total, n)
+    return out
+
+
+@pytest.mark.parametrize("path,deal", [
+    (JOB96, "Jh Qh Kh Ah 2c"), (JOB96, "2c 7d 9h Js 4c"), (JOB96, "Kh Kd 5s 5c 9h"),
+    (JOB96, "Ts Js Qs 9h 8d"), (DDB, "As Ad Ah Ac 3d"), (DDB, "5c 5d 5h 9s Ac"),
+    (DEUCES, "2c 2d 5h 6h 9s"), (DEUCES, "3d 4c 5d 6c 8c"), (DEUCES, "2c 2d 2h 2s Kc"),
+    (JOKER, "Jk As Ks 7d 2c"), (JOKER, "6c 9d Jd Ac Jk")])
+def test_hold_evs_match_brute_force(path: Path, deal: str) -> None:
+    pt = load_paytable(path)
+    pay_cat, counts = compute_counts(pt)
+    cards = parse_deal(deal, pt.deck_size)
+    rows = hold_table(pt, cards, pay_cat, counts)
+    brute = _brute_force_evs(pt, cards, pay_cat)
+    assert len(rows) == 32
+    for r in rows:
+        held = frozenset(cards[p - 1] for p in r["positions"])
+        num, den = map(int, r["ev_exact"].split("/"))
+        assert Fraction(num, den) == brute[held], (deal, r["hold"])
+        assert abs(r["ev"] - float(brute[held])) < 1e-12
+    best = max(brute.values())
+    assert Fraction(*map(int, rows[0]["ev_exact"].split("/"))) == best
+    assert [r["best"] for r in rows].count(True) == 1
+
+
+def test_best_hold_of_royal_draw(job96) -> None:  # type: ignore[no-untyped-def]
+    rows = hold_table(job96.paytable, parse_deal("Jh Qh Kh Ah 2c", 52), job96.pay_category,
+                      job96.counts)
+    assert rows[0]["hold"] == "Jh Qh Kh Ah"
+    assert rows[0]["ev_exact"] == "872/47"
+
+
+# ------------------------------------------------------------------ classifier vs a naive judge
+
+def _natural(cards: list[tuple[int, int]]) -> tuple[str, dict[int, int]]:
+    """Naive poker category of five (rank, suit) cards; five of a kind allowed."""
+    cnt = Counter(r for r, _ in cards)
+    flush = len({s for _, s in cards}) == 1 and len(cnt) == 5
+    rs = sorted(cnt)
+    straight = len(cnt) == 5 and (rs[-1] - rs[0] == 4 or rs == [0, 1, 2, 3, 12])
+    shape = sorted(cnt.values(), reverse=True)
+    if straight and flush:
+        return ("royal" if rs[0] == 8 else "sf"), cnt
+    if shape[0] == 5:
+        return "five", cnt
+    if shape[0] == 4:
+        return "quads", cnt
+    if shape[:2] == [3, 2]:
+        return "fh", cnt
+    if flush:
+        return "flush", cnt
+    if straight:
+        return "straight", cnt
+    if shape[0] == 3:
+        return "trips", cnt
+    if shape[:2] == [2, 2]:
+        return "twopair", cnt
+    if shape[0] == 2:
+        return "pair", cnt
+    return "high", cnt
+
+
+def _naive_category(pt, cards: list[int]) -> int:  # type: ignore[no-untyped-def]
+    """First line matched, best over every substitution of the wild cards by any card."""
+    wild = [c for c in cards if (pt.wild == "deuces" and c < 4) or c == 52]
+    nat = [(c >> 2, c & 3) for c in cards if c not in wild]
+    best, best_pay = len(pt.lines), Fraction(0)
+    for sub in itertools.product([(r, s) for r in range(13) for s in range(4)], repeat=len(wild)):
+        cat, cnt = _natural(nat + list(sub))
+        for j, ln in enumerate(pt.lines):
+            ok = {
+                "royal flush": cat == "royal" and not wild,
+                "wild royal flush": cat == "royal" and bool(wild),
+                "five of a kind": cat == "five",
+                "four deuces": len(wild) == 4 and pt.wild == "deuces" and bool(ln.kicker >> nat[0][0] & 1),
+                "straight flush": cat in ("royal", "sf"),
+                "four of a kind": cat == "quads" and any(
+                    v == 4 and ln.ranks >> r & 1 for r, v in cnt.items()) and any(
+                    v == 1 and ln.kicker >> r & 1 for r, v in cnt.items()),
+                "full house": cat == "fh", "flush": cat == "flush", "straight": cat == "straight",
+                "three of a kind": cat == "trips" and any(v == 3 and ln.ranks >> r & 1 for r, v in cnt.items()),
+                "two pair": cat == "twopair",
+                "pair": cat == "pair" and any(v == 2 and ln.ranks >> r & 1 for r, v in cnt.items()),
+            }[ln.hand]
+            if ok:
+                if ln.pays > best_pay or (ln.pays == best_pay and j < best):
+                    best, best_pay = j, ln.pays
+                break
+    return best
+
+
+@pytest.mark.parametrize("path", [JOB96, DDB, DEUCES, JOKER])
+def test_classifier_against_naive_judge(path: Path) -> None:
+    pt = load_paytable(path)
+    pay_cat, _ = compute_counts(pt)
+    hands = deck_hands(pt.deck_size, 5)
+    rng = np.random.default_rng(7)
+    rows = list(rng.choice(hands.shape[0], 400, replace=False))
+    # add every kind of interesting deal: pat hands of every category, wilds
+    cats = np.bincount(pay_cat, minlength=pt.n_categories)
+    for p in range(pt.n_categories):
+        if cats[p]:
+            rows.extend(rng.choice(np.flatnonzero(pay_cat == p), 8).tolist())
+    for i in rows:
+        cards = hands[i].tolist()
+        nwild = sum(1 for c in cards if (pt.wild == "deuces" and c < 4) or c == 52)
+        if nwild > 2:
+            continue  # 52^3 substitutions: too slow for the naive judge
+        assert pay_cat[i] == _naive_category(pt, cards), (pt.name, cards)
+
+
+def test_three_and_four_deuces() -> None:
+    pt = load_paytable(DEUCES)
+    pay_cat, _ = compute_counts(pt)
+    from pipeline.cards import colex_index
+    lab = pt.labels
+    assert lab[pay_cat[colex_index([0, 1, 2, 3, 47])]] == "four deuces"
+    assert lab[pay_cat[colex_index([0, 1, 2, 51, 47])]] == "wild royal flush"  # 2 2 2 As Ks
+    assert lab[pay_cat[colex_index([0, 1, 2, 51, 50])]] == "five of a kind"    # 2 2 2 As Ah
+    assert lab[pay_cat[colex_index([0, 1, 2, 51, 46])]] == "four of a kind"    # 2 2 2 As Kh
+    assert lab[pay_cat[colex_index([0, 1, 2, 7, 15])]] == "straight flush"     # 2 2 2 3s 5s
+    assert lab[pay_cat[colex_index([0, 1, 2, 7, 14])]] == "four of a kind"     # 2 2 2 3s 5h
+
+
+# ------------------------------------------------------------------ paytable loader errors
+
+GOOD = '''name = "t"
+wild = "none"
+[[line]]
+hand = "royal flush"
+pays = 800
+[[line]]
+hand = "pair"
+ranks = "JQKA"
+pays = 1
+'''
+
+
+@pytest.mark.parametrize("text,needle", [
+    (GOOD.replace('pays = 800', 'pays = 800\ncolour = "red"'), ":3: line 1: unknown key 'colour'"),
+    (GOOD.replace('name = "t"', 'name = "t"\nmaker = "x"'), ":2: unknown key 'maker'"),
+    (GOOD.replace('"pair"', '"pairs"'), ":6: line 2: unknown hand 'pairs'"),
+    (GOOD.replace('pays = 1\n', 'pays = -1\n'), ":6: line 2: negative pay -1"),
+    (GOOD.replace('pays = 1\n', 'pays = "one"\n'), "line 2: pays must be a number"),
+    ('name = "t"\nwild = "none"\n', "has no lines"),
+    (GOOD.replace('wild = "none"', 'wild = "none'), "malformed TOML"),
+    (GOOD + '[[line]]\nhand = "pair"\nranks = "JQKA"\npays = 1\n', ":10: line 3: duplicate of line 2"),
+    (GOOD.replace('"none"', '"jokers"'), ":2: unknown wild 'jokers'"),
+    (GOOD.replace('"JQKA"', '"JQKB"'), "line 2: ranks 'JQKB': unknown rank 'B'"),
+    (GOOD.replace('hand = "royal flush"', 'hand = "royal flush"\nranks = "A"'), "'ranks' applies to"),
+    (GOOD.replace('"royal flush"', '"four deuces"'), "'four deuces' needs wild = \"deuces\""),
+    (GOOD.replace('"royal flush"', '"five of a kind"'), "needs wild cards"),
+    (GOOD.replace('hand = "pair"\n', ''), "line 2: missing 'hand'"),
+])
+def test_loader_errors(tmp_path: Path, text: str, needle: str) -> None:
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    with pytest.raises(ValueError) as exc:
+        load_paytable(f)
+    assert str(f) in str(exc.value)
+    assert needle in str(exc.value), str(exc.value)
+
+
+def test_loader_defaults_and_labels() -> None:
+    pt = load_paytable(DDB)
+    assert pt.labels[2:5] == ["four aces with 2-4", "four 2-4 with A-4", "four aces"]
+    assert pt.labels[-2:] == ["jacks or better", "nothing"]
+    assert load_paytable(JOKER).deck_size == 53
+    frac = parse_paytable(GOOD.replace("pays = 1\n", "pays = 1.5\n"))
+    assert frac.pays[1] == Fraction(3, 2)
+
+
+# ------------------------------------------------------------------ command line
+
+def _cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=600)
+
+
+@pytest.mark.parametrize("text", [GOOD.replace('"pair"', '"pairs"'), 'name = "t"\n',
+                                  GOOD.replace('pays = 1\n', 'pays = -1\n'), "name = [",
+                                  GOOD + '[[line]]\nhand = "royal flush"\npays = 800\n'])
+def test_cli_bad_paytable_exits_2_and_writes_nothing(tmp_path: Path, text: str) -> None:
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    art = tmp_path / "art"
+    for args in (["vp", "analyze", str(f)], ["vp", "analyze", str(f), "--json"],
+                 ["vp", "hold", "Jh Qh Kh Ah 2c", "--paytable", str(f)]):
+        r = _cli("--artifacts", str(art), *args)
+        assert r.returncode == 2, r.stderr
+        assert r.stderr.startswith("error: ") and str(f) in r.stderr
+        assert "Traceback" not in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"]
+
+
+def test_cli_bad_cards_exit_2(tmp_path: Path) -> None:
+    for cards in ("Jh Qh Kh Ah Ah", "Jh Qh Kh Ah", "Jh Qh Kh Ah Xx", "Jh Qh Kh Ah Jk"):
+        r = _cli("--artifacts", str(tmp_path), "vp", "hold", cards, "--paytable", str(JOB96))
+        assert r.returncode == 2 and r.stderr.startswith("error: "), (cards, r.stderr)
+
+
+def test_cli_analyze_json_on_the_fly(tmp_path: Path) -> None:
+    """A paytable no build has seen is computed on the fly; JSON keys as the issue says."""
+    f = tmp_path / "my-game.toml"
+    f.write_text(JOB96.read_text().replace('name = "Jacks or Better 9/6"', 'name = "Mine"'))
+    r = _cli("--artifacts", str(tmp_path / "none"), "vp", "analyze", str(f), "--json")
+    assert r.returncode == 0, r.stderr
+    info = json.loads(r.stdout)
+    assert list(info) == ["name", "return", "return_exact", "variance", "total_combinations",
+                          "lines", "seconds"]
+    assert info["name"] == "Mine"
+    assert info["return_exact"] == "1653526326983/1661102543100"
+    assert info["total_combinations"] == 19_933_230_517_200
+    assert [ln["combinations"] for ln in info["lines"]] == JOB96_FINAL
+    assert info["lines"][-1]["hand"] == "nothing"
+    assert set(info["lines"][0]) == {"hand", "pays", "combinations", "probability", "return"}
+    assert abs(sum(ln["return"] for ln in info["lines"]) - info["return"]) < 1e-12
+    assert not (tmp_path / "none").exists()
+
+
+def test_cli_hold_text_and_json(tmp_path: Path) -> None:
+    r = _cli("--artifacts", str(tmp_path), "vp", "hold", "Jh Qh Kh Ah 2c", "--paytable", str(JOB96),
+             "--json")
+    assert r.returncode == 0, r.stderr
+    info = json.loads(r.stdout)
+    assert info["best"] == "Jh Qh Kh Ah" and len(info["holds"]) == 32
+    evs = [h["ev"] for h in info["holds"]]
+    assert evs == sorted(evs, reverse=True)
+    r = _cli("--artifacts", str(tmp_path), "vp", "hold", "Jh", "Qh", "Kh", "Ah", "2c",
+             "--paytable", str(JOB96))
+    assert r.returncode == 0 and "Jh Qh Kh Ah" in r.stdout.splitlines()[2]
+
+
+# ------------------------------------------------------------------ stages and artifacts
+
+def _my_config(root: Path, artifacts: Path, paytable_dir: Path):  # type: ignore[no-untyped-def]
+    from pipeline.config import BuildConfig
+    from pipeline.stages import STAGE_MODULES
+
+    sections = {m: {"enabled": False} for m in STAGE_MODULES if m not in MY_STAGES}
+    sections["paytables"] = {"enabled": True, "dir": str(paytable_dir)}
+    return BuildConfig(root=root, artifacts=artifacts, sections=sections)
+
+
+def test_paytable_family_picks_up_every_file() -> None:
+    from pipeline.config import load_config
+    from pipeline.stages import plan
+
+    names = {s.name for s in plan(load_config(ROOT / "configs" / "build.toml"), list(MY_STAGES))}
+    for f in PAYTABLES.glob("*.toml"):
+        assert f"paytable:{f.stem}" in names
+    assert {"vp_classes", "vp_summary"} <= names
+
+
+def test_drop_in_paytable_builds_and_rebuilds_on_edit(tmp_path: Path) -> None:
+    """A new TOML in the folder is a new stage; editing it rebuilds only that stage."""
+    import h5py
+    import pyarrow.parquet as pq
+    from pipeline.build import run_build
+
+    folder = tmp_path / "paytables"
+    folder.mkdir()
+    shutil.copy(JOB96, folder / "job.toml")
+    cfg = _my_config(tmp_path, tmp_path / "art", folder)
+    res = {r.name: r.status for r in run_build(cfg)}
+    assert res == {"vp_classes": "built", "paytable:job": "built", "vp_summary": "built"}
+    shutil.copy(DEUCES, folder / "dw.toml")
+    res = {r.name: r.status for r in run_build(cfg)}
+    assert res == {"vp_classes": "skipped", "paytable:dw": "built", "paytable:job": "skipped",
+                   "vp_summary": "built"}
+    (folder / "job.toml").write_text(JOB96.read_text().replace("pays = 800", "pays = 4000"))
+    res = {r.name: r.status for r in run_build(cfg)}
+    assert res["paytable:job"] == "built" and res["paytable:dw"] == "skipped"
+    with h5py.File(tmp_path / "art" / "paytables" / "job.h5", "r") as f:
+        assert f["counts/held4"].shape == (270_725, 10)
+        assert f["pay_category"].shape == (2_598_960,)
+        assert f["pay_category"].id.get_offset() is not None  # contiguous: memory-mappable
+        assert f["strategy/ev"].shape == (134_459, 32)
+        assert int(f["final_counts"][:].sum()) == 19_933_230_517_200
+    summary = pq.read_table(tmp_path / "art" / "parquet" / "paytable_summary.parquet")
+    assert summary.num_rows == 10 + 11
+    strat = pq.read_table(tmp_path / "art" / "parquet" / "paytables" / "dw_strategy.parquet")
+    assert strat.num_rows == 134_459
+    assert not list((tmp_path / "art").rglob(".tmp-*"))
+
+
+def test_broken_paytable_fails_its_stage_only(tmp_path: Path) -> None:
+    from pipeline.build import run_build
+
+    folder = tmp_path / "paytables"
+    folder.mkdir()
+    (folder / "bad.toml").write_text('name = "x"\n')
+    cfg = _my_config(tmp_path, tmp_path / "art", folder)
+    with pytest.raises(ValueError, match="bad.toml: the paytable has no lines"):
+        run_build(cfg)
+    assert not (tmp_path / "art" / "paytables" / "bad.h5").exists()
+
+
+@pytest.fixture(scope="module")
+def vp_artifacts() -> Path:
+    """The repository's artifacts folder with the video poker stages built (incrementally)."""
+    from pipeline.build import run_build
+    from pipeline.config import load_config
+
+    cfg = load_config(ROOT / "configs" / "build.toml")
+    run_build(cfg, list(MY_STAGES), wait=True)
+    return cfg.artifacts
+
+
+def test_built_artifacts(vp_artifacts: Path) -> None:
+    import h5py
+    import pyarrow.parquet as pq
+
+    with h5py.File(vp_artifacts / "vp_classes.h5", "r") as f:
+        assert f["hands"].shape == (134_459, 5) and f["hands"].dtype == np.uint8
+        assert int(f["weight"][:].astype(np.int64).sum()) == 2_598_960
+        assert f["deck53/hands"].shape == (150_891, 5)
+    with h5py.File(vp_artifacts / "paytables" / "jacks-or-better-9-6.h5", "r") as f:
+        assert f.attrs["return_exact"] == "1653526326983/1661102543100"
+        assert f["final_counts"][:].tolist() == JOB96_FINAL
+        for k, n in enumerate((1, 52, 1326, 22100, 270725)):
+            assert f[f"counts/held{k}"].shape == (n, 10) and f[f"counts/held{k}"].dtype == np.uint32
+    t = pq.read_table(vp_artifacts / "parquet" / "vp_deal_classes.parquet")
+    assert t.num_rows == 134_459
+    s = pq.read_table(vp_artifacts / "parquet" / "paytable_summary.parquet")
+    assert set(s.column("slug").to_pylist()) == {f.stem for f in PAYTABLES.glob("*.toml")}
+    r = _cli("--artifacts", str(vp_artifacts), "vp", "analyze", str(JOB96))
+    assert r.returncode == 0 and "artifact" in r.stdout.splitlines()[-1]
