@@ -207,3 +207,31 @@ def test_omaha_exact_river_agrees_with_monte_carlo(tables: Tables) -> None:
     assert ex["wins"] + ex["ties"] + ex["losses"] == ex["deals"]
     mc = omaha_equity(tables, "As Ad Ks Kd", "2c 7h 9s Qd 3c", exact=False, samples=200_000, seed=5)
     assert abs(mc["equity"] - ex["equity"]) < 4 * mc["stderr"]
+
+
+def test_cli_plo_equity() -> None:
+    r = subprocess.run([sys.executable, "-m", "pipeline", "equity", "As Ad Ks Kd", "--board",
+                        "2c 7h 9s Qd 3c", "--json"], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    import json
+
+    out = json.loads(r.stdout)
+    assert out["method"] == "exact" and out["deals"] == comb(43, 4) and out["game"] == "omaha"
+    assert abs(out["win"] + out["tie"] + out["lose"] - 1) < 1e-12
+    r = subprocess.run([sys.executable, "-m", "pipeline", "equity", "As Ad Ks"], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "2 hole cards (hold'em) or 4 (Omaha)" in r.stderr
+
+
+def test_cli_showdown_rules() -> None:
+    lines = ("As Kd Qh Jc 9d Ah Ks Qs Js 9s\n"     # equal ranks: the spade-topped hand wins
+             "As 8d 9h Tc Jd Ks Qd Jh Ts 9d\n"     # A-8-9-T-J beats K-high straight
+             "2h 8d 9h Tc Jd Ks Qd Jh Ts 9d\n")    # 2h is not in the 28-card deck
+    r = subprocess.run([sys.executable, "-m", "pipeline", "showdown", "--rules", "hk-stud"], cwd=ROOT,
+                       input=lines, capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stdout.splitlines() == ["Black wins.", "Black wins."]
+    assert "line 3: card 2h is not in the hk-stud deck" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "pipeline", "showdown"], cwd=ROOT,
+                       input=lines.splitlines()[0] + "\n", capture_output=True, text=True)
+    assert r.stdout.splitlines() == ["Tie."]  # standard rules: suits never break ties

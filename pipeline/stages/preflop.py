@@ -1,0 +1,245 @@
+"""Stage ``preflop``: every starting hand's win probability before the flop.
+
+reads:   seven.h5 (memory-mapped 7-card scores)
+writes:  preflop.h5, parquet/preflop.parquet, preflop_equity.png
+config:  [preflop] enabled, heads_up (bool), opponents (list, e.g. 2..9), stderr_target,
+         seed, first_round, max_samples
+
+* heads-up, exact: win/tie/lose counts of all 1,326 hands (and the 169 classes) against one
+  random hand over all 2,097,572,400 deals each, by the board-major pass over the 134,459
+  suit-canonical boards in :func:`pipeline.equity.heads_up_all_hands`;
+* 2..9 random opponents, Monte Carlo: every sampled deal (board + opponents) serves every
+  hero hand it leaves room for; rounds are added until each class's standard error (batch
+  means over 64 independent streams) is at most ``stderr_target``;
+* a 13x13 heat map of the heads-up equities (pairs on the diagonal, suited above, offsuit
+  below), for people to look at.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import h5py
+import numpy as np
+import pyarrow as pa
+
+from ..cards import RANKS, format_cards
+from ..config import BuildConfig
+from ..equity import SHARE_SCALE, heads_up_all_hands, multiway_all_hands
+from ..store import atomic_path, map_dataset, write_parquet_atomic
+from . import Context, Stage
+
+OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")
+CODE = ("pipeline.equity", "pipeline.cards", "pipeline.stages.preflop")
+DEFAULTS: dict[str, Any] = {"heads_up": True, "opponents": list(range(2, 10)),
+                            "stderr_target": 0.001, "seed": 20240601, "first_round": 40_000,
+                            "max_samples": 2_000_000}
+
+
+def stages(config: BuildConfig) -> list[Stage]:
+    """The single ``preflop`` stage."""
+    settings = {**DEFAULTS, **config.section("preflop")}
+    return [Stage("preflop", OUTPUTS, run, inputs=("seven.h5",), settings=settings, code=CODE)]
+
+
+def hand_classes() -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Starting-hand classes: (class of each 2-card colex index, 169 names, grid row, col, combos).
+
+    Grid: row/column 0 is the Ace; pairs on the diagonal, suited hands above it (row = high
+    rank), offsuit below it (row = low rank) - the usual chart layout.
+    """
+    cls = np.empty(1326, np.int64)
+    names: list[str] = []
+    rows = np.empty(169, np.int64)
+    cols = np.empty(169, np.int64)
+    index: dict[tuple[int, int], int] = {}
+    for i in range(13):
+        for j in range(13):
+            hi, lo = 12 - min(i, j), 12 - max(i, j)
+            if i == j:
+                name = RANKS[hi] * 2
+            elif i < j:
+                name = RANKS[hi] + RANKS[lo] + "s"
+            else:
+                name = RANKS[hi] + RANKS[lo] + "o"
+            index[(i, j)] = len(names)
+            rows[len(names)] = i
+            cols[len(names)] = j
+            names.append(name)
+    for b in range(52):
+        for a in range(b):
+            hi, lo = b >> 2, a >> 2
+            if hi < lo:
+                hi, lo = lo, hi
+            if hi == lo:
+                cell = (12 - hi, 12 - hi)
+            elif (a & 3) == (b & 3):
+                cell = (12 - hi, 12 - lo)
+            else:
+                cell = (12 - lo, 12 - hi)
+            cls[a + b * (b - 1) // 2] = index[cell]
+    combos = np.bincount(cls, minlength=169)
+    return cls, names, rows, cols, combos
+
+
+def _class_stats(acc: np.ndarray, cls: np.ndarray) -> dict[str, np.ndarray]:
+    """Pool per-hand Monte Carlo counts by class; standard error by batch means over chunks."""
+    nb = acc.shape[0]
+    per = np.zeros((nb, 169, 4), np.int64)
+    for k in range(4):
+        for b in range(nb):
+            per[b, :, k] = np.bincount(cls, weights=acc[b, :, k], minlength=169).astype(np.int64)
+    tot = per.sum(axis=0)
+    obs = tot[:, 0].astype(np.float64)
+    eq = tot[:, 3] / (SHARE_SCALE * obs)
+    batch = per[:, :, 3] / (SHARE_SCALE * np.maximum(per[:, :, 0], 1))
+    se = batch.std(axis=0, ddof=1) / math.sqrt(nb)
+    return {"equity": eq, "stderr": se, "win": tot[:, 1] / obs, "tie": tot[:, 2] / obs,
+            "observations": tot[:, 0]}
+
+
+def _multiway(table7: np.ndarray, n: int, settings: dict[str, Any], cls: np.ndarray
+              ) -> tuple[dict[str, np.ndarray], int]:
+    """Monte Carlo for one opponent count, adding rounds until every class meets the target."""
+    target = float(settings["stderr_target"])
+    seed = int(settings["seed"]) + 1000 * n
+    samples = int(settings["first_round"])
+    acc = multiway_all_hands(table7, n, samples, seed, stream0=0)
+    done = samples
+    rnd = 1
+    while True:
+        stats = _class_stats(acc, cls)
+        worst = float(stats["stderr"].max())
+        if worst <= 0.95 * target or done >= int(settings["max_samples"]):
+            return stats, done
+        # stderr falls like 1/sqrt(samples): aim 15% past the estimate, at least 20% more
+        want = int(done * (worst / (0.9 * target)) ** 2) - done
+        more = min(max(want, done // 5, 10_000), int(settings["max_samples"]) - done)
+        acc = acc + multiway_all_hands(table7, n, more, seed, stream0=rnd * 64)
+        done += more
+        rnd += 1
+
+
+def heat_map(path: Path, equity: np.ndarray, names: list[str], rows: np.ndarray,
+             cols: np.ndarray, title: str) -> None:
+    """Write a 13x13 PNG chart of per-class equities (percent in each cell)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    grid = np.zeros((13, 13))
+    grid[rows, cols] = equity
+    fig, ax = plt.subplots(figsize=(10, 9.4), dpi=110)
+    im = ax.imshow(grid * 100, cmap="RdYlGn", vmin=30, vmax=86)
+    for k, name in enumerate(names):
+        v = equity[k] * 100
+        ax.text(cols[k], rows[k] - 0.15, name, ha="center", va="center", fontsize=8.5,
+                fontweight="bold")
+        ax.text(cols[k], rows[k] + 0.22, f"{v:.1f}", ha="center", va="center", fontsize=7.5)
+    ax.set_xticks(range(13), list(RANKS[::-1]))
+    ax.set_yticks(range(13), list(RANKS[::-1]))
+    ax.tick_params(length=0)
+    ax.set_title(title, fontsize=11)
+    cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
+    cb.set_label("equity, % of the pot")
+    fig.tight_layout()
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png")
+    plt.close(fig)
+
+
+def run(ctx: Context) -> dict[str, Any]:
+    """Compute and write the preflop tables and the chart."""
+    settings = {**DEFAULTS, **ctx.config.section("preflop")}
+    table7 = np.asarray(map_dataset(ctx.path("seven.h5"), "score"))
+    cls, names, rows, cols, combos = hand_classes()
+    hands = np.array([(a, b) for b in range(52) for a in range(b)], dtype=np.uint8)
+    hand_text = np.array([format_cards([b, a]) for a, b in hands], dtype="S5")
+
+    ctx.progress("heads-up: exact over 134,459 canonical boards", 0.02)
+    hu = heads_up_all_hands(table7, progress=lambda f: ctx.progress(
+        "heads-up: exact over 134,459 canonical boards", 0.02 + 0.18 * f))
+    deals = int(hu[0].sum())
+    if not np.all(hu.sum(axis=1) == deals):
+        raise AssertionError("every hand must see the same number of deals")
+    hu_eq = (hu[:, 0] + hu[:, 1] / 2) / deals
+    cwin = np.bincount(cls, weights=hu[:, 0], minlength=169).astype(np.int64)
+    ctie = np.bincount(cls, weights=hu[:, 1], minlength=169).astype(np.int64)
+    close = np.bincount(cls, weights=hu[:, 2], minlength=169).astype(np.int64)
+    cdeals = combos * deals
+    c_eq = (cwin + ctie / 2) / cdeals
+
+    opps = [int(n) for n in settings["opponents"]]
+    mw: dict[int, dict[str, np.ndarray]] = {}
+    mw_samples: dict[int, int] = {}
+    for i, n in enumerate(opps):
+        ctx.progress(f"{n} opponents: Monte Carlo", 0.2 + 0.7 * i / max(len(opps), 1))
+        mw[n], mw_samples[n] = _multiway(table7, n, settings, cls)
+
+    ctx.progress("writing preflop.h5", 0.92)
+    with atomic_path(ctx.path("preflop.h5")) as tmp:
+        with h5py.File(tmp, "w") as f:
+            f.attrs["title"] = "preflop win probability of every starting hand"
+            f.attrs["definitions"] = ("win = strictly best hand; tie = shares the best hand; "
+                                      "lose = someone strictly better; equity = expected pot "
+                                      "share, a k-way tie paying 1/k")
+            g = f.create_group("hands")
+            g["cards"] = hands
+            g["cards"].attrs["index_scheme"] = "row i = the two cards with colex index i"
+            g["text"] = hand_text
+            g["class"] = cls.astype(np.uint8)
+            h = f.create_group("heads_up")
+            h.attrs["method"] = "exact enumeration (board-major, suit-symmetric)"
+            h.attrs["deals_per_hand"] = deals
+            for k, name in enumerate(("win", "tie", "lose")):
+                h[name] = hu[:, k]
+            h["equity"] = hu_eq
+            c = f.create_group("classes")
+            c["name"] = np.array(names, dtype="S3")
+            c["row"] = rows.astype(np.uint8)
+            c["col"] = cols.astype(np.uint8)
+            c["combos"] = combos
+            c["hu_win"] = cwin
+            c["hu_tie"] = ctie
+            c["hu_lose"] = close
+            c["hu_deals"] = cdeals
+            c["hu_equity"] = c_eq
+            if opps:
+                m = f.create_group("multiway")
+                m.attrs["method"] = ("Monte Carlo; each deal serves every hand it leaves room "
+                                     "for; stderr by batch means over 64 independent streams")
+                m.attrs["stderr_target"] = float(settings["stderr_target"])
+                m.attrs["seed"] = int(settings["seed"])
+                m["opponents"] = np.array(opps, dtype=np.int64)
+                m["samples"] = np.array([mw_samples[n] for n in opps], dtype=np.int64)
+                for key in ("equity", "stderr", "win", "tie"):
+                    m[key] = np.stack([mw[n][key] for n in opps], axis=1)
+                m["observations"] = np.stack([mw[n]["observations"] for n in opps], axis=1)
+
+    ctx.progress("writing preflop.parquet", 0.95)
+    cols_pa: dict[str, Any] = {
+        "class": pa.array(names), "row": pa.array(rows.astype(np.uint8)),
+        "col": pa.array(cols.astype(np.uint8)),
+        "kind": pa.array(["pair" if n[0] == n[1] else ("suited" if n.endswith("s") else "offsuit")
+                          for n in names]),
+        "combos": pa.array(combos), "hu_win": pa.array(cwin), "hu_tie": pa.array(ctie),
+        "hu_lose": pa.array(close), "hu_deals": pa.array(cdeals), "hu_equity": pa.array(c_eq),
+    }
+    for n in opps:
+        cols_pa[f"equity_vs{n}"] = pa.array(mw[n]["equity"])
+        cols_pa[f"stderr_vs{n}"] = pa.array(mw[n]["stderr"])
+        cols_pa[f"win_vs{n}"] = pa.array(mw[n]["win"])
+        cols_pa[f"tie_vs{n}"] = pa.array(mw[n]["tie"])
+    write_parquet_atomic(pa.table(cols_pa), ctx.path("parquet/preflop.parquet"),
+                         compression="zstd")
+
+    ctx.progress("drawing preflop_equity.png", 0.97)
+    heat_map(ctx.path("preflop_equity.png"), c_eq, names, rows, cols,
+             "Heads-up preflop equity vs one random hand (exact, % of pot)\n"
+             "pairs on the diagonal, suited above, offsuit below")
+    ctx.progress("done", 1.0)
+    worst = {n: float(mw[n]["stderr"].max()) for n in opps}
+    return {"deals_per_hand": deals, "multiway_samples": mw_samples, "max_stderr": worst}
