@@ -225,7 +225,7 @@ def test_cli_json_keys(capsys, artifacts) -> None:  # type: ignore[no-untyped-de
     (["AsAs"], "duplicate card As"),
     (["AsKs", "--vs", "AsQd"], "appears twice"),
     (["AsK"], "bad card"),
-    (["AsKsQs"], "expected 2 cards"),
+    (["AsKsQs"], "expected 2 hole cards"),
     (["AsKs", "-n", "9", "--dead", " ".join(f"{r}{s}" for s in "cdh" for r in "23456789TJQKA")],
      "deck exhausted"),
     (["AsKs", "-n", "6", "--exact"], "at most 3 random"),

@@ -5,11 +5,12 @@ Pipeline order (the folder listing reads the same way):
 
     five        -> five.h5, parquet/hand_classes, parquet/five_card_hands
     six         -> six.h5
-    seven       -> seven.h5, parquet/seven_card_hands
+    seven       -> seven.h5
+    seven_parquet -> parquet/seven_card_hands
+    rules       -> rules/<name>/five.h5 (+ seven.h5) per rule set in configs/rules/
     vp_classes  -> vp_classes.h5, parquet/vp_deal_classes
     paytable:*  -> paytables/<slug>.h5, parquet/paytables/<slug>_strategy (one per configs/paytables/*.toml)
     vp_summary  -> parquet/paytable_summary
-    rules       -> rules/<name>/five.h5 (+ seven.h5) per rule set in configs/rules/
     preflop     -> preflop.h5, parquet/preflop, preflop_equity.png (heads-up exact, 2-9 MC)
 """
 
@@ -24,7 +25,7 @@ from typing import Any
 from ..config import BuildConfig
 
 #: Stage modules in build order; each exposes ``stages(config) -> list[Stage]``.
-STAGE_MODULES = ("five", "six", "seven", "rules", "vp_classes", "paytable", "vp_summary", "preflop")
+STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "rules", "vp_classes", "paytable", "vp_summary", "preflop")
 
 
 @dataclass

@@ -1,0 +1,68 @@
+"""Bit tricks for numba kernels: popcount, count-trailing-zeros, colex-ordered bitmap runs.
+
+Used by the read side (:mod:`pipeline.lookup`) and by build stages; imports nothing else
+from the package.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+
+@intrinsic
+def ctpop64(typingctx, x):  # type: ignore[no-untyped-def]
+    """Population count of an int64 (LLVM ``ctpop``); usable only inside numba code."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(fn, [args[0]])
+
+    return sig, codegen
+
+
+@intrinsic
+def cttz64(typingctx, x):  # type: ignore[no-untyped-def]
+    """Trailing zero bits of an int64, 64 for 0 (LLVM ``cttz``); usable only inside numba code."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)])
+        fn = builder.module.declare_intrinsic("llvm.cttz", [ir.IntType(64)], fnty)
+        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
+
+    return sig, codegen
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def colex_bitmaps(k: int, first: int, binom: np.ndarray, out: np.ndarray) -> None:
+    """Fill ``out`` (int64 or uint64) with the bitmaps of the k-card hands of colex index
+    ``first, first+1, ...``.
+
+    Colex order of k-sets is the numeric order of their bitmaps, so each next hand is the next
+    larger integer with k bits set (Gosper's hack); each parallel chunk unranks its first hand.
+    """
+    total = out.shape[0]
+    nchunks = 64
+    for ch in nb.prange(nchunks):
+        lo = total * ch // nchunks
+        hi = total * (ch + 1) // nchunks
+        if lo >= hi:
+            continue
+        rest = first + lo
+        v = np.int64(0)
+        c = 51
+        for i in range(k, 0, -1):
+            while binom[c, i] > rest:
+                c -= 1
+            v |= np.int64(1) << c
+            rest -= binom[c, i]
+            c -= 1
+        for j in range(lo, hi):
+            out[j] = v
+            t = v | (v - 1)
+            v = (t + 1) | (((~t & -(~t)) - 1) >> (cttz64(v) + 1))
