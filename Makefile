@@ -8,14 +8,15 @@ STAMP  := $(VENV)/.installed-stamp
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test,bench]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-compile -e '.[test,bench]'
 	@touch $(STAMP)
 
 venv: $(STAMP)
 
-## build every default artifact into artifacts/ (only stale stages run)
+## build every default artifact into artifacts/ (only stale stages run);
+## `make tables STAGES="five seven"` builds just those
 tables: $(STAMP)
-	$(BIN)/pokertables build
+	$(BIN)/pokertables build $(STAGES)
 
 ## run the test suite (builds missing artifacts first)
 test: $(STAMP)
