@@ -4,7 +4,8 @@ Each ``bench/bench_*.py`` module exposes ``run(report: Report) -> None``. The re
 printed and written to ``bench/report.txt`` (and ``bench/report.json``). Targets from the
 issues are printed next to the measurements as PASS/MISS lines; nothing here is a test.
 
-Usage: python bench/run.py [SECTION ...]   (sections: tables, vp, equity, ...)
+Usage: python bench/run.py [SECTION ...]   (sections: tables, vp, equity, rules; a partial
+run writes bench/report-<sections>.txt instead)
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-SECTIONS = ("tables", "vp", "equity")
+SECTIONS = ("tables", "vp", "equity", "rules")
 
 
 class Report:
@@ -71,9 +72,11 @@ def main(argv: list[str]) -> int:
                 continue
             raise
         mod.run(rep)
-    (HERE / "report.txt").write_text("\n".join(rep.lines) + "\n")
-    (HERE / "report.json").write_text(json.dumps(rep.data, indent=2, default=str) + "\n")
-    print(f"\nreport written to {HERE / 'report.txt'}")
+    # a partial run must not overwrite the full report
+    stem = "report" if not argv else "report-" + "-".join(chosen)
+    (HERE / f"{stem}.txt").write_text("\n".join(rep.lines) + "\n")
+    (HERE / f"{stem}.json").write_text(json.dumps(rep.data, indent=2, default=str) + "\n")
+    print(f"\nreport written to {HERE / (stem + '.txt')}")
     return 0
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
+from .bits import cttz64
 from .cards import BINOM, format_cards, parse_cards
 
 HOLE_PAIRS = np.array([(a, b) for a in range(4) for b in range(a + 1, 4)], dtype=np.int64)
@@ -25,31 +26,30 @@ BOARD_TRIPLES = np.array([(a, b, c) for a in range(5) for b in range(a + 1, 5)
 @nb.njit(cache=True, nogil=True)
 def _omaha_one(hole: np.ndarray, board: np.ndarray, five: np.ndarray, binom: np.ndarray,
                pairs: np.ndarray, triples: np.ndarray) -> int:
-    h = np.sort(hole)
-    b = np.sort(board)
+    """Best of the 60 two-plus-three hands (see :func:`_omaha_scratch`)."""
+    return _omaha_scratch(hole, board, five, binom, pairs, triples, np.empty(10, np.int64))
+
+
+@nb.njit(cache=True, nogil=True)
+def _omaha_scratch(hole: np.ndarray, board: np.ndarray, five: np.ndarray, binom: np.ndarray,
+                   pairs: np.ndarray, triples: np.ndarray, tm: np.ndarray) -> int:
+    """Best of the 60 two-plus-three hands, ``tm`` being scratch for the 10 board-triple bitmaps.
+
+    Each hand's colex index is read off its bitmap: walking the set bits low to high gives
+    the cards in ascending order, so nothing is sorted."""
+    for t in range(10):
+        tm[t] = (np.int64(1) << board[triples[t, 0]]) | (np.int64(1) << board[triples[t, 1]]) \
+            | (np.int64(1) << board[triples[t, 2]])
     best = 0
-    hand = np.empty(5, np.int64)
     for p in range(6):
-        x0 = h[pairs[p, 0]]
-        x1 = h[pairs[p, 1]]
+        pm = (np.int64(1) << hole[pairs[p, 0]]) | (np.int64(1) << hole[pairs[p, 1]])
         for t in range(10):
-            # merge the sorted pair and the sorted triple: colex needs ascending cards
-            y0 = b[triples[t, 0]]
-            y1 = b[triples[t, 1]]
-            y2 = b[triples[t, 2]]
-            i = 0
-            j = 0
-            for k in range(5):
-                xi = x0 if i == 0 else (x1 if i == 1 else 99)
-                yj = y0 if j == 0 else (y1 if j == 1 else (y2 if j == 2 else 99))
-                if xi < yj:
-                    hand[k] = xi
-                    i += 1
-                else:
-                    hand[k] = yj
-                    j += 1
-            s = five[binom[hand[0], 1] + binom[hand[1], 2] + binom[hand[2], 3]
-                     + binom[hand[3], 4] + binom[hand[4], 5]]
+            bits = pm | tm[t]
+            idx = np.int64(0)
+            for j in range(1, 6):
+                idx += binom[cttz64(bits), j]
+                bits &= bits - 1
+            s = five[idx]
             if s > best:
                 best = s
     return best
@@ -59,9 +59,12 @@ def _omaha_one(hole: np.ndarray, board: np.ndarray, five: np.ndarray, binom: np.
 def score_omaha_rows(holes: np.ndarray, boards: np.ndarray, five: np.ndarray, binom: np.ndarray,
                      pairs: np.ndarray, triples: np.ndarray, out: np.ndarray) -> None:
     """out[i] = best Omaha score of holes[i] (4 ids) with boards[i] (5 ids)."""
-    for i in nb.prange(holes.shape[0]):
-        out[i] = _omaha_one(holes[i].astype(np.int64), boards[i].astype(np.int64), five, binom,
-                            pairs, triples)
+    n = holes.shape[0]
+    chunk = 2048
+    for ch in nb.prange((n + chunk - 1) // chunk):
+        tm = np.empty(10, np.int64)  # one scratch buffer per chunk, not per hand
+        for i in range(ch * chunk, min(n, (ch + 1) * chunk)):
+            out[i] = _omaha_scratch(holes[i], boards[i], five, binom, pairs, triples, tm)
 
 
 def score_omaha(tables: Any, hole4: Any, board5: Any) -> Any:

@@ -235,3 +235,18 @@ def test_cli_showdown_rules() -> None:
     r = subprocess.run([sys.executable, "-m", "pipeline", "showdown"], cwd=ROOT,
                        input=lines.splitlines()[0] + "\n", capture_output=True, text=True)
     assert r.stdout.splitlines() == ["Tie."]  # standard rules: suits never break ties
+
+
+def test_omaha_agrees_with_phevaluator(tables: Tables) -> None:
+    from itertools import starmap
+
+    from phevaluator import _pheval
+
+    from pipeline.omaha import score_omaha
+
+    rng = np.random.default_rng(21)
+    deals = np.argsort(rng.random((100_000, 52)), axis=1)[:, :9]
+    ours = score_omaha(tables, deals[:, :4], deals[:, 4:])
+    rows = np.concatenate([deals[:, 4:], deals[:, :4]], axis=1).tolist()  # board first
+    ph = np.fromiter(starmap(_pheval.evaluate_omaha_cards, rows), np.int64, count=len(rows))
+    assert np.array_equal(7463 - ph, ours)
