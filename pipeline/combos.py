@@ -27,6 +27,18 @@ def unrank_into(index: int, k: int, n: int, binom: np.ndarray, cards: np.ndarray
 
 
 @nb.njit(cache=True, nogil=True)
+def sort_small(x: np.ndarray, n: int) -> None:
+    """Insertion sort of x[:n] in place (n <= 7: faster than a general sort)."""
+    for i in range(1, n):
+        v = x[i]
+        j = i - 1
+        while j >= 0 and x[j] > v:
+            x[j + 1] = x[j]
+            j -= 1
+        x[j + 1] = v
+
+
+@nb.njit(cache=True, nogil=True)
 def next_combination(cards: np.ndarray) -> None:
     """Step ``cards`` (ascending, with sentinel) to its colex successor in place.
 

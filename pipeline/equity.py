@@ -49,6 +49,7 @@ import numba as nb
 import numpy as np
 
 from .cards import BINOM, format_cards, parse_cards
+from .combos import next_combination, sort_small, unrank_into
 
 MAX_OPPONENTS = 9
 #: lcm(1..10): a k-way split (k <= 10 players) is an integer number of 1/2520ths of the pot.
@@ -126,31 +127,6 @@ def _index7_direct(board: np.ndarray, a: int, b: int, binom: np.ndarray) -> int:
 
 
 @nb.njit(cache=True)
-def _sort_small(x: np.ndarray, n: int) -> None:
-    """Insertion sort of x[:n] (n <= 7: faster than a general sort)."""
-    for i in range(1, n):
-        v = x[i]
-        j = i - 1
-        while j >= 0 and x[j] > v:
-            x[j + 1] = x[j]
-            j -= 1
-        x[j + 1] = v
-
-
-@nb.njit(cache=True)
-def _unrank(idx: int, r: int, n: int, binom: np.ndarray, out: np.ndarray) -> None:
-    """The r ascending positions (< n) whose colex index is idx."""
-    rest = idx
-    c = n - 1
-    for i in range(r, 0, -1):
-        while binom[c, i] > rest:
-            c -= 1
-        out[i - 1] = c
-        rest -= binom[c, i]
-        c -= 1
-
-
-@nb.njit(cache=True)
 def _orbit_weight(x: np.ndarray, r: int, perms: np.ndarray, binom: np.ndarray,
                   work: np.ndarray) -> int:
     """Orbit size of the sorted card set x[:r] if it is its orbit's colex-least member, else 0.
@@ -169,7 +145,7 @@ def _orbit_weight(x: np.ndarray, r: int, perms: np.ndarray, binom: np.ndarray,
         for i in range(r):
             c = x[i]
             work[i] = 4 * (c >> 2) + perms[p, c & 3]
-        _sort_small(work, r)
+        sort_small(work, r)
         v = 0
         for i in range(r):
             v += binom[work[i], i + 1]
@@ -189,7 +165,7 @@ def _canonical_weights(avail: np.ndarray, r: int, perms: np.ndarray, binom: np.n
     work = np.empty(8, np.int64)
     n = avail.shape[0]
     for idx in range(start, stop):
-        _unrank(idx, r, n, binom, pos)
+        unrank_into(idx, r, n, binom, pos)
         for i in range(r):
             x[i] = avail[pos[i]]
         out[idx - start] = _orbit_weight(x, r, perms, binom, work)
@@ -382,7 +358,7 @@ def heads_up_all_hands(table7: np.ndarray, dead: Sequence[int] = (),
 def _positions_kernel(idx: np.ndarray, r: int, n: int, binom: np.ndarray, out: np.ndarray) -> None:
     for i in nb.prange(idx.shape[0]):
         pos = np.empty(8, np.int64)
-        _unrank(idx[i], r, n, binom, pos)
+        unrank_into(idx[i], r, n, binom, pos)
         for t in range(r):
             out[i, t] = pos[t]
 
@@ -551,17 +527,11 @@ def _exact_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: i
         NE = np.empty(52, np.uint64)
         poly = np.zeros(4, np.int64)
         if start < stop:
-            _unrank(start, r, n, binom, pos)
+            unrank_into(start, r, n, binom, pos)
         pos[r] = n
         for idx in range(start, stop):
             if idx > start:
-                # colex successor: bump the lowest position that has room, reset those below
-                j = 0
-                while pos[j] + 1 == pos[j + 1]:
-                    j += 1
-                pos[j] += 1
-                for t in range(j):
-                    pos[t] = t
+                next_combination(pos)
             for i in range(r):
                 x[i] = avail[pos[i]]
             w = _orbit_weight(x, r, perms, binom, work)
@@ -571,7 +541,7 @@ def _exact_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: i
                 board[i] = board0[i]
             for i in range(r):
                 board[nb0 + i] = x[i]
-            _sort_small(board, 5)
+            sort_small(board, 5)
             if nr == 0:
                 # few lookups per board: preparing the board would cost more than it saves
                 for p in range(P):
@@ -708,7 +678,7 @@ def _mc_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: int,
                 board[i] = board0[i]
             for i in range(r):
                 board[nb0 + i] = deck[i]
-            _sort_small(board, 5)
+            sort_small(board, 5)
             if hero_only:
                 s = table[_index7_direct(board, fixed[0, 0], fixed[0, 1], binom)]
                 lose = False
@@ -793,7 +763,7 @@ def _mc_all_hands(nr: int, samples: int, seed: int, stream0: int, n_chunks: int,
                 deck[j] = tmp
             for i in range(5):
                 board[i] = deck[i]
-            _sort_small(board, 5)
+            sort_small(board, 5)
             _prepare_board(board, binom, parts, gap)
             best = 0
             nbest = 0

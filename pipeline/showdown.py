@@ -17,6 +17,7 @@ import numba as nb
 import numpy as np
 
 from .cards import BINOM, parse_cards
+from .combos import sort_small
 
 VERDICTS = ("Black wins.", "White wins.", "Tie.")
 OK, BLANK, BAD = 0, 1, 2
@@ -61,13 +62,7 @@ def _line_starts(buf: np.ndarray) -> np.ndarray:
 def _colex5(c: np.ndarray, binom: np.ndarray) -> int:
     """Colex index of 5 card ids (any order)."""
     x = c.copy()
-    for i in range(1, 5):
-        v = x[i]
-        j = i - 1
-        while j >= 0 and x[j] > v:
-            x[j + 1] = x[j]
-            j -= 1
-        x[j + 1] = v
+    sort_small(x, 5)
     return binom[x[0], 1] + binom[x[1], 2] + binom[x[2], 3] + binom[x[3], 4] + binom[x[4], 5]
 
 

@@ -19,42 +19,9 @@ import numba as nb
 import numpy as np
 
 from ..cards import BINOM
+from ..combos import hands_range
 
 JOKER = 52
-
-
-@nb.njit(cache=True, parallel=True)
-def _unrank_deck(k: int, top: int, binom: np.ndarray, out: np.ndarray) -> None:
-    """Fill out[i] with the ascending cards of colex index i (cards 0..top)."""
-    n = out.shape[0]
-    nchunks = 64
-    for ch in nb.prange(nchunks):
-        start = n * ch // nchunks
-        stop = n * (ch + 1) // nchunks
-        if start >= stop:
-            continue
-        cards = np.zeros(k + 1, np.int64)
-        rest = start
-        c = top
-        for i in range(k, 0, -1):
-            while binom[c, i] > rest:
-                c -= 1
-            cards[i - 1] = c
-            rest -= binom[c, i]
-            c -= 1
-        cards[k] = top + 1
-        for idx in range(start, stop):
-            for t in range(k):
-                out[idx, t] = cards[t]
-            if idx + 1 == stop:
-                break
-            # colex successor: bump the lowest card that can move, reset the ones below it
-            j = 0
-            while cards[j] + 1 == cards[j + 1]:
-                j += 1
-            cards[j] += 1
-            for t in range(j):
-                cards[t] = t
 
 
 @lru_cache(maxsize=16)
@@ -65,9 +32,8 @@ def deck_hands(deck_size: int, k: int) -> np.ndarray:
     """
     if deck_size not in (52, 53) or not 0 <= k <= 5:
         raise ValueError(f"deck_hands: deck {deck_size} / k {k} not supported (52 or 53 cards, k 0..5)")
-    out = np.zeros((comb(deck_size, k), k), np.uint8)
-    if k > 0:
-        _unrank_deck(k, deck_size - 1, BINOM, out)
+    out = hands_range(k, 0, comb(deck_size, k), deck_size) if k > 0 \
+        else np.zeros((1, 0), np.uint8)
     out.setflags(write=False)
     return out
 
