@@ -161,11 +161,12 @@ def build_section(report: Any) -> None:
     else:
         report.say(f"  fresh build failed: {out.stderr.strip().splitlines()[-1:]}")
     if seven:
-        parquet = seven["warm_stage"] - seven["score_file"]
+        rest = seven["warm_stage"] - seven["score_file"]
         report.say(f"  seven: kernel {seven['kernel']:.2f} s, HDF5 file {seven['score_file']:.2f} s, "
-                   f"parquet export ~{parquet:.2f} s, sha256+manifest "
-                   f"{seven['warm_wall'] - seven['warm_stage']:.2f} s")
-        report.target("seven stage < 3 s after JIT warm-up (stage as recorded, incl. parquet)",
+                   f"rank tables + file set-up ~{rest:.2f} s, sha256+manifest "
+                   f"{seven['warm_wall'] - seven['warm_stage']:.2f} s (the Parquet copy is its own "
+                   "stage, seven_parquet)")
+        report.target("seven stage < 3 s after JIT warm-up (stage as recorded)",
                       seven["warm_stage"] < 3.0, f"{seven['warm_stage']:.2f} s")
         report.target("seven score table < 3 s after JIT warm-up (kernel into seven.h5)",
                       seven["score_file"] < 3.0, f"{seven['score_file']:.2f} s")
