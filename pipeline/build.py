@@ -80,7 +80,7 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
     results: list[StageResult] = []
     with build_lock(folder, wait=wait):
         clean_stale_temps(folder)
-        manifest = read_manifest(folder)
+        manifest = read_manifest(folder, strict=False)  # a corrupt one means: rebuild all
         for stage in stages:
             key = stage_key(stage, manifest)
             if progress:

@@ -100,7 +100,11 @@ class Tables:
             else:
                 self.rules = None
         mf = self.path / "manifest.json"
-        self.manifest: dict[str, Any] = json.loads(mf.read_text()) if mf.exists() else {"files": {}}
+        try:
+            self.manifest: dict[str, Any] = json.loads(mf.read_text()) if mf.exists() else {"files": {}}
+        except ValueError:
+            raise ArtifactError(f"{mf} is not valid JSON (corrupt); rebuild with "
+                                "`pokertables build --force`") from None
         self.check = check
         self._tables: dict[int, _MappedTable] = {}
         self._classes: dict[str, np.ndarray] | None = None

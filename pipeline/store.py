@@ -150,12 +150,24 @@ def describe_file(path: Path) -> dict[str, Any]:
     return info
 
 
-def read_manifest(folder: Path) -> dict[str, Any]:
-    """The manifest of an artifacts folder, or an empty one if there is none yet."""
+def read_manifest(folder: Path, strict: bool = True) -> dict[str, Any]:
+    """The manifest of an artifacts folder, or an empty one if there is none yet.
+
+    A corrupt manifest raises ``ValueError`` when ``strict``; otherwise it counts as empty,
+    so a build simply rebuilds everything it lists.
+    """
     p = Path(folder) / MANIFEST
     if not p.exists():
         return {"files": {}, "stages": {}}
-    return json.loads(p.read_text())
+    try:
+        data = json.loads(p.read_text())
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        return data
+    except ValueError as exc:
+        if strict:
+            raise ValueError(f"{p} is corrupt ({exc})") from None
+        return {"files": {}, "stages": {}}
 
 
 @contextlib.contextmanager

@@ -1,0 +1,106 @@
+"""Issue 5: every kind of bad input gets one clear line, exit code 2, no traceback, and leaves
+the artifacts folder exactly as it was."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DEAD30 = " ".join(f"{r}{s}" for r in "23456789" for s in "cdhs")[:-12]  # 28 low cards
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    return {p.relative_to(folder).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in folder.rglob("*") if p.is_file() and p.name != ".build.lock"}
+
+
+CASES = [
+    (["eval", "As Ks Qs Js Tx"], "bad card 'Tx'"),
+    (["eval", "As Ks Qs Js As"], "duplicate card As"),
+    (["eval", "As Ks Qs Js"], "expected 5 or 6 or 7 cards"),
+    (["eval", ""], "expected 5 or 6 or 7 cards, got 0"),
+    (["eval", "As 6d 7h 8c 2s", "--rules", "short-deck"], "card 2s is not in the short-deck deck"),
+    (["eval", "As Ks Qs Js Ts", "--rules", "no-such-rules"], "unknown rule set 'no-such-rules'"),
+    (["equity", "AsKs", "-n", "10"], "9"),
+    (["equity", "AsKs", "--board", "2c"], "board"),
+    (["equity", "AsKs", "--board", "2c 3d"], "board"),
+    (["equity", "AsKs", "--board", "As 2c 3d"], "As"),
+    (["equity", "AsKs", "-n", "9", "--dead", DEAD30], "deck"),
+    (["equity", "AsKs", "--samples", "0"], "samples"),
+    (["vp", "analyze", "configs/paytables/no-such-game.toml"], "no-such-game.toml"),
+    (["build", "no-such-stage"], "unknown stage 'no-such-stage'"),
+]
+
+
+@pytest.mark.parametrize("args,needle", CASES, ids=[" ".join(a)[:40] for a, _ in CASES])
+def test_bad_input_exit_2_and_artifacts_untouched(artifacts: Path, args: list[str], needle: str) -> None:
+    before = _snapshot(artifacts)
+    r = subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, capture_output=True,
+                       text=True)
+    assert r.returncode == 2, (args, r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
+    assert _snapshot(artifacts) == before
+
+
+def test_bad_paytable_files_exit_2(artifacts: Path, tmp_path: Path) -> None:
+    cases = {
+        "unknown_hand.toml": ('name = "x"\nwild = "none"\n[[line]]\nhand = "flush royale"\npays = 5\n',
+                              "flush royale"),
+        "negative.toml": ('name = "x"\nwild = "none"\n[[line]]\nhand = "flush"\npays = -5\n', "-5"),
+        "text_pay.toml": ('name = "x"\nwild = "none"\n[[line]]\nhand = "flush"\npays = "lots"\n', "lots"),
+        "no_lines.toml": ('name = "x"\nwild = "none"\n', "line"),
+        "unknown_key.toml": ('name = "x"\nwild = "none"\n[[line]]\nhand = "flush"\npays = 5\ncolour = 1\n',
+                             "colour"),
+        "duplicate.toml": ('name = "x"\nwild = "none"\n[[line]]\nhand = "flush"\npays = 5\n'
+                           '[[line]]\nhand = "flush"\npays = 5\n', "flush"),
+        "malformed.toml": ('name = "x\n', "malformed.toml"),
+    }
+    before = _snapshot(artifacts)
+    for fname, (text, needle) in cases.items():
+        p = tmp_path / fname
+        p.write_text(text)
+        r = subprocess.run([sys.executable, "-m", "pipeline", "vp", "analyze", str(p)], cwd=ROOT,
+                           capture_output=True, text=True)
+        assert r.returncode == 2, (fname, r.stderr)
+        lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+        assert len(lines) == 1 and fname in lines[0] and needle in lines[0], (fname, lines)
+        assert "Traceback" not in r.stderr
+    assert _snapshot(artifacts) == before
+
+
+def test_malformed_build_config_exit_2(artifacts: Path, tmp_path: Path) -> None:
+    cfg = tmp_path / "build.toml"
+    cfg.write_text("artifacts = [\n")
+    before = _snapshot(artifacts)
+    r = subprocess.run([sys.executable, "-m", "pipeline", "build", "--config", str(cfg)], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "malformed TOML" in r.stderr and "Traceback" not in r.stderr
+    assert _snapshot(artifacts) == before
+
+
+def test_corrupt_manifest_is_named_and_debug_shows_traceback(tmp_path: Path) -> None:
+    (tmp_path / "manifest.json").write_text("{not json")
+    r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(tmp_path), "eval", "As Ks Qs Js Ts"],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "manifest.json is not valid JSON" in r.stderr and "rebuild" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "pipeline", "--debug", "-a", str(tmp_path), "eval",
+                        "As Ks Qs Js Ts"], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode != 0 and "Traceback" in r.stderr
+
+
+def test_corrupt_manifest_is_repaired_by_a_build(tmp_path: Path) -> None:
+    from pipeline.verify import verify
+
+    (tmp_path / "manifest.json").write_text("{not json")
+    assert not verify(tmp_path).ok
+    r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(tmp_path), "build", "five"],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert verify(tmp_path).ok
