@@ -26,19 +26,23 @@ class _RichProgress:
         self.task: Any = None
 
     def start(self, stage: Any) -> None:
+        """Add a bar for a stage that is about to be checked or built."""
         if not self.progress.live.is_started:
             self.progress.start()
         self.task = self.progress.add_task("checking", total=1.0, stage=stage.name)
 
     def update(self, text: str, fraction: float) -> None:
+        """Move the current stage's bar (``fraction`` 0..1) and show what it is doing."""
         self.progress.update(self.task, description=text, completed=fraction)
 
     def finish(self, result: Any) -> None:
+        """Mark the current stage built (with seconds) or skipped."""
         self.progress.update(self.task, completed=1.0,
                              description="skipped (up to date)" if result.status == "skipped"
                              else f"built in {result.seconds:.2f}s")
 
     def close(self) -> None:
+        """Stop the live display."""
         if self.progress.live.is_started:
             self.progress.stop()
 

@@ -55,7 +55,7 @@ def run(ctx: Context) -> None:
     scores = np.arange(N_SCORES + 1, dtype=np.uint16)[1:]
     names = np.array(tables.class_names[1:], dtype=object)
 
-    def add_classes(f) -> None:  # type: ignore[no-untyped-def]
+    def add_classes(f: h5py.File) -> None:
         g = f.create_group("classes")
         g.attrs["rows"] = N_SCORES
         g.attrs["row_meaning"] = "row i describes score i+1"
