@@ -138,10 +138,3 @@ def score_bitmaps(bits: np.ndarray, k: int, binom: np.ndarray, table: np.ndarray
     A bitmap is bad unless exactly ``k`` of its bits are set, all of them below bit 52."""
     kernel = _bitmaps_serial if bits.shape[0] <= SERIAL_MAX else _bitmaps_parallel
     return int(kernel(bits, k, binom, table, out))
-
-
-@nb.njit(cache=True, parallel=True, nogil=True)
-def gather(table: np.ndarray, idx: np.ndarray, out: np.ndarray) -> None:
-    """out[i] = table[idx[i]] in parallel (idx already validated)."""
-    for i in nb.prange(idx.shape[0]):
-        out[i] = table[idx[i]]

@@ -334,9 +334,4 @@ def _bitmap_to_cards(bits: int) -> list[int]:
     return [c for c in range(DECK_SIZE) if bits >> c & 1]
 
 
-def open_tables(path: str | os.PathLike[str] = "artifacts") -> Tables:
-    """Open an artifacts folder (same as ``Tables(path)``)."""
-    return Tables(path)
-
-
-__all__ = ["Tables", "ArtifactError", "open_tables", "CATEGORY_NAMES"]
+__all__ = ["Tables", "ArtifactError", "CATEGORY_NAMES"]

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..cards import BINOM, RANKS, SUITS
 from ..evaluate import HandValue, hand_name
-from . import CATEGORIES, RuleSet
+from . import RuleSet
 from .kernels import all_combinations, best_of_subsets, hand_keys, subset_positions
 
 
@@ -67,8 +67,3 @@ def build_k(rules: RuleSet, five: np.ndarray, k: int) -> np.ndarray:
     out = np.empty(comb(n, k), np.uint16)
     best_of_subsets(n, k, five, subset_positions(k), BINOM, out)
     return out
-
-
-def category_names(rules: RuleSet) -> list[str]:
-    """The category names in the standard numbering (0 high card .. 8 straight flush)."""
-    return list(CATEGORIES)
