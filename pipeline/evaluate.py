@@ -30,8 +30,6 @@ from .cards import BINOM, RANK_NAMES, RANK_PLURALS, RANKS
 from .combos import next_combination, unrank_into
 
 N_SCORES = 7462
-CATEGORY_NAMES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
-                  "full house", "four of a kind", "straight flush")
 WHEEL = (3, 2, 1, 0, 12)
 
 #: ``MBINOM[n, k] = C(n, k)`` for the rank-multiset index (n < 20, k <= 7).

@@ -21,15 +21,13 @@ from typing import Any, Union
 
 import numpy as np
 
-from .cards import BINOM, COLEX_WEIGHTS, DECK_SIZE, parse_cards
+from .cards import BINOM, CATEGORY_NAMES, COLEX_WEIGHTS, DECK_SIZE, parse_cards
 
 # colex weights C(c, j) per position j, bound once for the single-hand fast path
 _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
 
 HandInput = Union[str, Sequence[int], Sequence[str], int, np.ndarray]
 TABLE_FILES = {5: "five.h5", 6: "six.h5", 7: "seven.h5"}
-CATEGORY_NAMES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
-                  "full house", "four of a kind", "straight flush")
 
 
 class ArtifactError(RuntimeError):

@@ -17,15 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import RANKS, SUITS, card_text
+from ..cards import CATEGORY_NAMES, RANKS, SUITS, card_text
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-CATEGORIES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
-              "full house", "four of a kind", "straight flush")
+CATEGORIES = CATEGORY_NAMES  # the names an ``order`` lists
 ACE_LOW_MODES = ("lowest", "second", "none")
 LOW_MODES = ("none", "ace-to-five", "deuce-to-seven")
 KEYS = {"name", "description", "ranks", "ace_low_straight", "order", "suit_order", "low", "seven"}

@@ -12,10 +12,10 @@ import h5py
 import numpy as np
 import pyarrow as pa
 
-from ..cards import RANKS, n_combinations
+from ..cards import CATEGORY_NAMES, RANKS, n_combinations
 from ..combos import all_hands, hand_bitmaps
 from ..config import BuildConfig
-from ..evaluate import CATEGORY_NAMES, N_SCORES, build_rank_tables, score_table
+from ..evaluate import N_SCORES, build_rank_tables, score_table
 from ..store import write_parquet_atomic
 from . import Context, Stage
 from .tables import write_score_file
