@@ -30,6 +30,20 @@ _LOW52 = (1 << 52) - 1
 
 
 @nb.njit(cache=True, nogil=True)
+def _gather(table: np.ndarray, idx: np.ndarray, lo: int, hi: int, out: np.ndarray) -> int:
+    """Second pass of a chunk: out[lo:hi] = table[idx] (0 where idx is -1); returns the bad count."""
+    bad = 0
+    for i in range(lo, hi):
+        x = idx[i - lo]
+        if x >= 0:
+            out[i] = table[x]
+        else:
+            out[i] = 0
+            bad += 1
+    return bad
+
+
+@nb.njit(cache=True, nogil=True)
 def _rows_chunk(cards: np.ndarray, lo: int, hi: int, binom: np.ndarray, table: np.ndarray,
                 out: np.ndarray, idx: np.ndarray) -> int:
     """Score rows ``lo:hi`` of ``cards`` into ``out``; ``idx`` is scratch; returns the bad-row count."""
@@ -47,15 +61,7 @@ def _rows_chunk(cards: np.ndarray, lo: int, hi: int, binom: np.ndarray, table: n
             c = c if 0 <= c <= 51 else 0     # keep binom reads in bounds for bad rows
             x += binom[c, ctpop64(s & ((np.int64(1) << c) - 1)) + 1]
         idx[i - lo] = x if outside >= 0 and ctpop64(s) == k else -1
-    bad = 0
-    for i in range(lo, hi):
-        x = idx[i - lo]
-        if x >= 0:
-            out[i] = table[x]
-        else:
-            out[i] = 0
-            bad += 1
-    return bad
+    return _gather(table, idx, lo, hi, out)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -70,15 +76,7 @@ def _bitmaps_chunk(bits: np.ndarray, lo: int, hi: int, k: int, binom: np.ndarray
             x += binom[cttz64(s) & 63, j]       # cttz(0) = 64 -> row 0 (bad bitmap anyway)
             s &= s - 1
         idx[i - lo] = x if (raw >> 52) == 0 and ctpop64(raw) == k else -1
-    bad = 0
-    for i in range(lo, hi):
-        x = idx[i - lo]
-        if x >= 0:
-            out[i] = table[x]
-        else:
-            out[i] = 0
-            bad += 1
-    return bad
+    return _gather(table, idx, lo, hi, out)
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)
