@@ -17,6 +17,7 @@ import numpy as np
 
 from .bits import cttz64
 from .cards import BINOM, format_cards, parse_cards
+from .combos import next_combination, unrank_into
 
 HOLE_PAIRS = np.array([(a, b) for a in range(4) for b in range(a + 1, 4)], dtype=np.int64)
 BOARD_TRIPLES = np.array([(a, b, c) for a in range(5) for b in range(a + 1, 5)
@@ -104,22 +105,23 @@ def _exact_river_vs_all(hero: int, board: np.ndarray, deck: np.ndarray, five: np
     """For every 4-card opponent hand from ``deck``: -1/0/1 = opponent better/equal/worse."""
     n = deck.shape[0]
     m = out.shape[0]
-    for idx in nb.prange(m):
-        # unrank the idx-th 4-subset (colex) of deck positions
-        rest = np.int64(idx) + 0
-        pos = np.empty(4, np.int64)
-        c = n - 1
-        for i in range(4, 0, -1):
-            while binom[c, i] > rest:
-                c -= 1
-            pos[i - 1] = c
-            rest -= binom[c, i]
-            c -= 1
+    nchunks = 64
+    for ch in nb.prange(nchunks):
+        start = m * ch // nchunks
+        stop = m * (ch + 1) // nchunks
+        if start >= stop:
+            continue
+        pos = np.empty(5, np.int64)  # scratch per chunk: 4 deck positions + sentinel
         opp = np.empty(4, np.int64)
-        for i in range(4):
-            opp[i] = deck[pos[i]]
-        s = _omaha_one(opp, board, five, binom, pairs, triples)
-        out[idx] = 1 if hero > s else (0 if hero == s else -1)
+        tm = np.empty(10, np.int64)
+        unrank_into(start, 4, n, binom, pos)
+        for idx in range(start, stop):
+            for i in range(4):
+                opp[i] = deck[pos[i]]
+            s = _omaha_scratch(opp, board, five, binom, pairs, triples, tm)
+            out[idx] = 1 if hero > s else (0 if hero == s else -1)
+            if idx + 1 < stop:
+                next_combination(pos)
 
 
 @nb.njit(cache=True, parallel=True)
@@ -141,6 +143,7 @@ def _monte_carlo(hero_hole: np.ndarray, board: np.ndarray, named: np.ndarray, n_
             for t in range(4):
                 opp[j, t] = named[j, t]
         draw = np.empty(need_board + 4 * n_random, np.int64)
+        tm = np.empty(10, np.int64)
         w = 0.0
         ti = 0.0
         lo_ = 0.0
@@ -164,11 +167,11 @@ def _monte_carlo(hero_hole: np.ndarray, board: np.ndarray, named: np.ndarray, n_
             for j in range(n_random):
                 for t in range(4):
                     opp[n_named + j, t] = deck[draw[need_board + 4 * j + t]]
-            hero = _omaha_one(hero_hole, full, five, binom, pairs, triples)
+            hero = _omaha_scratch(hero_hole, full, five, binom, pairs, triples, tm)
             best_other = 0
             ties = 0
             for j in range(opp.shape[0]):
-                s = _omaha_one(opp[j], full, five, binom, pairs, triples)
+                s = _omaha_scratch(opp[j], full, five, binom, pairs, triples, tm)
                 if s > best_other:
                     best_other = s
                     ties = 1 if s == hero else 0
