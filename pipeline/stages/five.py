@@ -49,13 +49,12 @@ def run(ctx: Context) -> None:
     ctx.progress("ranking 7,462 hand classes", 0.05)
     tables = build_rank_tables()
     ctx.progress("counting 6- and 7-card hands per class", 0.15)
-    count5 = score_table(5, tables, None)
     count6 = score_table(6, tables, None)
     count7 = score_table(7, tables, None)
     scores = np.arange(N_SCORES + 1, dtype=np.uint16)[1:]
     names = np.array(tables.class_names[1:], dtype=object)
 
-    def add_classes(f: h5py.File) -> None:
+    def add_classes(f: h5py.File, count5: np.ndarray) -> None:
         g = f.create_group("classes")
         g.attrs["rows"] = N_SCORES
         g.attrs["row_meaning"] = "row i describes score i+1"
@@ -71,7 +70,7 @@ def run(ctx: Context) -> None:
         g["count7"] = count7[1:]
 
     ctx.progress("scoring 2,598,960 five-card hands", 0.3)
-    write_score_file(ctx.path("five.h5"), 5, tables, add_classes)
+    count5 = write_score_file(ctx.path("five.h5"), 5, tables, add_classes)
 
     ctx.progress("writing hand_classes.parquet", 0.6)
     cls = pa.table({

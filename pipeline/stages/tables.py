@@ -27,8 +27,9 @@ def write_score_file(path: Path, k: int, tables: RankTables,
                      extra: Any = None) -> np.ndarray:
     """Write ``path`` with ``/score`` for every k-card hand, filled in place through a memory map.
 
-    ``extra(h5file)`` may add more datasets before the file is closed. Returns the per-score
-    hand counts (int64[7463]). The file appears only when complete (atomic rename).
+    ``extra(h5file, counts)`` may add more datasets once the table is filled, with the
+    per-score hand counts (int64[7463]) the fill produced; the same counts are returned.
+    The file appears only when complete (atomic rename).
     """
     n = n_combinations(k)
     with atomic_path(path) as tmp:
@@ -36,12 +37,12 @@ def write_score_file(path: Path, k: int, tables: RankTables,
             create_mapped_dataset(f, "score", (n,), np.uint16)
             f["score"].attrs.update(score_attrs(k))
             f.attrs["title"] = f"best-5 score of every {k}-card hand, by colex index"
-            if extra is not None:
-                extra(f)
         mm = map_dataset(tmp, "score", mode="r+")
         counts = score_table(k, tables, mm)
         mm.flush()
         del mm
         with h5py.File(tmp, "r+") as f:
             f["score"].attrs["distinct_scores"] = int((counts > 0).sum())
+            if extra is not None:
+                extra(f, counts)
     return counts
