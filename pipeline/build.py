@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,8 +14,8 @@ from typing import Any
 from . import __version__
 from .config import BuildConfig
 from .stages import Context, Stage, plan
-from .store import (BuildError, build_lock, clean_stale_temps, describe_file, read_manifest,
-                    write_json_atomic, MANIFEST)
+from .store import (MANIFEST, STAGING, BuildError, build_lock, clean_stale_temps, describe_file,
+                    move_into_place, read_manifest, write_json_atomic)
 
 
 @dataclass(frozen=True)
@@ -79,40 +80,50 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
     stages = plan(config, names)
     results: list[StageResult] = []
     with build_lock(folder, wait=wait):
-        clean_stale_temps(folder)
-        manifest = read_manifest(folder, strict=False)  # a corrupt one means: rebuild all
-        for stage in stages:
-            key = stage_key(stage, manifest)
-            if progress:
-                progress.start(stage)
-            if not force and _up_to_date(stage, key, manifest, folder):
-                size = sum(manifest["files"][o]["bytes"] for o in stage.outputs)
-                res = StageResult(stage.name, "skipped", 0.0, size, stage.outputs)
-            else:
-                for inp in stage.inputs:
-                    if not (folder / inp).exists():
-                        raise BuildError(f"stage {stage.name} needs {inp}; build its stage first")
-                ctx = Context(folder, config, progress.update if progress else lambda t, f: None)
-                t0 = time.perf_counter()
-                stage.run(ctx)
-                seconds = time.perf_counter() - t0
-                size = 0
-                for out in stage.outputs:
-                    p = folder / out
-                    if not p.exists():
-                        raise BuildError(f"stage {stage.name} did not write {out}")
-                    info = describe_file(p)
-                    info.update(stage=stage.name, config_hash=key, package_version=__version__,
-                                build_seconds=round(seconds, 3))
-                    manifest.setdefault("files", {})[out] = info
-                    size += info["bytes"]
-                manifest.setdefault("stages", {})[stage.name] = {
-                    "key": key, "outputs": list(stage.outputs), "seconds": round(seconds, 3),
-                    "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-                manifest["package_version"] = __version__
-                write_json_atomic(folder / MANIFEST, manifest)
-                res = StageResult(stage.name, "built", seconds, size, stage.outputs)
-            results.append(res)
-            if progress:
-                progress.finish(res)
+        try:
+            clean_stale_temps(folder)
+            manifest = read_manifest(folder, strict=False)  # a corrupt one means: rebuild all
+            for stage in stages:
+                key = stage_key(stage, manifest)
+                if progress:
+                    progress.start(stage)
+                if not force and _up_to_date(stage, key, manifest, folder):
+                    size = sum(manifest["files"][o]["bytes"] for o in stage.outputs)
+                    res = StageResult(stage.name, "skipped", 0.0, size, stage.outputs)
+                else:
+                    for inp in stage.inputs:
+                        if not (folder / inp).exists():
+                            raise BuildError(f"stage {stage.name} needs {inp}; build its stage first")
+                    # outputs are written into a staging folder and moved into place only when the
+                    # whole stage succeeded: a failure or kill mid-stage changes no artifact
+                    # stage names are unique, so each stage stages into its own folder; what a
+                    # failed stage leaves there is removed with the staging root below
+                    staging = folder / STAGING / stage.name.replace(":", "_")
+                    ctx = Context(folder, config, progress.update if progress else lambda t, f: None,
+                                  outputs=stage.outputs, staging=staging)
+                    t0 = time.perf_counter()
+                    stage.run(ctx)
+                    seconds = time.perf_counter() - t0
+                    size = 0
+                    for out in stage.outputs:
+                        p = staging / out
+                        if not p.exists():
+                            raise BuildError(f"stage {stage.name} did not write {out}")
+                        info = describe_file(p)  # the rename keeps size, bytes and mtime
+                        info.update(stage=stage.name, config_hash=key, package_version=__version__,
+                                    build_seconds=round(seconds, 3))
+                        manifest.setdefault("files", {})[out] = info
+                        size += info["bytes"]
+                    move_into_place(staging, folder, stage.outputs)
+                    manifest.setdefault("stages", {})[stage.name] = {
+                        "key": key, "outputs": list(stage.outputs), "seconds": round(seconds, 3),
+                        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                    manifest["package_version"] = __version__
+                    write_json_atomic(folder / MANIFEST, manifest)
+                    res = StageResult(stage.name, "built", seconds, size, stage.outputs)
+                results.append(res)
+                if progress:
+                    progress.finish(res)
+        finally:
+            shutil.rmtree(folder / STAGING, ignore_errors=True)  # nothing staged outlives a build
     return results

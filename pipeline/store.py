@@ -1,7 +1,9 @@
 """Writing artifacts safely: atomic HDF5/Parquet files, file digests, the manifest, the build lock.
 
-Every artifact is written to a temporary file in its own folder, flushed and fsynced, then
-renamed into place, so a crash leaves either the previous good file or none. The manifest is
+Every artifact is written to a temporary file, flushed and fsynced, then renamed; a stage
+writes into a staging folder inside the artifacts folder, and the build runner moves its
+outputs into place only once the whole stage succeeded, so a crash leaves either the previous
+good files or none. The manifest is
 rewritten the same way after each stage, and a lock file keeps two builds apart.
 """
 
@@ -13,6 +15,7 @@ import fcntl
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +27,7 @@ import numpy as np
 MANIFEST = "manifest.json"
 LOCK = ".build.lock"
 TMP_PREFIX = ".tmp-"
+STAGING = ".staging"
 
 
 class BuildError(RuntimeError):
@@ -193,9 +197,25 @@ def build_lock(folder: Path, wait: bool = False) -> Iterator[None]:
         fh.close()
 
 
+def move_into_place(staging: Path, folder: Path, outputs: tuple[str, ...]) -> None:
+    """Rename each finished output from ``staging`` into ``folder`` (atomic per file, same
+    file system), then fsync the folders that changed."""
+    touched = set()
+    for out in outputs:
+        target = folder / out
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staging / out, target)
+        touched.add(target.parent)
+    for d in touched:
+        _fsync_dir(d)
+
+
 def clean_stale_temps(folder: Path) -> list[Path]:
-    """Remove temporary files left by a killed build (only call while holding the lock)."""
+    """Remove temporary files and staging folders left by a killed build (hold the lock)."""
     removed = []
+    if (Path(folder) / STAGING).exists():
+        shutil.rmtree(Path(folder) / STAGING, ignore_errors=True)
+        removed.append(Path(folder) / STAGING)
     for p in Path(folder).rglob(TMP_PREFIX + "*"):
         with contextlib.suppress(FileNotFoundError):
             p.unlink()

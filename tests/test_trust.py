@@ -46,7 +46,7 @@ def _kill_while_writing(folder: Path, extra: list[str], offset: float) -> bool:
     deadline = time.monotonic() + 60
     seen = False
     while time.monotonic() < deadline and proc.poll() is None:
-        if list(folder.glob(".tmp-seven.h5.*")):
+        if list(folder.rglob(".tmp-seven.h5.*")):  # the stage's temp file (under .staging/)
             seen = True
             break
         time.sleep(0.005)
@@ -162,3 +162,30 @@ def test_unchanged_build_skips_everything(artifacts: Path) -> None:
     results = run_build(load_config(ROOT / "configs" / "build.toml"))
     assert results and all(r.status == "skipped" for r in results)
     assert os.path.exists(artifacts / "manifest.json")
+
+
+def test_failed_stage_changes_no_artifact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stage that dies after writing some outputs leaves every artifact as it was."""
+    from pipeline.build import run_build
+    from pipeline.config import load_config
+    from pipeline.stages import five
+    from pipeline.store import sha256_file
+
+    cfg = load_config(ROOT / "configs" / "build.toml", tmp_path / "art")
+    run_build(cfg, ["five"])
+    folder = cfg.artifacts
+    def snapshot() -> dict[str, tuple[str, int]]:
+        return {p.name: (sha256_file(p), p.stat().st_mtime_ns) for p in folder.rglob("*")
+                if p.is_file() and p.name != ".build.lock"}  # the lock is not an artifact
+
+    before = snapshot()
+
+    def fail(*args: object, **kw: object) -> None:
+        raise OSError(5, "simulated failure after five.h5 was written")
+
+    monkeypatch.setattr(five, "write_parquet_atomic", fail)
+    with pytest.raises(OSError, match="simulated failure"):
+        run_build(cfg, ["five"], force=True)
+    assert snapshot() == before
+    assert verify(folder).ok
+    assert not (folder / ".staging").exists()

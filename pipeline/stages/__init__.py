@@ -30,14 +30,25 @@ STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "rules", "vp_classes",
 
 @dataclass
 class Context:
-    """What a running stage gets: the artifacts folder, the config and a progress reporter."""
+    """What a running stage gets: the artifacts folder, the config and a progress reporter.
+
+    With ``staging`` set, the stage's own ``outputs`` (and folders holding them) resolve into
+    the staging folder, so nothing in the artifacts folder changes until the build runner
+    moves the finished outputs into place; every other path is the built artifact.
+    """
 
     artifacts: Path
     config: BuildConfig
     progress: Callable[[str, float], None] = lambda text, fraction: None
+    outputs: tuple[str, ...] = ()
+    staging: Path | None = None
 
     def path(self, rel: str) -> Path:
         """Absolute path of an artifact given its path relative to the artifacts folder."""
+        if self.staging is not None:
+            folder = rel.rstrip("/") + "/"
+            if rel in self.outputs or any(o.startswith(folder) for o in self.outputs):
+                return self.staging / rel
         return self.artifacts / rel
 
 
