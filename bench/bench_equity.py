@@ -32,8 +32,8 @@ def run(report: Any) -> None:
     """Measure and record the equity targets of issue 4."""
     import numba
 
-    from pipeline.equity import equity
-    from pipeline.query import Tables
+    from pipeline.equity.engine import equity
+    from pipeline.query.tables import Tables
 
     report.head("equity (issue 4)")
     tables = Tables(ROOT / "artifacts")
@@ -114,9 +114,9 @@ def run(report: Any) -> None:
                   f"{per_core / 1e6:.2f} M deals/s on 1 thread (each deal = board + 6 hands)")
 
     # 3. the preflop stage, run into a scratch folder (seven.h5 linked, not copied)
-    from pipeline.config import load_config
-    from pipeline.stages import Context
-    from pipeline.stages import preflop
+    from pipeline.build.config import load_config
+    from pipeline.build.stages import Context
+    from pipeline.build.stages import preflop
 
     cfg = load_config(ROOT / "configs" / "build.toml")
     tmp = Path(tempfile.mkdtemp(prefix="bench-preflop-"))

@@ -16,8 +16,8 @@ def run(report) -> None:  # type: ignore[no-untyped-def]
     """Time the rule-set builds and Omaha scoring; check Omaha against phevaluator."""
     from phevaluator import _pheval, evaluate_omaha_cards
 
-    from pipeline.omaha import score_omaha
-    from pipeline.query import Tables
+    from pipeline.equity.omaha import score_omaha
+    from pipeline.query.tables import Tables
     from pipeline.rules import load_rules
     from pipeline.rules.tables import build_five, build_k
 

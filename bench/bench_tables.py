@@ -82,12 +82,12 @@ def peak_rss() -> int:
 
 def stage_probe(stage: str, folder: Path) -> dict[str, Any]:
     """(child process) Build ``stage`` into ``folder`` twice with force; time its parts."""
-    from pipeline.build import run_build
-    from pipeline.cards import n_combinations
-    from pipeline.config import load_config
-    from pipeline.evaluate import build_rank_tables, score_table
-    from pipeline.stages.tables import write_score_file
-    from pipeline.store import describe_file
+    from pipeline.build.runner import run_build
+    from pipeline.core.cards import n_combinations
+    from pipeline.build.config import load_config
+    from pipeline.core.evaluate import build_rank_tables, score_table
+    from pipeline.build.stages.tables import write_score_file
+    from pipeline.build.store import describe_file
 
     cfg = load_config(ROOT / "configs" / "build.toml", folder)
     res: dict[str, Any] = {"stage": stage}
@@ -181,8 +181,8 @@ def lookup_section(report: Any) -> None:
     from pokerkit import Card as PKCard
     from pokerkit import StandardHighHand
 
-    from pipeline.cards import format_cards
-    from pipeline.query import Tables
+    from pipeline.core.cards import format_cards
+    from pipeline.query.tables import Tables
 
     rng = np.random.default_rng(2024)
     hands = random_hands(rng, N_BATCH)
@@ -271,7 +271,7 @@ def lookup_section(report: Any) -> None:
                   f"{best['eval7.evaluate'] * 1e9:.0f} ns per call)")
     # where a single call's time goes: a random read of the 267 MB table vs the Python work
     items = t._fast7
-    from pipeline.cards import colex_index
+    from pipeline.core.cards import colex_index
 
     idx = [colex_index(h) for h in single]
     hot = [i & 0xFFFF for i in idx]

@@ -1,5 +1,5 @@
 """``python -m pipeline`` is the ``pokertables`` command."""
 
-from .cli import main
+from pipeline.cli import main
 
 main()

@@ -5,7 +5,7 @@ Each line holds ten cards, the first five Black's and the last five White's, e.g
 written together). Hands compare by the 5-card score alone, so suits never break ties.
 
 The whole input is parsed and judged in one numba pass over its bytes (no Python object per
-line); only bad lines go back through :func:`pipeline.cards.parse_cards` for a message that
+line); only bad lines go back through :func:`pipeline.core.cards.parse_cards` for a message that
 names the bad token. Blank lines are skipped.
 """
 
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from .cards import BINOM, parse_cards
-from .combos import sort_small
+from pipeline.core.cards import BINOM, parse_cards
+from pipeline.core.combos import sort_small
 
 VERDICTS = ("Black wins.", "White wins.", "Tie.")
 OK, BLANK, BAD = 0, 1, 2

@@ -1,6 +1,6 @@
 """Slow, independent reference for the tests: a 5-card classifier and best-5-of-k by brute force.
 
-Written from the rules of poker only (it shares nothing with ``pipeline.evaluate``); the one
+Written from the rules of poker only (it shares nothing with ``pipeline.core.evaluate``); the one
 thing it takes from the design card is the card encoding ``id = 4*rank + suit``.
 """
 

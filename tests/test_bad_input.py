@@ -96,7 +96,7 @@ def test_corrupt_manifest_is_named_and_debug_shows_traceback(tmp_path: Path) -> 
 
 
 def test_corrupt_manifest_is_repaired_by_a_build(tmp_path: Path) -> None:
-    from pipeline.verify import verify
+    from pipeline.build.verify import verify
 
     (tmp_path / "manifest.json").write_text("{not json")
     assert not verify(tmp_path).ok

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.cards import (bitmap, bitmap_cards, card_id, card_text, colex_cards, colex_index,
+from pipeline.core.cards import (bitmap, bitmap_cards, card_id, card_text, colex_cards, colex_index,
                             format_cards, parse_cards)
 
 RANKS = "23456789TJQKA"
@@ -157,8 +157,8 @@ def test_colex_bitmaps_enumerate_in_index_order() -> None:
     """The build's Gosper-hack enumeration yields the bitmap of colex index first, first+1, ..."""
     import numpy as np
 
-    from pipeline.bits import colex_bitmaps
-    from pipeline.cards import BINOM
+    from pipeline.core.bits import colex_bitmaps
+    from pipeline.core.cards import BINOM
 
     for k, first, count in ((7, 0, 3000), (7, comb(52, 7) - 2000, 2000), (5, 1_234_567, 5000),
                             (2, 0, comb(52, 2))):

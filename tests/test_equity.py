@@ -11,9 +11,9 @@ import h5py
 import numpy as np
 import pytest
 
-from pipeline.cards import parse_cards
+from pipeline.core.cards import parse_cards
 from pipeline.cli import main
-from pipeline.equity import equity, hand_index2
+from pipeline.equity.engine import equity, hand_index2
 
 
 def _counts(r):  # type: ignore[no-untyped-def]

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.cards import format_cards, parse_cards
+from pipeline.core.cards import format_cards, parse_cards
 from pipeline.showdown import VERDICTS, judge
 from pipeline.videopoker.paytable import parse_paytable
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from refpoker import CATEGORY_STARTS, random_hands
 
-from pipeline.cards import format_cards
-from pipeline.query import CATEGORY_NAMES, Tables
+from pipeline.core.cards import format_cards
+from pipeline.query.tables import CATEGORY_NAMES, Tables
 
 
 def _bitmaps(hands: np.ndarray) -> np.ndarray:
@@ -151,7 +151,7 @@ MEMORY_PROBE = r"""
 import json, sys
 import numpy as np
 import psutil
-from pipeline.query import Tables
+from pipeline.query.tables import Tables
 
 proc = psutil.Process()
 def anon():  # private anonymous memory: what reading a table into RAM would grow
@@ -193,7 +193,7 @@ def test_lookups_memory_map_the_table(artifacts: Path) -> None:
 IMPORT_PROBE = r"""
 import sys
 import numpy as np
-from pipeline.query import Tables
+from pipeline.query.tables import Tables
 t = Tables(sys.argv[1])
 t.score7("As Ks Qs Js Ts 2c 3d")
 t.score7(np.array([[0, 1, 2, 3, 4, 5, 6]]))
@@ -207,7 +207,7 @@ def test_query_does_not_import_build_side(artifacts: Path) -> None:
     r = subprocess.run([sys.executable, "-c", IMPORT_PROBE, str(artifacts)], capture_output=True,
                        text=True, check=True)
     loaded = set(r.stdout.split())
-    assert "pipeline.query" in loaded and "pipeline.lookup" in loaded
-    for forbidden in ("pipeline.stages", "pipeline.evaluate", "pipeline.build", "pipeline.combos",
-                      "pipeline.store"):
+    assert "pipeline.query.tables" in loaded and "pipeline.query.lookup" in loaded
+    for forbidden in ("pipeline.build.stages", "pipeline.core.evaluate", "pipeline.build.runner", "pipeline.core.combos",
+                      "pipeline.build.store"):
         assert not any(m == forbidden or m.startswith(forbidden + ".") for m in loaded), (forbidden, loaded)

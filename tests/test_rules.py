@@ -13,7 +13,7 @@ import h5py
 import numpy as np
 import pytest
 
-from pipeline.query import Tables
+from pipeline.query.tables import Tables
 from pipeline.rules import load_rules
 from pipeline.rules.tables import build_five
 
@@ -103,9 +103,9 @@ def test_standard_rule_file_reproduces_five_h5(artifacts: Path) -> None:
 
 
 def test_rule_builds_leave_standard_files_byte_identical(artifacts: Path) -> None:
-    from pipeline.build import run_build
-    from pipeline.config import load_config
-    from pipeline.store import read_manifest, sha256_file
+    from pipeline.build.runner import run_build
+    from pipeline.build.config import load_config
+    from pipeline.build.store import read_manifest, sha256_file
 
     before = {n: sha256_file(artifacts / n) for n in ("five.h5", "six.h5")}
     run_build(load_config(ROOT / "configs" / "build.toml"), ["rules"], force=True, wait=True)
@@ -183,7 +183,7 @@ def test_bad_rule_files(tmp_path: Path) -> None:
 
 
 def test_omaha_matches_brute_force(tables: Tables) -> None:
-    from pipeline.omaha import score_omaha
+    from pipeline.equity.omaha import score_omaha
 
     rng = np.random.default_rng(11)
     deals = np.array([rng.choice(52, 9, replace=False) for _ in range(400)])
@@ -200,7 +200,7 @@ def test_omaha_matches_brute_force(tables: Tables) -> None:
 
 
 def test_omaha_exact_river_agrees_with_monte_carlo(tables: Tables) -> None:
-    from pipeline.omaha import omaha_equity
+    from pipeline.equity.omaha import omaha_equity
 
     ex = omaha_equity(tables, "As Ad Ks Kd", "2c 7h 9s Qd 3c")
     assert ex["method"] == "exact" and ex["deals"] == comb(43, 4)
@@ -242,7 +242,7 @@ def test_omaha_agrees_with_phevaluator(tables: Tables) -> None:
 
     from phevaluator import _pheval
 
-    from pipeline.omaha import score_omaha
+    from pipeline.equity.omaha import score_omaha
 
     rng = np.random.default_rng(21)
     deals = np.argsort(rng.random((100_000, 52)), axis=1)[:, :9]

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from refpoker import CATEGORY_STARTS, colex, random_hands, ref_score, score_of_key
 
-from pipeline.query import Tables
+from pipeline.query.tables import Tables
 
 FIVE_BY_CATEGORY = (1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40)
 SEVEN_BY_CATEGORY = (23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644,
@@ -141,7 +141,7 @@ EDGE_HANDS = [
 
 @pytest.mark.parametrize("text", EDGE_HANDS)
 def test_edge_hands_vs_reference(tables: Tables, text: str) -> None:
-    from pipeline.cards import parse_cards
+    from pipeline.core.cards import parse_cards
 
     ids = parse_cards(text)
     assert tables.score7(ids) == ref_score(ids)

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.query import ArtifactError, Tables
-from pipeline.store import BuildError, atomic_path, build_lock
-from pipeline.verify import verify
+from pipeline.query.tables import ArtifactError, Tables
+from pipeline.build.store import BuildError, atomic_path, build_lock
+from pipeline.build.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -156,8 +156,8 @@ def test_missing_artifacts_folder_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_unchanged_build_skips_everything(artifacts: Path) -> None:
-    from pipeline.build import run_build
-    from pipeline.config import load_config
+    from pipeline.build.runner import run_build
+    from pipeline.build.config import load_config
 
     results = run_build(load_config(ROOT / "configs" / "build.toml"))
     assert results and all(r.status == "skipped" for r in results)
@@ -166,10 +166,10 @@ def test_unchanged_build_skips_everything(artifacts: Path) -> None:
 
 def test_failed_stage_changes_no_artifact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A stage that dies after writing some outputs leaves every artifact as it was."""
-    from pipeline.build import run_build
-    from pipeline.config import load_config
-    from pipeline.stages import five
-    from pipeline.store import sha256_file
+    from pipeline.build.runner import run_build
+    from pipeline.build.config import load_config
+    from pipeline.build.stages import five
+    from pipeline.build.store import sha256_file
 
     cfg = load_config(ROOT / "configs" / "build.toml", tmp_path / "art")
     run_build(cfg, ["five"])

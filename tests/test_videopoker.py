@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.combos import hand_bitmaps
+from pipeline.core.combos import hand_bitmaps
 from pipeline.videopoker.analysis import analyze, compute_counts, hold_table, parse_deal
 from pipeline.videopoker.deals import (RANK_PATTERNS, canonical_index, deal_classes, deck_hands,
                                        rank_pattern)
@@ -245,7 +245,7 @@ def test_classifier_against_naive_judge(path: Path) -> None:
 def test_three_and_four_deuces() -> None:
     pt = load_paytable(DEUCES)
     pay_cat, _ = compute_counts(pt)
-    from pipeline.cards import colex_index
+    from pipeline.core.cards import colex_index
     lab = pt.labels
     assert lab[pay_cat[colex_index([0, 1, 2, 3, 47])]] == "four deuces"
     assert lab[pay_cat[colex_index([0, 1, 2, 51, 47])]] == "wild royal flush"  # 2 2 2 As Ks
@@ -367,8 +367,8 @@ def test_cli_hold_text_and_json(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ stages and artifacts
 
 def _my_config(root: Path, artifacts: Path, paytable_dir: Path):  # type: ignore[no-untyped-def]
-    from pipeline.config import BuildConfig
-    from pipeline.stages import STAGE_MODULES
+    from pipeline.build.config import BuildConfig
+    from pipeline.build.stages import STAGE_MODULES
 
     sections = {m: {"enabled": False} for m in STAGE_MODULES if m not in MY_STAGES}
     sections["paytables"] = {"enabled": True, "dir": str(paytable_dir)}
@@ -376,8 +376,8 @@ def _my_config(root: Path, artifacts: Path, paytable_dir: Path):  # type: ignore
 
 
 def test_paytable_family_picks_up_every_file() -> None:
-    from pipeline.config import load_config
-    from pipeline.stages import plan
+    from pipeline.build.config import load_config
+    from pipeline.build.stages import plan
 
     names = {s.name for s in plan(load_config(ROOT / "configs" / "build.toml"), list(MY_STAGES))}
     for f in PAYTABLES.glob("*.toml"):
@@ -389,7 +389,7 @@ def test_drop_in_paytable_builds_and_rebuilds_on_edit(tmp_path: Path) -> None:
     """A new TOML in the folder is a new stage; editing it rebuilds only that stage."""
     import h5py
     import pyarrow.parquet as pq
-    from pipeline.build import run_build
+    from pipeline.build.runner import run_build
 
     folder = tmp_path / "paytables"
     folder.mkdir()
@@ -418,7 +418,7 @@ def test_drop_in_paytable_builds_and_rebuilds_on_edit(tmp_path: Path) -> None:
 
 
 def test_broken_paytable_fails_its_stage_only(tmp_path: Path) -> None:
-    from pipeline.build import run_build
+    from pipeline.build.runner import run_build
 
     folder = tmp_path / "paytables"
     folder.mkdir()
@@ -432,8 +432,8 @@ def test_broken_paytable_fails_its_stage_only(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def vp_artifacts() -> Path:
     """The repository's artifacts folder with the video poker stages built (incrementally)."""
-    from pipeline.build import run_build
-    from pipeline.config import load_config
+    from pipeline.build.runner import run_build
+    from pipeline.build.config import load_config
 
     cfg = load_config(ROOT / "configs" / "build.toml")
     run_build(cfg, list(MY_STAGES), wait=True)

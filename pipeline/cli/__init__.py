@@ -34,20 +34,19 @@ def artifacts_dir() -> Path:
 
 
 def _register() -> None:
-    from . import build_cmd, equity_cmd, eval_cmd, showdown_cmd, verify_cmd, vp_cmd  # noqa: F401  (commands register on import)
+    from pipeline.cli import build_cmd, equity_cmd, eval_cmd, showdown_cmd, verify_cmd, vp_cmd  # noqa: F401  (commands register on import)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``pokertables`` console script."""
     _register()
-    from ..query import ArtifactError
-    from ..store import BuildError
+    from pipeline.errors import PokertablesError
 
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
         # standalone mode: usage errors exit 2 and typer.Exit exits with its code
         app(args=argv, prog_name="pokertables")
-    except (ValueError, ArtifactError, BuildError, FileNotFoundError, PermissionError) as exc:
+    except (PokertablesError, ValueError, FileNotFoundError, PermissionError) as exc:  # ValueError: until every raise site uses InputError
         if debug:
             raise
         msg = str(exc) if not isinstance(exc, OSError) or not exc.filename else \

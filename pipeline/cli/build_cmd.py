@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 import typer
 
-from . import STATE, app
+from pipeline.cli import STATE, app
 
 
 class _RichProgress:
@@ -56,8 +56,8 @@ def build(
     as_json: bool = typer.Option(False, "--json", help="print a JSON summary"),
 ) -> None:
     """Build the artifacts (what `make tables` runs); only stale stages are rebuilt."""
-    from ..build import run_build
-    from ..config import load_config
+    from pipeline.build.runner import run_build
+    from pipeline.build.config import load_config
 
     artifacts = STATE["artifacts"] if STATE["artifacts"] != Path("artifacts") else None
     cfg = load_config(config, artifacts)

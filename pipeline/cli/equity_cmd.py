@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from . import app, artifacts_dir
+from pipeline.cli import app, artifacts_dir
 
 
 @app.command("equity")
@@ -29,12 +29,12 @@ def equity_cmd(
     Exact when enumeration is cheap (every street heads-up, up to 3 random opponents after
     the flop, any all-named spot), Monte Carlo with a standard error otherwise.
     """
-    from ..equity import equity
-    from ..query import Tables
+    from pipeline.equity.engine import equity
+    from pipeline.query.tables import Tables
 
     if seed is not None and not 0 <= seed < 2 ** 63:
         raise ValueError(f"--seed must be 0 .. 2^63-1, got {seed}")
-    from ..cards import parse_cards
+    from pipeline.core.cards import parse_cards
 
     n_hole = len(parse_cards(" ".join(hole)))
     if n_hole not in (2, 4):
@@ -76,8 +76,8 @@ def equity_cmd(
 def _omaha(hole: str, board: str, opponents: Optional[int], vs: list[str], dead: str, exact: bool,
            samples: Optional[int], seed: Optional[int], as_json: bool) -> None:
     """Pot-limit Omaha: exactly two hole cards and three board cards make each hand."""
-    from ..omaha import omaha_equity
-    from ..query import Tables
+    from pipeline.equity.omaha import omaha_equity
+    from pipeline.query.tables import Tables
 
     n = opponents if opponents is not None else (0 if vs else 1)
     res = omaha_equity(Tables(artifacts_dir()), hole, board=board, opponents=n, vs=vs, dead=dead,

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from . import app, artifacts_dir
+from pipeline.cli import app, artifacts_dir
 
 
 @app.command("eval")
@@ -16,8 +16,8 @@ def eval_hand(
     rules: str = typer.Option("standard", "--rules", help="rule set from configs/rules/ (e.g. short-deck)"),
 ) -> None:
     """Look a hand up in the score tables."""
-    from ..cards import parse_cards
-    from ..query import Tables
+    from pipeline.core.cards import parse_cards
+    from pipeline.query.tables import Tables
 
     ids = parse_cards(" ".join(cards), count=(5, 6, 7))
     info = Tables(artifacts_dir(), rules=rules).describe(ids)

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from . import app, artifacts_dir
+from pipeline.cli import app, artifacts_dir
 
 
 @app.command("showdown")
@@ -24,8 +24,8 @@ def showdown(
     A bad line gets a message naming its line number on stderr; the other lines are still
     judged, and the exit code is 2 if any line was bad.
     """
-    from ..query import Tables
-    from ..showdown import VERDICTS, judge
+    from pipeline.query.tables import Tables
+    from pipeline.showdown import VERDICTS, judge
 
     if file is None or str(file) == "-":
         data = sys.stdin.buffer.read()

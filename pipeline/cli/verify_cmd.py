@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from . import app, artifacts_dir
+from pipeline.cli import app, artifacts_dir
 
 
 @app.command("verify")
@@ -15,7 +15,7 @@ def verify_cmd(
     quick: bool = typer.Option(False, "--quick", help="skip content invariants (sizes, hashes, shapes only)"),
 ) -> None:
     """Verify every artifact (size, sha256, shapes, content invariants); exit 1 if anything is wrong."""
-    from ..verify import verify
+    from pipeline.build.verify import verify
 
     rep = verify(artifacts_dir(), content=not quick)
     if as_json:

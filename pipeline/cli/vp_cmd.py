@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from . import app, artifacts_dir
+from pipeline.cli import app, artifacts_dir
 
 if TYPE_CHECKING:
-    from ..videopoker.deals import DealClasses
+    from pipeline.videopoker.deals import DealClasses
 
 vp_app = typer.Typer(no_args_is_help=True, help="Video poker: exact return, strategy and holds of a paytable.")
 app.add_typer(vp_app, name="vp")
@@ -24,7 +24,7 @@ app.add_typer(vp_app, name="vp")
 
 def _classes(deck_size: int) -> DealClasses:
     """Deal classes from the built vp_classes.h5 if present, else derived now."""
-    from ..videopoker.deals import deal_classes, read_classes
+    from pipeline.videopoker.deals import deal_classes, read_classes
 
     p = artifacts_dir() / "vp_classes.h5"
     if p.exists():
@@ -41,8 +41,8 @@ def analyze_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """Exact optimal-strategy return, variance and final-hand table of a paytable."""
-    from ..videopoker.analysis import analyze, current_artifact, read_final_counts, summary_dict
-    from ..videopoker.paytable import load_paytable
+    from pipeline.videopoker.analysis import analyze, current_artifact, read_final_counts, summary_dict
+    from pipeline.videopoker.paytable import load_paytable
 
     t0 = time.perf_counter()
     pt = load_paytable(paytable)
@@ -78,9 +78,9 @@ def hold_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """EV of all 32 holds of a deal, best first."""
-    from ..videopoker.analysis import (compute_counts, current_artifact, hold_table, parse_deal,
+    from pipeline.videopoker.analysis import (compute_counts, current_artifact, hold_table, parse_deal,
                                        read_counts, vp_cards_text)
-    from ..videopoker.paytable import load_paytable
+    from pipeline.videopoker.paytable import load_paytable
 
     t0 = time.perf_counter()
     pt = load_paytable(paytable)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import CATEGORY_NAMES, RANKS, SUITS, card_text
+from pipeline.core.cards import CATEGORY_NAMES, RANKS, SUITS, card_text
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -1,6 +1,6 @@
 """Numba kernels that score hands under any :class:`~pipeline.rules.RuleSet`.
 
-Unlike the standard fast path (rank multisets, :mod:`pipeline.evaluate`), these compute a
+Unlike the standard fast path (rank multisets, :mod:`pipeline.core.evaluate`), these compute a
 comparable integer key for every 5-card hand of the deck directly from its cards, so suit
 tie-breaks, moved straights and reordered categories are just parameters. Scores are the
 ranks of the distinct keys; bigger sets (6 or 7 cards) take the best 5-card score inside.
@@ -14,7 +14,7 @@ from math import comb
 import numba as nb
 import numpy as np
 
-from ..combos import hands_range, next_combination, unrank_into
+from pipeline.core.combos import hands_range, next_combination, unrank_into
 
 RANK_BASE = 16 ** 5  # the five ordered rank values, base 16
 

@@ -7,10 +7,10 @@ from math import comb
 
 import numpy as np
 
-from ..cards import BINOM, RANKS, SUITS
-from ..evaluate import HandValue, hand_name
-from . import RuleSet
-from .kernels import all_combinations, best_of_subsets, hand_keys, subset_positions
+from pipeline.core.cards import BINOM, RANKS, SUITS
+from pipeline.core.evaluate import HandValue, hand_name
+from pipeline.rules import RuleSet
+from pipeline.rules.kernels import all_combinations, best_of_subsets, hand_keys, subset_positions
 
 
 @dataclass(frozen=True)

@@ -16,12 +16,12 @@ from typing import Any
 import h5py
 import numpy as np
 
-from ..cards import CARD_ID_FORMULA, COLEX_FORMULA, card_text, parse_cards
-from .classify import classify_deals
-from .deals import DealClasses, deal_classes, deck_hands
-from .paytable import Paytable
-from .solve import draw_denominators, solve_holds
-from .subsets import subset_counts
+from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, card_text, parse_cards
+from pipeline.videopoker.classify import classify_deals
+from pipeline.videopoker.deals import DealClasses, deal_classes, deck_hands
+from pipeline.videopoker.paytable import Paytable
+from pipeline.videopoker.solve import draw_denominators, solve_holds
+from pipeline.videopoker.subsets import subset_counts
 
 TIE_BREAK = ("among holds with exactly equal EV: keep the fewest cards, then the lowest hold "
              "mask (bit t = t-th card of the deal in ascending card id order)")
@@ -202,7 +202,7 @@ def hold_table(pt: Paytable, cards: list[int], pay_cat: np.ndarray, counts: list
 def _exact_evs(hand: np.ndarray, pt: Paytable, pay_cat: np.ndarray, counts: list[np.ndarray]
                ) -> list[Fraction]:
     """Exact EV of each of the 32 holds of one sorted deal (Python ints; used for display)."""
-    from ..cards import COLEX_WEIGHTS
+    from pipeline.core.cards import COLEX_WEIGHTS
 
     cards = [int(c) for c in hand[0]]
     g: list[list[int]] = []

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..evaluate import MBINOM
-from .paytable import (FIVE_KIND, FLUSH, FOUR_DEUCES, FOUR_KIND, FULL_HOUSE, PAIR, ROYAL,
+from pipeline.core.evaluate import MBINOM
+from pipeline.videopoker.paytable import (FIVE_KIND, FLUSH, FOUR_DEUCES, FOUR_KIND, FULL_HOUSE, PAIR, ROYAL,
                        STRAIGHT, STRAIGHT_FLUSH, THREE_KIND, TWO_PAIR, WILD_ROYAL, Paytable)
 
 WILD_CODE = {"none": 0, "deuces": 1, "joker": 2}

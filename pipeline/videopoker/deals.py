@@ -18,8 +18,8 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 
-from ..cards import BINOM
-from ..combos import hands_range
+from pipeline.core.cards import BINOM
+from pipeline.core.combos import hands_range
 
 JOKER = 52
 

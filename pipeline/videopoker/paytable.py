@@ -44,7 +44,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from ..cards import RANKS
+from pipeline.core.cards import RANKS
 
 #: Hand names a line may use, in the usual order of a machine's table (codes are indexes).
 HAND_NAMES = ("royal flush", "wild royal flush", "five of a kind", "four deuces",

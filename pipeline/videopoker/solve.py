@@ -26,7 +26,7 @@ from math import comb, lcm
 import numba as nb
 import numpy as np
 
-from ..cards import BINOM
+from pipeline.core.cards import BINOM
 
 
 def draw_denominators(deck_size: int) -> tuple[np.ndarray, np.ndarray, int]:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from ..cards import BINOM
-from .deals import deck_hands
+from pipeline.core.cards import BINOM
+from pipeline.videopoker.deals import deck_hands
 
 
 @nb.njit(cache=True, parallel=True)

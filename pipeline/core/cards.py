@@ -32,7 +32,7 @@ RANK_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights",
 #: Hand categories by number (the ``category`` uint8 of every table): 0 high card .. 8 straight flush.
 CATEGORY_NAMES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
                   "full house", "four of a kind", "straight flush")
-DECK_SIZE = 52
+from pipeline.core.constants import DECK_SIZE  # noqa: E402  (re-exported)
 MAX_K = 7
 
 #: ``BINOM[n, k] = C(n, k)`` for ``n < 53, k <= 7`` (the colex weights; int64 so kernels

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config import BuildConfig
+from pipeline.build.config import BuildConfig
 
 #: Stage modules in build order; each exposes ``stages(config) -> list[Stage]``.
 STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "rules", "vp_classes", "paytable", "vp_summary", "preflop")

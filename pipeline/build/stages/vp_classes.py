@@ -12,15 +12,15 @@ import h5py
 import numpy as np
 import pyarrow as pa
 
-from ..cards import CARD_ID_FORMULA, COLEX_FORMULA, RANKS
-from ..config import BuildConfig
-from ..store import atomic_path, write_parquet_atomic
-from ..videopoker.deals import RANK_PATTERNS, DealClasses, deal_classes, rank_pattern
-from . import Context, Stage
-from .five import cards_text
+from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, RANKS
+from pipeline.build.config import BuildConfig
+from pipeline.build.store import atomic_path, write_parquet_atomic
+from pipeline.videopoker.deals import RANK_PATTERNS, DealClasses, deal_classes, rank_pattern
+from pipeline.build.stages import Context, Stage
+from pipeline.build.stages.five import cards_text
 
 OUTPUTS = ("vp_classes.h5", "parquet/vp_deal_classes.parquet")
-CODE = ("pipeline.videopoker.deals", "pipeline.cards", "pipeline.stages.vp_classes")
+CODE = ("pipeline.videopoker.deals", "pipeline.core.cards", "pipeline.build.stages.vp_classes")
 CANONICAL_RULE = ("representative: suits relabelled so the suits' 13-bit rank masks decrease "
                   "c >= d >= h >= s; weight = number of deals with that representative")
 

@@ -1,6 +1,6 @@
 """Read-side kernels: colex index + table gather for batches of hands.
 
-Imported by :mod:`pipeline.query`; compiles only what lookups use (no build kernels).
+Imported by :mod:`pipeline.query.tables`; compiles only what lookups use (no build kernels).
 
 Each kernel works in chunks of :data:`CHUNK` hands (in parallel for batches above
 :data:`SERIAL_MAX`, on the calling thread below): first it computes the chunk's colex
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from .bits import ctpop64, cttz64
+from pipeline.core.bits import ctpop64, cttz64
 
 #: hands per chunk (index buffer of 32 KiB)
 CHUNK = 4096

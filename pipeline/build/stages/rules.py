@@ -11,15 +11,15 @@ from __future__ import annotations
 import h5py
 import numpy as np
 
-from ..cards import CARD_ID_FORMULA, COLEX_FORMULA
-from ..config import BuildConfig
-from ..rules import CATEGORIES, RuleSet, available_rules, load_rules
-from ..rules.tables import build_five, build_k
-from ..store import atomic_path
-from . import Context, Stage
+from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA
+from pipeline.build.config import BuildConfig
+from pipeline.rules import CATEGORIES, RuleSet, available_rules, load_rules
+from pipeline.rules.tables import build_five, build_k
+from pipeline.build.store import atomic_path
+from pipeline.build.stages import Context, Stage
 
-CODE = ("pipeline.rules", "pipeline.rules.kernels", "pipeline.rules.tables", "pipeline.evaluate",
-        "pipeline.stages.rules")
+CODE = ("pipeline.rules", "pipeline.rules.kernels", "pipeline.rules.tables", "pipeline.core.evaluate",
+        "pipeline.build.stages.rules")
 
 
 def stages(config: BuildConfig) -> list[Stage]:

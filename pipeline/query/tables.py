@@ -21,17 +21,14 @@ from typing import Any, Union
 
 import numpy as np
 
-from .cards import BINOM, CATEGORY_NAMES, COLEX_WEIGHTS, DECK_SIZE, parse_cards
+from pipeline.query.artifacts import ArtifactError
+from pipeline.core.cards import BINOM, CATEGORY_NAMES, COLEX_WEIGHTS, DECK_SIZE, parse_cards
 
 # colex weights C(c, j) per position j, bound once for the single-hand fast path
 _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
 
 HandInput = Union[str, Sequence[int], Sequence[str], int, np.ndarray]
 TABLE_FILES = {5: "five.h5", 6: "six.h5", 7: "seven.h5"}
-
-
-class ArtifactError(RuntimeError):
-    """An artifact is missing or does not match the manifest; the message says how to rebuild."""
 
 
 class _MappedTable:
@@ -89,7 +86,7 @@ class Tables:
         self._prefix = ""
         self._offset = 0
         if rules and rules != "standard":
-            from .rules import load_rules
+            from pipeline.rules import load_rules
 
             self.rules = load_rules(rules)
             if not self.rules.is_standard:
@@ -124,7 +121,7 @@ class Tables:
                                     "corrupt or partial; rebuild with `pokertables build --force`")
             if st.st_mtime_ns != info.get("mtime_ns") and rel not in self._hashed:
                 # touched since it was built (or copied): trust it only if its bytes still match
-                from .store import sha256_file
+                from pipeline.query.artifacts import sha256_file
 
                 if sha256_file(p) != info["sha256"]:
                     raise ArtifactError(f"{p} changed since it was built (sha256 differs from the "
@@ -253,7 +250,7 @@ class Tables:
         return self.score(hand, 5)
 
     def _score_rows(self, arr: np.ndarray) -> np.ndarray:
-        from .lookup import score_rows
+        from pipeline.query.lookup import score_rows
 
         k = arr.shape[1]
         if arr.dtype.kind not in "iu":
@@ -266,7 +263,7 @@ class Tables:
         return out
 
     def _score_bitmaps(self, bits: np.ndarray, k: int) -> np.ndarray:
-        from .lookup import score_bitmaps
+        from pipeline.query.lookup import score_bitmaps
 
         out = np.empty(bits.shape[0], np.uint16)
         nbad = score_bitmaps(np.ascontiguousarray(bits), k, BINOM, self._table(k).array, out)
@@ -303,7 +300,7 @@ class Tables:
         if len(cards) not in TABLE_FILES:
             raise ValueError(f"expected 5, 6 or 7 cards, got {len(cards)}")
         s = self.score(cards)
-        from .cards import format_cards
+        from pipeline.core.cards import format_cards
 
         info = {"cards": format_cards(cards), "score": s, "category": self.category(s),
                 "category_name": CATEGORY_NAMES[self.category(s)], "name": self.name(s)}

@@ -11,13 +11,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..bits import colex_bitmaps
-from ..cards import BINOM, n_combinations
-from ..config import BuildConfig
-from ..store import atomic_path, map_dataset
-from . import Context, Stage
+from pipeline.core.bits import colex_bitmaps
+from pipeline.core.cards import BINOM, n_combinations
+from pipeline.build.config import BuildConfig
+from pipeline.build.store import atomic_path, map_dataset
+from pipeline.build.stages import Context, Stage
 
-CODE = ("pipeline.bits", "pipeline.stages.seven_parquet")
+CODE = ("pipeline.core.bits", "pipeline.build.stages.seven_parquet")
 OUTPUT = "parquet/seven_card_hands.parquet"
 ROW_GROUP = 1 << 23
 

@@ -7,13 +7,13 @@ config:  [seven]
 
 from __future__ import annotations
 
-from ..config import BuildConfig
-from ..evaluate import build_rank_tables
-from . import Context, Stage
-from .tables import write_score_file
+from pipeline.build.config import BuildConfig
+from pipeline.core.evaluate import build_rank_tables
+from pipeline.build.stages import Context, Stage
+from pipeline.build.stages.tables import write_score_file
 
-CODE = ("pipeline.evaluate", "pipeline.cards", "pipeline.combos", "pipeline.stages.tables",
-        "pipeline.stages.seven")
+CODE = ("pipeline.core.evaluate", "pipeline.core.cards", "pipeline.core.combos", "pipeline.build.stages.tables",
+        "pipeline.build.stages.seven")
 
 
 def stages(config: BuildConfig) -> list[Stage]:

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .config import BuildConfig
-from .stages import Context, Stage, plan
-from .store import (MANIFEST, STAGING, BuildError, build_lock, clean_stale_temps, describe_file,
+from pipeline import __version__
+from pipeline.build.config import BuildConfig
+from pipeline.build.stages import Context, Stage, plan
+from pipeline.build.store import (MANIFEST, STAGING, BuildError, build_lock, clean_stale_temps, describe_file,
                     move_into_place, read_manifest, write_json_atomic)
 
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from . import invariants as inv
-from .store import MANIFEST, read_manifest, sha256_file
+from pipeline.build import invariants as inv
+from pipeline.build.store import MANIFEST, read_manifest, sha256_file
 
 
 @dataclass

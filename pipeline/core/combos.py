@@ -8,7 +8,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from .cards import BINOM
+from pipeline.core.cards import BINOM
 
 
 @nb.njit(cache=True, nogil=True)

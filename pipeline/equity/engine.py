@@ -48,12 +48,12 @@ from typing import Any, Union
 import numba as nb
 import numpy as np
 
-from .cards import BINOM, format_cards, parse_cards
-from .combos import next_combination, sort_small, unrank_into
+from pipeline.core.cards import BINOM, format_cards, parse_cards
+from pipeline.core.combos import next_combination, sort_small, unrank_into
 
 MAX_OPPONENTS = 9
 #: lcm(1..10): a k-way split (k <= 10 players) is an integer number of 1/2520ths of the pot.
-SHARE_SCALE = 2520
+from pipeline.core.constants import SHARE_SCALE  # noqa: E402  (re-exported)
 #: Monte Carlo default: equity shares lie in [0, 1] so their variance is at most 1/4, and
 #: 0.5 / sqrt(300,000) = 0.091 pp < 0.1 pp whatever the spot.
 DEFAULT_SAMPLES = 300_000
@@ -967,7 +967,7 @@ def equity(tables: Any, hole: CardsInput, board: CardsInput = (), opponents: int
            samples: int | None = None, seed: int | None = None) -> EquityResult:
     """Win/tie/lose/equity of ``hole`` against ``opponents`` random hands plus named ``vs`` hands.
 
-    ``tables`` is a :class:`pipeline.query.Tables` (or the 7-card score array). ``exact=None``
+    ``tables`` is a :class:`pipeline.query.tables.Tables` (or the 7-card score array). ``exact=None``
     enumerates exactly when that is cheap (see :func:`exact_cost`) and otherwise samples;
     ``exact=True`` insists (ValueError when impossible), ``exact=False`` or ``samples``
     samples (default :data:`DEFAULT_SAMPLES`). ``opponents`` defaults to 1 without ``vs``.

@@ -7,7 +7,7 @@ config:  [preflop] enabled, heads_up (bool), opponents (list, e.g. 2..9), stderr
 
 * heads-up, exact: win/tie/lose counts of all 1,326 hands (and the 169 classes) against one
   random hand over all 2,097,572,400 deals each, by the board-major pass over the 134,459
-  suit-canonical boards in :func:`pipeline.equity.heads_up_all_hands`;
+  suit-canonical boards in :func:`pipeline.equity.engine.heads_up_all_hands`;
 * 2..9 random opponents, Monte Carlo: every sampled deal (board + opponents) serves every
   hero hand it leaves room for; rounds are added until each class's standard error (batch
   means over 64 independent streams) is at most ``stderr_target``;
@@ -25,14 +25,14 @@ import h5py
 import numpy as np
 import pyarrow as pa
 
-from ..cards import RANKS, format_cards
-from ..config import BuildConfig
-from ..equity import SHARE_SCALE, heads_up_all_hands, multiway_all_hands
-from ..store import atomic_path, map_dataset, write_parquet_atomic
-from . import Context, Stage
+from pipeline.core.cards import RANKS, format_cards
+from pipeline.build.config import BuildConfig
+from pipeline.equity.engine import SHARE_SCALE, heads_up_all_hands, multiway_all_hands
+from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
+from pipeline.build.stages import Context, Stage
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")
-CODE = ("pipeline.equity", "pipeline.cards", "pipeline.stages.preflop")
+CODE = ("pipeline.equity.engine", "pipeline.core.cards", "pipeline.build.stages.preflop")
 DEFAULTS: dict[str, Any] = {"heads_up": True, "opponents": list(range(2, 10)),
                             "stderr_target": 0.001, "seed": 20240601, "first_round": 40_000,
                             "max_samples": 2_000_000}

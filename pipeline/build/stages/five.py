@@ -12,17 +12,17 @@ import h5py
 import numpy as np
 import pyarrow as pa
 
-from ..cards import CATEGORY_NAMES, RANKS, n_combinations
-from ..combos import all_hands, hand_bitmaps
-from ..config import BuildConfig
-from ..evaluate import N_SCORES, build_rank_tables, score_table
-from ..store import write_parquet_atomic
-from . import Context, Stage
-from .tables import write_score_file
+from pipeline.core.cards import CATEGORY_NAMES, RANKS, n_combinations
+from pipeline.core.combos import all_hands, hand_bitmaps
+from pipeline.build.config import BuildConfig
+from pipeline.core.evaluate import N_SCORES, build_rank_tables, score_table
+from pipeline.build.store import write_parquet_atomic
+from pipeline.build.stages import Context, Stage
+from pipeline.build.stages.tables import write_score_file
 
 OUTPUTS = ("five.h5", "parquet/hand_classes.parquet", "parquet/five_card_hands.parquet")
-CODE = ("pipeline.evaluate", "pipeline.cards", "pipeline.combos", "pipeline.stages.tables",
-        "pipeline.stages.five")
+CODE = ("pipeline.core.evaluate", "pipeline.core.cards", "pipeline.core.combos", "pipeline.build.stages.tables",
+        "pipeline.build.stages.five")
 
 
 def stages(config: BuildConfig) -> list[Stage]:

@@ -12,13 +12,13 @@ from fractions import Fraction
 import h5py
 import pyarrow as pa
 
-from ..config import BuildConfig
-from ..store import write_parquet_atomic
-from . import Context, Stage
-from .paytable import outputs_for, paytable_files
+from pipeline.build.config import BuildConfig
+from pipeline.build.store import write_parquet_atomic
+from pipeline.build.stages import Context, Stage
+from pipeline.build.stages.paytable import outputs_for, paytable_files
 
 OUTPUT = "parquet/paytable_summary.parquet"
-CODE = ("pipeline.stages.vp_summary",)
+CODE = ("pipeline.build.stages.vp_summary",)
 
 
 def stages(config: BuildConfig) -> list[Stage]:

@@ -17,17 +17,17 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from ..config import BuildConfig
-from ..store import atomic_path, write_parquet_atomic
-from ..videopoker.analysis import (HOLD_BITS, TIE_BREAK, Analysis, analyze, vp_cards_text,
+from pipeline.build.config import BuildConfig
+from pipeline.build.store import atomic_path, write_parquet_atomic
+from pipeline.videopoker.analysis import (HOLD_BITS, TIE_BREAK, Analysis, analyze, vp_cards_text,
                                    write_artifact)
-from ..videopoker.deals import read_classes
-from ..videopoker.paytable import load_paytable, slugify
-from . import Context, Stage
+from pipeline.videopoker.deals import read_classes
+from pipeline.videopoker.paytable import load_paytable, slugify
+from pipeline.build.stages import Context, Stage
 
 CODE = ("pipeline.videopoker.paytable", "pipeline.videopoker.classify",
         "pipeline.videopoker.deals", "pipeline.videopoker.subsets", "pipeline.videopoker.solve",
-        "pipeline.videopoker.analysis", "pipeline.stages.paytable")
+        "pipeline.videopoker.analysis", "pipeline.build.stages.paytable")
 DEFAULT_DIR = "configs/paytables"
 
 

@@ -1,6 +1,6 @@
 """Bit tricks for numba kernels: popcount, count-trailing-zeros, colex-ordered bitmap runs.
 
-Used by the read side (:mod:`pipeline.lookup`) and by build stages; imports nothing else
+Used by the read side (:mod:`pipeline.query.lookup`) and by build stages; imports nothing else
 from the package.
 """
 

@@ -24,14 +24,14 @@ from typing import Any
 import h5py
 import numpy as np
 
-MANIFEST = "manifest.json"
+from pipeline.errors import BuildError
+from pipeline.query.artifacts import MANIFEST, dataset_offset, map_dataset, read_manifest, sha256_file
+
 LOCK = ".build.lock"
 TMP_PREFIX = ".tmp-"
 STAGING = ".staging"
 
 
-class BuildError(RuntimeError):
-    """A build cannot proceed for a reason the user can fix (lock held, disk full, read-only)."""
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -94,40 +94,12 @@ def create_mapped_dataset(f: h5py.File, name: str, shape: tuple[int, ...], dtype
     h5py.h5d.create(group.id, parts[-1].encode(), tid, space, dcpl=dcpl)
 
 
-def dataset_offset(path: Path, name: str) -> tuple[int, tuple[int, ...], np.dtype]:
-    """Return (file offset, shape, dtype) of a contiguous dataset, for memory-mapping."""
-    with h5py.File(path, "r") as f:
-        ds = f[name]
-        off = ds.id.get_offset()
-        if off is None:
-            raise BuildError(f"{path}:{name} has no contiguous storage to map")
-        return int(off), tuple(ds.shape), ds.dtype
-
-
-def map_dataset(path: Path, name: str, mode: str = "r") -> np.memmap:
-    """Memory-map a contiguous HDF5 dataset (``mode='r+'`` to fill it during a build)."""
-    off, shape, dtype = dataset_offset(path, name)
-    return np.memmap(path, dtype=dtype, mode=mode, offset=off, shape=shape)
-
-
 def write_parquet_atomic(table: Any, path: Path, **options: Any) -> None:
     """Write a pyarrow Table to ``path`` atomically (options go to ``pyarrow.parquet.write_table``)."""
     import pyarrow.parquet as pq
 
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, **options)
-
-
-def sha256_file(path: Path, chunk: int = 1 << 22) -> str:
-    """Hex sha256 of a file, read in 4 MiB chunks."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while True:
-            b = fh.read(chunk)
-            if not b:
-                break
-            h.update(b)
-    return h.hexdigest()
 
 
 def describe_file(path: Path) -> dict[str, Any]:
@@ -152,26 +124,6 @@ def describe_file(path: Path) -> dict[str, Any]:
         info["rows"] = md.num_rows
         info["columns"] = [md.schema.column(i).name for i in range(md.num_columns)]
     return info
-
-
-def read_manifest(folder: Path, strict: bool = True) -> dict[str, Any]:
-    """The manifest of an artifacts folder, or an empty one if there is none yet.
-
-    A corrupt manifest raises ``ValueError`` when ``strict``; otherwise it counts as empty,
-    so a build simply rebuilds everything it lists.
-    """
-    p = Path(folder) / MANIFEST
-    if not p.exists():
-        return {"files": {}, "stages": {}}
-    try:
-        data = json.loads(p.read_text())
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-        return data
-    except ValueError as exc:
-        if strict:
-            raise ValueError(f"{p} is corrupt ({exc})") from None
-        return {"files": {}, "stages": {}}
 
 
 @contextlib.contextmanager

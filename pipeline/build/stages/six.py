@@ -7,12 +7,12 @@ config:  [six]
 
 from __future__ import annotations
 
-from ..config import BuildConfig
-from ..evaluate import build_rank_tables
-from . import Context, Stage
-from .tables import write_score_file
+from pipeline.build.config import BuildConfig
+from pipeline.core.evaluate import build_rank_tables
+from pipeline.build.stages import Context, Stage
+from pipeline.build.stages.tables import write_score_file
 
-CODE = ("pipeline.evaluate", "pipeline.cards", "pipeline.stages.tables", "pipeline.stages.six")
+CODE = ("pipeline.core.evaluate", "pipeline.core.cards", "pipeline.build.stages.tables", "pipeline.build.stages.six")
 
 
 def stages(config: BuildConfig) -> list[Stage]:

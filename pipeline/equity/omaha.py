@@ -15,9 +15,9 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from .bits import cttz64
-from .cards import BINOM, format_cards, parse_cards
-from .combos import next_combination, unrank_into
+from pipeline.core.bits import cttz64
+from pipeline.core.cards import BINOM, format_cards, parse_cards
+from pipeline.core.combos import next_combination, unrank_into
 
 HOLE_PAIRS = np.array([(a, b) for a in range(4) for b in range(a + 1, 4)], dtype=np.int64)
 BOARD_TRIPLES = np.array([(a, b, c) for a in range(5) for b in range(a + 1, 5)
@@ -71,7 +71,7 @@ def score_omaha_rows(holes: np.ndarray, boards: np.ndarray, five: np.ndarray, bi
 def score_omaha(tables: Any, hole4: Any, board5: Any) -> Any:
     """Best Omaha score (1..7462) of 4 hole cards with a 5-card board, or of (N,4)/(N,5) batches.
 
-    ``tables`` is a :class:`pipeline.query.Tables`. Single hands may be text or id lists.
+    ``tables`` is a :class:`pipeline.query.tables.Tables`. Single hands may be text or id lists.
     Raises ``ValueError`` on wrong counts or a card used twice.
     """
     five = tables.table(5)

@@ -1,0 +1,23 @@
+"""Named numbers of the game and of the artifacts' contracts, each defined once."""
+
+from __future__ import annotations
+
+#: Cards in a standard deck; card id = 4 * rank + suit.
+DECK_SIZE = 52
+#: Distinct 5-card hand values; a score runs 1..N_SCORES, higher is stronger.
+N_SCORES = 7462
+#: Score of the royal flush (the top score).
+TOP_SCORE = N_SCORES
+#: Cactus Kev's rank (1 = royal flush) is ``CACTUS_KEV_BASE - score``.
+CACTUS_KEV_BASE = N_SCORES + 1
+#: Hold'em starting hands: C(52, 2) two-card combinations.
+N_HOLE_PAIRS = 1326
+#: Starting-hand classes: 13 pairs + 78 suited + 78 offsuit.
+N_HAND_CLASSES = 169
+#: lcm(1..10): a k-way split pays SHARE_SCALE / k share units exactly, for up to 10 players.
+SHARE_SCALE = 2520
+#: Most players at one table (hero included) that equity and showdown accept.
+MAX_PLAYERS = 10
+
+__all__ = ["DECK_SIZE", "N_SCORES", "TOP_SCORE", "CACTUS_KEV_BASE", "N_HOLE_PAIRS", "N_HAND_CLASSES",
+           "SHARE_SCALE", "MAX_PLAYERS"]
