@@ -18,8 +18,10 @@ venv: $(STAMP)
 tables: $(STAMP)
 	$(BIN)/pokertables build $(STAGES)
 
-## run the test suite (builds missing artifacts first)
+## lint, type-check, then run the test suite (builds missing artifacts first)
 test: $(STAMP)
+	$(BIN)/ruff check pipeline tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 ## speed report against peer libraries -> bench/report.txt

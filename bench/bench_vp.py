@@ -26,7 +26,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-PAYTABLES = ROOT / "configs" / "paytables"
+PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
 ROUNDS = 3
 TARGET_S = 3.0
 

@@ -1,3 +1,60 @@
-"""pokertables: precomputed poker lookup tables as HDF5/Parquet artifacts, and tools on them."""
+"""pokertables: precomputed poker lookup tables as HDF5/Parquet artifacts, and tools on them.
+
+The supported names load lazily, so ``import pipeline`` (and the command line) stays fast:
+
+* :class:`Tables` — read-only lookups in built artifacts (:mod:`pipeline.query.tables`);
+* :func:`hand_equity` — hold'em win/tie/lose and equity (:func:`pipeline.equity.equity`; the
+  name ``pipeline.equity`` is the equity sub-package itself);
+* :func:`analyze`, :func:`load_paytable` — exact video-poker analysis of a paytable;
+* :func:`load_rules` — a rule set by name or path;
+* the error classes of :mod:`pipeline.errors`.
+
+>>> import pipeline
+>>> issubclass(pipeline.InputError, ValueError)
+True
+>>> pipeline.load_rules("short-deck").deck_size
+36
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from pipeline.errors import ArtifactError, BuildError, ConfigError, InputError, PokertablesError
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from pipeline.equity.engine import equity as hand_equity
+    from pipeline.query.tables import Tables
+    from pipeline.rules import load_rules
+    from pipeline.videopoker.analysis import analyze
+    from pipeline.videopoker.paytable import load_paytable
+
+#: public name -> "module:attribute" it is loaded from on first use (read by the stage-key walk)
+_EXPORTS = {
+    "Tables": "pipeline.query.tables:Tables",
+    "hand_equity": "pipeline.equity.engine:equity",
+    "analyze": "pipeline.videopoker.analysis:analyze",
+    "load_paytable": "pipeline.videopoker.paytable:load_paytable",
+    "load_rules": "pipeline.rules:load_rules",
+}
+
+
+def __getattr__(name: str) -> Any:
+    target = _EXPORTS.get(name)
+    if target is None:
+        raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+    module, _, attr = target.partition(":")
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
+
+__all__ = ["Tables", "hand_equity", "analyze", "load_paytable", "load_rules", "PokertablesError",
+           "InputError", "ConfigError", "ArtifactError", "BuildError", "__version__"]

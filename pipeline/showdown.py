@@ -12,9 +12,13 @@ names the bad token. Blank lines are skipped.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numba as nb
 import numpy as np
+
+if TYPE_CHECKING:
+    from pipeline.rules import RuleSet
 
 from pipeline.core.cards import BINOM, parse_cards
 from pipeline.core.combos import sort_small
@@ -159,14 +163,14 @@ class Judgement:
     errors: list[tuple[int, str]]
 
 
-def judge(data: bytes, table5: np.ndarray, rules: object = None) -> Judgement:
+def judge(data: bytes, table5: np.ndarray, rules: RuleSet | None = None) -> Judgement:
     """Judge every line of ``data`` against the 5-card score table (see module docstring).
 
     ``rules`` (a :class:`pipeline.rules.RuleSet`) judges under another rule set with its own
     table. ``errors`` lists (1-based line number, message) for lines that are not ten
     distinct cards of the deck.
     """
-    offset = 4 * rules.lowest_rank if rules is not None else 0  # type: ignore[attr-defined]
+    offset = 4 * rules.lowest_rank if rules is not None else 0
     buf = np.frombuffer(data, dtype=np.uint8)
     starts = _line_starts(buf)
     n = starts.shape[0] - 1
@@ -176,8 +180,8 @@ def judge(data: bytes, table5: np.ndarray, rules: object = None) -> Judgement:
     width = max(len(v) for v in VERDICTS)
     words = np.zeros((3, width), np.uint8)
     lens = np.array([len(v) for v in VERDICTS], np.int64)
-    for i, v in enumerate(VERDICTS):
-        words[i, :len(v)] = np.frombuffer(v.encode(), np.uint8)
+    for j, v in enumerate(VERDICTS):
+        words[j, :len(v)] = np.frombuffer(v.encode(), np.uint8)
     out = render(status, verdict, words, lens).tobytes()
     errors = []
     for i in np.flatnonzero(status == BAD):
@@ -186,7 +190,7 @@ def judge(data: bytes, table5: np.ndarray, rules: object = None) -> Judgement:
             ids = parse_cards(line, count=10)
             msg = f"expected ten cards: {line.strip()!r}"
             if rules is not None:
-                rules.local_ids(ids)  # type: ignore[attr-defined]  # raises naming the card
+                rules.local_ids(np.asarray(ids))  # raises naming the card
         except ValueError as exc:
             msg = str(exc)
         errors.append((int(i) + 1, msg))

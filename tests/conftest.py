@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     """The repository's artifacts folder, built (incrementally) with the default config."""
-    from pipeline.build.runner import run_build
     from pipeline.build.config import load_config
+    from pipeline.build.runner import run_build
 
     cfg = load_config(ROOT / "configs" / "build.toml")
     run_build(cfg, wait=True)
@@ -21,7 +21,7 @@ def artifacts() -> Path:
 
 
 @pytest.fixture(scope="session")
-def tables(artifacts: Path):  # type: ignore[no-untyped-def]
+def tables(artifacts: Path):
     """A :class:`pipeline.query.tables.Tables` over the built artifacts."""
     from pipeline.query.tables import Tables
 

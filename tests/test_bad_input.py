@@ -32,6 +32,7 @@ CASES = [
     (["equity", "AsKs", "-n", "9", "--dead", DEAD30], "deck"),
     (["equity", "AsKs", "--samples", "0"], "samples"),
     (["vp", "analyze", "configs/paytables/no-such-game.toml"], "no-such-game.toml"),
+    (["vp", "analyze", "no-such-game"], "unknown paytable 'no-such-game'"),
     (["build", "no-such-stage"], "unknown stage 'no-such-stage'"),
 ]
 

@@ -9,8 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.cards import (bitmap, bitmap_cards, card_id, card_text, colex_cards, colex_index,
-                            format_cards, parse_cards)
+from pipeline.core.cards import (
+    bitmap,
+    bitmap_cards,
+    card_id,
+    card_text,
+    colex_cards,
+    colex_index,
+    format_cards,
+    parse_cards,
+)
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"

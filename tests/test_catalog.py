@@ -63,8 +63,8 @@ def test_catalog_sql_returns_documented_numbers(artifacts: Path, monkeypatch: py
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 def test_catalog_c_program_reads_seven_h5_with_plain_mmap(artifacts: Path, tmp_path: Path,
-                                                          tables) -> None:  # type: ignore[no-untyped-def]
-    src = re.search(r"```c\n(.*?)```", CATALOG, re.S).group(1)  # type: ignore[union-attr]
+                                                          tables) -> None:
+    src = re.search(r"```c\n(.*?)```", CATALOG, re.S).group(1)
     (tmp_path / "score7.c").write_text(src)
     subprocess.run(["cc", "-O2", "-o", str(tmp_path / "score7"), str(tmp_path / "score7.c")], check=True)
     with h5py.File(artifacts / "seven.h5", "r") as f:

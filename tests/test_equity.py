@@ -11,17 +11,17 @@ import h5py
 import numpy as np
 import pytest
 
-from pipeline.core.cards import parse_cards
 from pipeline.cli import main
+from pipeline.core.cards import parse_cards
 from pipeline.equity.engine import equity, hand_index2
 
 
-def _counts(r):  # type: ignore[no-untyped-def]
+def _counts(r):
     return r.counts["win"], r.counts["tie"], r.counts["lose"]
 
 
 # ------------------------------------------------------------------ the issue's numbers
-def test_aa_vs_kk_all_36_combos(tables) -> None:  # type: ignore[no-untyped-def]
+def test_aa_vs_kk_all_36_combos(tables) -> None:
     win = tie = lose = deals = eqn = 0
     for a in itertools.combinations(parse_cards("Ac Ad Ah As"), 2):
         for k in itertools.combinations(parse_cards("Kc Kd Kh Ks"), 2):
@@ -34,19 +34,19 @@ def test_aa_vs_kk_all_36_combos(tables) -> None:  # type: ignore[no-untyped-def]
     assert round(eqn / (2520 * deals), 6) == 0.819461
 
 
-def test_aa_vs_kk_same_suits(tables) -> None:  # type: ignore[no-untyped-def]
+def test_aa_vs_kk_same_suits(tables) -> None:
     r = equity(tables, "AsAh", vs=["KsKh"])
     assert r.deals == 1_712_304
     assert r.players[0]["win"] + r.players[1]["win"] + r.tie == pytest.approx(1.0)
 
 
-def test_flop_aces_vs_straight_flush_draw(tables) -> None:  # type: ignore[no-untyped-def]
+def test_flop_aces_vs_straight_flush_draw(tables) -> None:
     r = equity(tables, "AsAc", board="6d9d2h", vs=["7d8d"])
     assert (r.method, r.deals, r.counts["win"], r.counts["tie"]) == ("exact", 990, 433, 0)
     assert r.players[1]["win"] == pytest.approx(557 / 990)
 
 
-def test_aces_vs_one_random_hand_preflop(tables) -> None:  # type: ignore[no-untyped-def]
+def test_aces_vs_one_random_hand_preflop(tables) -> None:
     r = equity(tables, "AsAh")
     assert r.method == "exact" and r.deals == 2_097_572_400
     assert round(r.equity, 6) == 0.852037
@@ -54,7 +54,7 @@ def test_aces_vs_one_random_hand_preflop(tables) -> None:  # type: ignore[no-unt
 
 
 # ------------------------------------------------------------------ independent brute force
-def brute_force(tables, hole, board, dead, vs, n_random):  # type: ignore[no-untyped-def]
+def brute_force(tables, hole, board, dead, vs, n_random):
     """Deal every board completion and every ordered tuple of random hands, one by one."""
     known = set(hole) | set(board) | set(dead) | {c for h in vs for c in h}
     live = [c for c in range(52) if c not in known]
@@ -68,7 +68,7 @@ def brute_force(tables, hole, board, dead, vs, n_random):  # type: ignore[no-unt
         hands = list(itertools.combinations(rest, 2))
         sc = {h: tables.score7(list(h) + b) for h in hands}
 
-        def deal(used: frozenset, left: int, scores: list) -> None:  # type: ignore[type-arg]
+        def deal(used: frozenset, left: int, scores: list) -> None:
             nonlocal win, tie, lose, eq
             if left == 0:
                 best = max(scores)
@@ -97,7 +97,7 @@ SPOTS = [  # (board size, named hands, random hands, live cards left for the unk
 
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("nb,nv,nr,left", SPOTS)
-def test_exact_matches_brute_force(tables, nb, nv, nr, left, seed) -> None:  # type: ignore[no-untyped-def]
+def test_exact_matches_brute_force(tables, nb, nv, nr, left, seed) -> None:
     # dead cards shrink the deck so the brute force stays small; a few seeds deal pairs and
     # paired boards so ties are exercised
     rng = np.random.default_rng(1000 * nb + 100 * nv + 10 * nr + seed)
@@ -117,7 +117,7 @@ def test_exact_matches_brute_force(tables, nb, nv, nr, left, seed) -> None:  # t
     assert Fraction(r.counts["equity_numerator"], r.counts["equity_denominator"]) == eq / (w + t + lo)
 
 
-def test_multiway_is_not_the_independence_shortcut(tables) -> None:  # type: ignore[no-untyped-def]
+def test_multiway_is_not_the_independence_shortcut(tables) -> None:
     one = equity(tables, "7d8d", board="6d9d2hKc")
     three = equity(tables, "7d8d", board="6d9d2hKc", opponents=3)
     assert three.method == "exact"
@@ -136,7 +136,7 @@ MC_SPOTS = [
 
 
 @pytest.mark.parametrize("spot", MC_SPOTS, ids=lambda s: " ".join(f"{k}={v}" for k, v in s.items()))
-def test_monte_carlo_within_four_stderr(tables, spot) -> None:  # type: ignore[no-untyped-def]
+def test_monte_carlo_within_four_stderr(tables, spot) -> None:
     ex = equity(tables, **spot)
     assert ex.method == "exact"
     mc = equity(tables, **spot, samples=200_000, seed=12345)
@@ -146,7 +146,7 @@ def test_monte_carlo_within_four_stderr(tables, spot) -> None:  # type: ignore[n
     assert abs(mc.win - ex.win) < 4 * np.sqrt(ex.win * (1 - ex.win) / mc.samples) + 1e-12
 
 
-def test_monte_carlo_reproducible_and_default_precision(tables) -> None:  # type: ignore[no-untyped-def]
+def test_monte_carlo_reproducible_and_default_precision(tables) -> None:
     a = equity(tables, "AsKs", opponents=6, seed=99)
     b = equity(tables, "AsKs", opponents=6, seed=99)
     c = equity(tables, "AsKs", opponents=6, seed=100)
@@ -156,7 +156,7 @@ def test_monte_carlo_reproducible_and_default_precision(tables) -> None:  # type
 
 
 # ------------------------------------------------------------------ the preflop stage
-def test_preflop_table_matches_equity_and_counts(artifacts, tables) -> None:  # type: ignore[no-untyped-def]
+def test_preflop_table_matches_equity_and_counts(artifacts, tables) -> None:
     with h5py.File(artifacts / "preflop.h5", "r") as f:
         win, tie, lose = (f["heads_up"][k][:] for k in ("win", "tie", "lose"))
         names = [n.decode() for n in f["classes/name"][:]]
@@ -189,7 +189,7 @@ def test_preflop_table_matches_equity_and_counts(artifacts, tables) -> None:  # 
 
 
 # ------------------------------------------------------------------ command line
-def _cli(capsys, artifacts, *args: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+def _cli(capsys, artifacts, *args: str) -> tuple[int, str, str]:
     try:
         main(["--artifacts", str(artifacts), *args])
         code = 0
@@ -199,7 +199,7 @@ def _cli(capsys, artifacts, *args: str) -> tuple[int, str, str]:  # type: ignore
     return code, out.out, out.err
 
 
-def test_cli_json_keys(capsys, artifacts) -> None:  # type: ignore[no-untyped-def]
+def test_cli_json_keys(capsys, artifacts) -> None:
     code, out, _ = _cli(capsys, artifacts, "equity", "AsAc", "--board", "6d 9d 2h", "--vs",
                         "7d8d", "--json")
     d = json.loads(out)
@@ -230,7 +230,7 @@ def test_cli_json_keys(capsys, artifacts) -> None:  # type: ignore[no-untyped-de
      "deck exhausted"),
     (["AsKs", "-n", "6", "--exact"], "at most 3 random"),
 ])
-def test_cli_bad_input_exit_2(capsys, artifacts, args, needle) -> None:  # type: ignore[no-untyped-def]
+def test_cli_bad_input_exit_2(capsys, artifacts, args, needle) -> None:
     code, _, err = _cli(capsys, artifacts, "equity", *args)
     assert code == 2
     assert err.startswith("error: ") and needle in err and "Traceback" not in err

@@ -48,7 +48,7 @@ def test_paytable_loader_never_crashes(wild: object, lines: list[dict], junk: st
 
 @settings(max_examples=200, deadline=None)
 @given(st.binary(max_size=200))
-def test_showdown_reader_never_crashes_on_bytes(tables, data: bytes) -> None:  # type: ignore[no-untyped-def]
+def test_showdown_reader_never_crashes_on_bytes(tables, data: bytes) -> None:
     res = judge(data, tables.table(5))
     ok = int((res.status == 0).sum())
     assert res.output.count(b"\n") == ok
@@ -58,7 +58,7 @@ def test_showdown_reader_never_crashes_on_bytes(tables, data: bytes) -> None:  #
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.integers(0, 51), min_size=10, max_size=10, unique=True), min_size=1,
                 max_size=20), st.sampled_from([" ", "", ","]), st.booleans())
-def test_showdown_reader_agrees_with_table(tables, deals: list[list[int]], sep: str,  # type: ignore[no-untyped-def]
+def test_showdown_reader_agrees_with_table(tables, deals: list[list[int]], sep: str,
                                            lower: bool) -> None:
     text = "\n".join((sep if sep else "").join(format_cards(d).split()) if sep != " " else format_cards(d)
                      for d in deals)

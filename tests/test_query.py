@@ -208,6 +208,6 @@ def test_query_does_not_import_build_side(artifacts: Path) -> None:
                        text=True, check=True)
     loaded = set(r.stdout.split())
     assert "pipeline.query.tables" in loaded and "pipeline.query.lookup" in loaded
-    for forbidden in ("pipeline.build.stages", "pipeline.core.evaluate", "pipeline.build.runner", "pipeline.core.combos",
-                      "pipeline.build.store"):
+    for forbidden in ("pipeline.build.stages", "pipeline.core.evaluate", "pipeline.build.runner",
+                      "pipeline.core.combos", "pipeline.build.store"):
         assert not any(m == forbidden or m.startswith(forbidden + ".") for m in loaded), (forbidden, loaded)

@@ -103,8 +103,8 @@ def test_standard_rule_file_reproduces_five_h5(artifacts: Path) -> None:
 
 
 def test_rule_builds_leave_standard_files_byte_identical(artifacts: Path) -> None:
-    from pipeline.build.runner import run_build
     from pipeline.build.config import load_config
+    from pipeline.build.runner import run_build
     from pipeline.build.store import read_manifest, sha256_file
 
     before = {n: sha256_file(artifacts / n) for n in ("five.h5", "six.h5")}

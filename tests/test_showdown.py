@@ -16,7 +16,7 @@ ZOJ_IN = """2H 3D 5S 9C KD 2C 3H 4S 8C AH
 ZOJ_OUT = "White wins.\nBlack wins.\nBlack wins.\nTie.\n"
 
 
-def _run(capsys, artifacts, text: str, *args: str):  # type: ignore[no-untyped-def]
+def _run(capsys, artifacts, text: str, *args: str):
     import io
     import sys
 
@@ -33,7 +33,7 @@ def _run(capsys, artifacts, text: str, *args: str):  # type: ignore[no-untyped-d
     return code, out.out, out.err
 
 
-def test_zoj_1111_sample(capsys, artifacts) -> None:  # type: ignore[no-untyped-def]
+def test_zoj_1111_sample(capsys, artifacts) -> None:
     assert _run(capsys, artifacts, ZOJ_IN) == (0, ZOJ_OUT, "")
 
 
@@ -48,11 +48,11 @@ def test_zoj_1111_sample(capsys, artifacts) -> None:  # type: ignore[no-untyped-
     ("10h jh qh kh 9h 9c 9d 9s 2c 2d", "Black wins."),        # '10' accepted; straight flush > quads
     ("2h3d5s9ckd 2c3h4s8cah", "White wins."),                 # cards written together
 ])
-def test_verdicts(capsys, artifacts, line, verdict) -> None:  # type: ignore[no-untyped-def]
+def test_verdicts(capsys, artifacts, line, verdict) -> None:
     assert _run(capsys, artifacts, line + "\n") == (0, verdict + "\n", "")
 
 
-def test_bad_lines_named_and_rest_answered(capsys, artifacts) -> None:  # type: ignore[no-untyped-def]
+def test_bad_lines_named_and_rest_answered(capsys, artifacts) -> None:
     text = ("2H 3D 5S 9C KD 2C 3H 4S 8C AH\n"
             "2H 3D 5S 9C KD 2C 3H 4S 8C\n"          # nine cards
             "\n"                                    # blank: skipped silently
@@ -68,7 +68,7 @@ def test_bad_lines_named_and_rest_answered(capsys, artifacts) -> None:  # type: 
     assert lines[2].startswith("line 5:") and "duplicate card Ah" in lines[2]
 
 
-def test_file_argument_and_json(capsys, artifacts, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_file_argument_and_json(capsys, artifacts, tmp_path) -> None:
     p = tmp_path / "hands.txt"
     p.write_text(ZOJ_IN)
     code, out, _ = _run(capsys, artifacts, "", str(p))
@@ -80,7 +80,7 @@ def test_file_argument_and_json(capsys, artifacts, tmp_path) -> None:  # type: i
     assert d["counts"] == {"Black wins.": 2, "White wins.": 1, "Tie.": 1} and d["errors"] == []
 
 
-def test_bulk_matches_score_lookups(tables) -> None:  # type: ignore[no-untyped-def]
+def test_bulk_matches_score_lookups(tables) -> None:
     rng = np.random.default_rng(7)
     n = 20_000
     deals = np.argsort(rng.random((n, 52)), axis=1)[:, :10]

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.query.tables import ArtifactError, Tables
 from pipeline.build.store import BuildError, atomic_path, build_lock
 from pipeline.build.verify import verify
+from pipeline.query.tables import ArtifactError, Tables
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def cli(*args: str, cwd: Path = ROOT, **kw) -> subprocess.CompletedProcess:  # type: ignore[no-untyped-def]
+def cli(*args: str, cwd: Path = ROOT, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True,
                           text=True, **kw)
 
@@ -156,8 +156,8 @@ def test_missing_artifacts_folder_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_unchanged_build_skips_everything(artifacts: Path) -> None:
-    from pipeline.build.runner import run_build
     from pipeline.build.config import load_config
+    from pipeline.build.runner import run_build
 
     results = run_build(load_config(ROOT / "configs" / "build.toml"))
     assert results and all(r.status == "skipped" for r in results)
@@ -166,8 +166,8 @@ def test_unchanged_build_skips_everything(artifacts: Path) -> None:
 
 def test_failed_stage_changes_no_artifact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A stage that dies after writing some outputs leaves every artifact as it was."""
-    from pipeline.build.runner import run_build
     from pipeline.build.config import load_config
+    from pipeline.build.runner import run_build
     from pipeline.build.stages import five
     from pipeline.build.store import sha256_file
 

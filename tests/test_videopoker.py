@@ -17,12 +17,11 @@ import pytest
 
 from pipeline.core.combos import hand_bitmaps
 from pipeline.videopoker.analysis import analyze, compute_counts, hold_table, parse_deal
-from pipeline.videopoker.deals import (RANK_PATTERNS, canonical_index, deal_classes, deck_hands,
-                                       rank_pattern)
+from pipeline.videopoker.deals import RANK_PATTERNS, canonical_index, deal_classes, deck_hands, rank_pattern
 from pipeline.videopoker.paytable import load_paytable, parse_paytable
 
 ROOT = Path(__file__).resolve().parent.parent
-PAYTABLES = ROOT / "configs" / "paytables"
+PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
 JOB96 = PAYTABLES / "jacks-or-better-9-6.toml"
 DEUCES = PAYTABLES / "deuces-wild-full-pay.toml"
 JOKER = PAYTABLES / "joker-poker-kings.toml"
@@ -31,7 +30,7 @@ MY_STAGES = ("vp_classes", "paytable", "vp_summary")
 
 
 @pytest.fixture(scope="module")
-def job96():  # type: ignore[no-untyped-def]
+def job96():
     return analyze(load_paytable(JOB96))
 
 
@@ -77,7 +76,7 @@ JOB96_FINAL = [493_512_264, 2_178_883_296, 47_093_167_764, 229_475_482_596, 219_
                10_872_274_993_896]
 
 
-def test_job96_exact_return_and_final_hands(job96) -> None:  # type: ignore[no-untyped-def]
+def test_job96_exact_return_and_final_hands(job96) -> None:
     assert job96.return_exact == Fraction(1653526326983, 1661102543100)
     assert job96.denominator == 19_933_230_517_200
     assert job96.final_counts == JOB96_FINAL
@@ -117,7 +116,7 @@ def test_joker_common_denominator() -> None:
 
 # ------------------------------------------------------------------ brute force
 
-def _brute_force_evs(pt, cards: list[int], pay_cat: np.ndarray) -> dict[frozenset, Fraction]:  # type: ignore[no-untyped-def]
+def _brute_force_evs(pt, cards: list[int], pay_cat: np.ndarray) -> dict[frozenset, Fraction]:
     """EV of every hold by enumerating every draw: all deals F with H in F and F avoiding D-H."""
     pays = pt.pays
     bm = hand_bitmaps(deck_hands(pt.deck_size, 5))
@@ -156,7 +155,7 @@ def test_hold_evs_match_brute_force(path: Path, deal: str) -> None:
     assert [r["best"] for r in rows].count(True) == 1
 
 
-def test_best_hold_of_royal_draw(job96) -> None:  # type: ignore[no-untyped-def]
+def test_best_hold_of_royal_draw(job96) -> None:
     rows = hold_table(job96.paytable, parse_deal("Jh Qh Kh Ah 2c", 52), job96.pay_category,
                       job96.counts)
     assert rows[0]["hold"] == "Jh Qh Kh Ah"
@@ -193,7 +192,7 @@ def _natural(cards: list[tuple[int, int]]) -> tuple[str, dict[int, int]]:
     return "high", cnt
 
 
-def _naive_category(pt, cards: list[int]) -> int:  # type: ignore[no-untyped-def]
+def _naive_category(pt, cards: list[int]) -> int:
     """First line matched, best over every substitution of the wild cards by any card."""
     wild = [c for c in cards if (pt.wild == "deuces" and c < 4) or c == 52]
     nat = [(c >> 2, c & 3) for c in cards if c not in wild]
@@ -366,12 +365,12 @@ def test_cli_hold_text_and_json(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ stages and artifacts
 
-def _my_config(root: Path, artifacts: Path, paytable_dir: Path):  # type: ignore[no-untyped-def]
+def _my_config(root: Path, artifacts: Path, slugs: list[str]):
     from pipeline.build.config import BuildConfig
     from pipeline.build.stages import STAGE_MODULES
 
     sections = {m: {"enabled": False} for m in STAGE_MODULES if m not in MY_STAGES}
-    sections["paytables"] = {"enabled": True, "dir": str(paytable_dir)}
+    sections["paytables"] = {"enabled": True, "slugs": slugs}
     return BuildConfig(root=root, artifacts=artifacts, sections=sections)
 
 
@@ -385,19 +384,27 @@ def test_paytable_family_picks_up_every_file() -> None:
     assert {"vp_classes", "vp_summary"} <= names
 
 
-def test_drop_in_paytable_builds_and_rebuilds_on_edit(tmp_path: Path) -> None:
-    """A new TOML in the folder is a new stage; editing it rebuilds only that stage."""
+def test_drop_in_paytable_builds_and_rebuilds_on_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new TOML in a user config folder is a new stage; editing it rebuilds only that stage."""
     import h5py
     import pyarrow.parquet as pq
+
     from pipeline.build.runner import run_build
+    from pipeline.build.stages import plan
+    from pipeline.registry import ENV_VAR
 
     folder = tmp_path / "paytables"
     folder.mkdir()
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
     shutil.copy(JOB96, folder / "job.toml")
-    cfg = _my_config(tmp_path, tmp_path / "art", folder)
+    cfg = _my_config(tmp_path, tmp_path / "art", ["job"])
     res = {r.name: r.status for r in run_build(cfg)}
     assert res == {"vp_classes": "built", "paytable:job": "built", "vp_summary": "built"}
     shutil.copy(DEUCES, folder / "dw.toml")
+    everything = _my_config(tmp_path, tmp_path / "art", [])
+    del everything.sections["paytables"]["slugs"]  # no selection: every known paytable
+    assert {"paytable:dw", "paytable:job", "paytable:jacks-or-better-9-6"} <= {s.name for s in plan(everything)}
+    cfg = _my_config(tmp_path, tmp_path / "art", ["dw", "job"])
     res = {r.name: r.status for r in run_build(cfg)}
     assert res == {"vp_classes": "skipped", "paytable:dw": "built", "paytable:job": "skipped",
                    "vp_summary": "built"}
@@ -417,13 +424,15 @@ def test_drop_in_paytable_builds_and_rebuilds_on_edit(tmp_path: Path) -> None:
     assert not list((tmp_path / "art").rglob(".tmp-*"))
 
 
-def test_broken_paytable_fails_its_stage_only(tmp_path: Path) -> None:
+def test_broken_paytable_fails_its_stage_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pipeline.build.runner import run_build
+    from pipeline.registry import ENV_VAR
 
     folder = tmp_path / "paytables"
     folder.mkdir()
     (folder / "bad.toml").write_text('name = "x"\n')
-    cfg = _my_config(tmp_path, tmp_path / "art", folder)
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
+    cfg = _my_config(tmp_path, tmp_path / "art", ["bad"])
     with pytest.raises(ValueError, match="bad.toml: the paytable has no lines"):
         run_build(cfg)
     assert not (tmp_path / "art" / "paytables" / "bad.h5").exists()
@@ -432,8 +441,8 @@ def test_broken_paytable_fails_its_stage_only(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def vp_artifacts() -> Path:
     """The repository's artifacts folder with the video poker stages built (incrementally)."""
-    from pipeline.build.runner import run_build
     from pipeline.build.config import load_config
+    from pipeline.build.runner import run_build
 
     cfg = load_config(ROOT / "configs" / "build.toml")
     run_build(cfg, list(MY_STAGES), wait=True)

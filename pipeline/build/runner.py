@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import json
 import shutil
 import time
 from dataclasses import dataclass
@@ -13,9 +10,19 @@ from typing import Any
 
 from pipeline import __version__
 from pipeline.build.config import BuildConfig
+from pipeline.build.keys import ImportGraph, parts_key, stage_parts, stale_reasons
 from pipeline.build.stages import Context, Stage, plan
-from pipeline.build.store import (MANIFEST, STAGING, BuildError, build_lock, clean_stale_temps, describe_file,
-                    move_into_place, read_manifest, write_json_atomic)
+from pipeline.build.store import (
+    MANIFEST,
+    STAGING,
+    build_lock,
+    clean_stale_temps,
+    describe_file,
+    move_into_place,
+    read_manifest,
+    write_json_atomic,
+)
+from pipeline.errors import BuildError
 
 
 @dataclass(frozen=True)
@@ -27,42 +34,88 @@ class StageResult:
     seconds: float
     bytes: int
     outputs: tuple[str, ...]
+    reasons: tuple[str, ...] = ()   # why it was built (see :func:`check_stage`)
 
 
-def _module_digest(module: str) -> str:
-    spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None:
-        raise BuildError(f"stage code module {module} not found")
-    return hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest()
+@dataclass(frozen=True)
+class PlannedStage:
+    """A stage with its key and whether it would run: ``reasons`` is empty when up to date."""
+
+    stage: Stage
+    key: str
+    parts: dict[str, Any]
+    reasons: tuple[str, ...]
+
+    @property
+    def stale(self) -> bool:
+        """Whether the stage would (re)build."""
+        return bool(self.reasons)
 
 
-def stage_key(stage: Stage, manifest: dict[str, Any]) -> str:
-    """Hash of everything a stage's outputs depend on: settings, code, sources and inputs."""
+def stage_key(stage: Stage, manifest: dict[str, Any], graph: ImportGraph | None = None) -> str:
+    """Hash of everything a stage's outputs depend on (see :mod:`pipeline.build.keys`)."""
+    return parts_key(stage.name, _parts(stage, manifest, graph or ImportGraph()))
+
+
+def _parts(stage: Stage, manifest: dict[str, Any], graph: ImportGraph) -> dict[str, Any]:
     files = manifest.get("files", {})
-    parts = {
-        "name": stage.name,
-        "version": __version__,
-        "settings": stage.settings,
-        "code": {m: _module_digest(m) for m in stage.code},
-        "sources": {str(p): hashlib.sha256(Path(p).read_bytes()).hexdigest() for p in stage.sources},
-        "inputs": {i: files.get(i, {}).get("sha256") for i in stage.inputs},
-    }
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+    inputs = {i: files.get(i, {}).get("sha256") for i in stage.inputs}
+    return stage_parts(stage.module, stage.settings, inputs, stage.sources, graph)
 
 
-def _up_to_date(stage: Stage, key: str, manifest: dict[str, Any], folder: Path) -> bool:
-    entry = manifest.get("stages", {}).get(stage.name)
-    if not entry or entry.get("key") != key:
-        return False
-    for out in stage.outputs:
-        f = manifest.get("files", {}).get(out)
-        p = folder / out
+def _output_problems(stage: Stage, manifest: dict[str, Any], folder: Path) -> list[str]:
+    out = []
+    for rel in stage.outputs:
+        f = manifest.get("files", {}).get(rel)
+        p = folder / rel
         if f is None or not p.exists():
-            return False
+            out.append(f"output missing: {rel}")
+            continue
         st = p.stat()
         if st.st_size != f["bytes"] or st.st_mtime_ns != f["mtime_ns"]:
-            return False
-    return True
+            out.append(f"output changed: {rel}")
+    return out
+
+
+def check_stage(stage: Stage, manifest: dict[str, Any], folder: Path, force: bool = False,
+                graph: ImportGraph | None = None) -> PlannedStage:
+    """Key a stage against ``manifest`` and say why it would run (no reasons: up to date)."""
+    parts = _parts(stage, manifest, graph or ImportGraph())
+    key = parts_key(stage.name, parts)
+    entry = manifest.get("stages", {}).get(stage.name)
+    reasons: list[str] = []
+    if not entry:
+        reasons.append("new")
+    elif entry.get("key") != key:
+        reasons += stale_reasons(parts, entry.get("parts")) or ["key"]
+    if entry:
+        reasons += _output_problems(stage, manifest, folder)
+    if force:
+        reasons.append("forced")
+    return PlannedStage(stage, key, parts, tuple(reasons))
+
+
+def plan_build(config: BuildConfig, names: list[str] | None = None, force: bool = False
+               ) -> list[PlannedStage]:
+    """What a build would do, without building or taking the lock: one entry per planned stage.
+
+    Stages that read the outputs of a stale stage are keyed with the inputs as they are now,
+    so they show as up to date until their input is rebuilt; a real build re-keys each stage
+    after the stages before it ran.
+    """
+    manifest = read_manifest(config.artifacts, strict=False)
+    graph = ImportGraph()
+    planned = []
+    rebuilt: set[str] = set()
+    for stage in plan(config, names):
+        p = check_stage(stage, manifest, config.artifacts, force, graph)
+        stale_inputs = [f"input: {i} (rebuilt first)" for i in stage.inputs if i in rebuilt]
+        if stale_inputs and not p.stale:
+            p = PlannedStage(p.stage, p.key, p.parts, tuple(stale_inputs))
+        if p.stale:
+            rebuilt.update(stage.outputs)
+        planned.append(p)
+    return planned
 
 
 def run_build(config: BuildConfig, names: list[str] | None = None, force: bool = False,
@@ -83,11 +136,19 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
         try:
             clean_stale_temps(folder)
             manifest = read_manifest(folder, strict=False)  # a corrupt one means: rebuild all
+            graph = ImportGraph()
+            # digest the code now, when plan() has just imported it: a source edited while the
+            # build runs then gives a different key next time (a rebuild), never a stale skip
             for stage in stages:
-                key = stage_key(stage, manifest)
+                for module in graph.closure(stage.module):
+                    graph.digest(module)
+            for stage in stages:
+                # keyed now, after earlier stages ran: a rebuilt input changes this key
+                planned = check_stage(stage, manifest, folder, force, graph)
+                key = planned.key
                 if progress:
                     progress.start(stage)
-                if not force and _up_to_date(stage, key, manifest, folder):
+                if not planned.stale:
                     size = sum(manifest["files"][o]["bytes"] for o in stage.outputs)
                     res = StageResult(stage.name, "skipped", 0.0, size, stage.outputs)
                 else:
@@ -116,11 +177,12 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                         size += info["bytes"]
                     move_into_place(staging, folder, stage.outputs)
                     manifest.setdefault("stages", {})[stage.name] = {
-                        "key": key, "outputs": list(stage.outputs), "seconds": round(seconds, 3),
+                        "key": key, "parts": planned.parts, "outputs": list(stage.outputs),
+                        "seconds": round(seconds, 3),
                         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
                     manifest["package_version"] = __version__
                     write_json_atomic(folder / MANIFEST, manifest)
-                    res = StageResult(stage.name, "built", seconds, size, stage.outputs)
+                    res = StageResult(stage.name, "built", seconds, size, stage.outputs, planned.reasons)
                 results.append(res)
                 if progress:
                     progress.finish(res)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -25,7 +24,13 @@ import h5py
 import numpy as np
 
 from pipeline.errors import BuildError
-from pipeline.query.artifacts import MANIFEST, dataset_offset, map_dataset, read_manifest, sha256_file
+
+# the read-side helpers the build side shares, re-exported for the stages
+from pipeline.query.artifacts import MANIFEST as MANIFEST
+from pipeline.query.artifacts import dataset_offset as dataset_offset
+from pipeline.query.artifacts import map_dataset as map_dataset
+from pipeline.query.artifacts import read_manifest as read_manifest
+from pipeline.query.artifacts import sha256_file as sha256_file
 
 LOCK = ".build.lock"
 TMP_PREFIX = ".tmp-"

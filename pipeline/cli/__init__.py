@@ -9,23 +9,40 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any, Optional
 
 import typer
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Precomputed poker tables: build them, look hands up, analyse games.")
 
-STATE = {"debug": False, "artifacts": Path(os.environ.get("POKERTABLES_ARTIFACTS", "artifacts"))}
+STATE: dict[str, Any] = {"debug": False, "artifacts": Path(os.environ.get("POKERTABLES_ARTIFACTS", "artifacts"))}
+
+
+def _version(value: bool) -> None:
+    if value:
+        from pipeline import __version__
+
+        typer.echo(f"pokertables {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
 def _root(
     artifacts: Path = typer.Option(STATE["artifacts"], "--artifacts", "-a",
                                    help="artifacts folder to read/write (env POKERTABLES_ARTIFACTS)"),
+    config_dir: Optional[list[Path]] = typer.Option(
+        None, "--config-dir", help="folder with rules/*.toml and/or paytables/*.toml that add to and "
+        "override the built-in ones; repeat for more (env POKERTABLES_CONFIG)"),
     debug: bool = typer.Option(False, "--debug", help="show tracebacks on errors"),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="print the version and exit"),
 ) -> None:
+    from pipeline.registry import set_config_dirs
+
     STATE["artifacts"] = artifacts
     STATE["debug"] = debug
+    set_config_dirs(config_dir or [])
 
 
 def artifacts_dir() -> Path:
@@ -37,27 +54,39 @@ def _register() -> None:
     from pipeline.cli import build_cmd, equity_cmd, eval_cmd, showdown_cmd, verify_cmd, vp_cmd  # noqa: F401  (commands register on import)
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``pokertables`` console script."""
-    _register()
+def _user_message(exc: BaseException) -> str | None:
+    """The one-line message of an error the user can fix, or None for a bug."""
     from pipeline.errors import PokertablesError
 
+    if isinstance(exc, PokertablesError):
+        return str(exc)
+    if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError, NotADirectoryError)):
+        # a file or folder the user named (an input file, the artifacts folder)
+        return f"{exc.strerror}: {exc.filename}" if exc.filename else str(exc)
+    return None
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``pokertables`` console script.
+
+    Errors the user can fix (:class:`pipeline.errors.PokertablesError`, a file they named that is
+    missing or unreadable) print one ``error:`` line and exit 2; anything else is a bug in
+    pokertables and exits 1 with an ``internal error`` line (``--debug`` shows the traceback).
+    """
+    _register()
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
         # standalone mode: usage errors exit 2 and typer.Exit exits with its code
         app(args=argv, prog_name="pokertables")
-    except (PokertablesError, ValueError, FileNotFoundError, PermissionError) as exc:  # ValueError: until every raise site uses InputError
-        if debug:
-            raise
-        msg = str(exc) if not isinstance(exc, OSError) or not exc.filename else \
-            f"{exc.strerror}: {exc.filename}"
-        print(f"error: {msg}", file=sys.stderr)
-        sys.exit(2)
     except BrokenPipeError:
         sys.exit(0)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001  (the one place every error ends up)
         if debug:
             raise
-        print(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug for a traceback)",
+        msg = _user_message(exc)
+        if msg is not None:
+            print(f"error: {msg}", file=sys.stderr)
+            sys.exit(2)
+        print(f"internal error: {type(exc).__name__}: {exc} (run with --debug for a traceback)",
               file=sys.stderr)
         sys.exit(1)

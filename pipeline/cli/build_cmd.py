@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any, Optional
@@ -10,6 +11,7 @@ from typing import Any, Optional
 import typer
 
 from pipeline.cli import STATE, app
+from pipeline.cli.progress import LogProgress
 
 
 class _RichProgress:
@@ -53,15 +55,21 @@ def build(
     force: bool = typer.Option(False, "--force", help="rebuild even if up to date"),
     config: Optional[Path] = typer.Option(None, "--config", help="build config (configs/build.toml)"),
     wait: bool = typer.Option(False, "--wait", help="wait for another running build instead of failing"),
+    dry_run: bool = typer.Option(False, "--dry-run", help="only say which stages would run and why"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON summary"),
 ) -> None:
     """Build the artifacts (what `make tables` runs); only stale stages are rebuilt."""
-    from pipeline.build.runner import run_build
     from pipeline.build.config import load_config
+    from pipeline.build.runner import run_build
 
     artifacts = STATE["artifacts"] if STATE["artifacts"] != Path("artifacts") else None
     cfg = load_config(config, artifacts)
-    show = _RichProgress() if not as_json else None
+    if dry_run:
+        _dry_run(cfg, stages or None, force, as_json)
+        return
+    show: _RichProgress | LogProgress | None = None
+    if not as_json:
+        show = _RichProgress() if sys.stderr.isatty() else LogProgress()
     t0 = time.perf_counter()
     try:
         results = run_build(cfg, stages or None, force=force, wait=wait, progress=show)
@@ -79,11 +87,31 @@ def build(
     from rich.table import Table
 
     table = Table(title=f"pokertables build -> {cfg.artifacts}")
-    for col, just in (("stage", "left"), ("status", "left"), ("seconds", "right"), ("bytes", "right")):
-        table.add_column(col, justify=just)  # type: ignore[arg-type]
+    for col in ("stage", "status"):
+        table.add_column(col, justify="left")
+    for col in ("seconds", "bytes"):
+        table.add_column(col, justify="right")
     for r in results:
         table.add_row(r.name, r.status, f"{r.seconds:.2f}", f"{r.bytes:,}")
     Console(stderr=True).print(table)
     built = sum(r.status == "built" for r in results)
     typer.echo(f"{built} stage(s) built, {len(results) - built} up to date, {total:.2f}s total"
                if built else f"nothing to do: all {len(results)} stages up to date ({total:.2f}s)")
+
+
+def _dry_run(cfg: Any, stages: Optional[list[str]], force: bool, as_json: bool) -> None:
+    """Print each planned stage as would-run / up-to-date with the reasons."""
+    from pipeline.build.runner import plan_build
+
+    planned = plan_build(cfg, stages, force=force)
+    rows = [{"name": p.stage.name, "status": "would-run" if p.stale else "up-to-date",
+             "reasons": list(p.reasons), "outputs": list(p.stage.outputs)} for p in planned]
+    if as_json:
+        typer.echo(json.dumps({"artifacts": str(cfg.artifacts), "stages": rows}))
+        return
+    width = max((len(r["name"]) for r in rows), default=0)
+    for r in rows:
+        why = f"  ({'; '.join(r['reasons'])})" if r["reasons"] else ""
+        typer.echo(f"{r['name']:<{width}}  {r['status']}{why}")
+    n = sum(p.stale for p in planned)
+    typer.echo(f"{n} stage(s) would run, {len(rows) - n} up to date")

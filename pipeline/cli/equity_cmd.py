@@ -3,11 +3,32 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
+if TYPE_CHECKING:
+    from pipeline.query.tables import Tables
+
 from pipeline.cli import app, artifacts_dir
+from pipeline.errors import InputError, PokertablesError
+
+
+@contextmanager
+def _spot_errors() -> Iterator[None]:
+    """Report the equity engine's plain ``ValueError``s about the spot as bad input.
+
+    pipeline/equity/ (being rewritten) still raises ``ValueError`` for impossible spots; this
+    adapter goes once it raises :class:`InputError` itself.
+    """
+    try:
+        yield
+    except ValueError as exc:
+        if isinstance(exc, PokertablesError):
+            raise
+        raise InputError(str(exc)) from exc
 
 
 @app.command("equity")
@@ -33,18 +54,20 @@ def equity_cmd(
     from pipeline.query.tables import Tables
 
     if seed is not None and not 0 <= seed < 2 ** 63:
-        raise ValueError(f"--seed must be 0 .. 2^63-1, got {seed}")
+        raise InputError(f"--seed must be 0 .. 2^63-1, got {seed}")
     from pipeline.core.cards import parse_cards
 
     n_hole = len(parse_cards(" ".join(hole)))
     if n_hole not in (2, 4):
-        raise ValueError(f"expected 2 hole cards (hold'em) or 4 (Omaha), got {n_hole}: {' '.join(hole)}")
+        raise InputError(f"expected 2 hole cards (hold'em) or 4 (Omaha), got {n_hole}: {' '.join(hole)}")
+    tables = Tables(artifacts_dir())
     if n_hole == 4:
-        _omaha(" ".join(hole), board, opponents, vs or [], dead, exact, samples, seed, as_json)
+        with _spot_errors():
+            _omaha(tables, " ".join(hole), board, opponents, vs or [], dead, exact, samples, seed, as_json)
         return
-    res = equity(Tables(artifacts_dir()), " ".join(hole), board=board, opponents=opponents,
-                 vs=vs or [], dead=dead, exact=True if exact else None, samples=samples,
-                 seed=seed)
+    with _spot_errors():
+        res = equity(tables, " ".join(hole), board=board, opponents=opponents, vs=vs or [], dead=dead,
+                     exact=True if exact else None, samples=samples, seed=seed)
     out = res.to_json()
     if as_json:
         typer.echo(json.dumps(out))
@@ -67,20 +90,19 @@ def equity_cmd(
         typer.echo(f"  win  {100 * res.win:7.3f}%")
         typer.echo(f"  tie  {100 * res.tie:7.3f}%")
         typer.echo(f"  lose {100 * res.lose:7.3f}%")
-        typer.echo(f"  equity {100 * res.equity:.3f}% \u00b1 {100 * res.stderr:.3f} pp (1 stderr)")
+        typer.echo(f"  equity {100 * res.equity:.3f}% \u00b1 {100 * (res.stderr or 0.0):.3f} pp (1 stderr)")
     for p in out.get("players", []):
         typer.echo(f"  {p['player']:>5} {p['hand']}: win {100 * p['win']:.3f}%  tie "
                    f"{100 * p['tie']:.3f}%  equity {100 * p['equity']:.3f}%")
 
 
-def _omaha(hole: str, board: str, opponents: Optional[int], vs: list[str], dead: str, exact: bool,
-           samples: Optional[int], seed: Optional[int], as_json: bool) -> None:
+def _omaha(tables: Tables, hole: str, board: str, opponents: Optional[int], vs: list[str], dead: str,
+           exact: bool, samples: Optional[int], seed: Optional[int], as_json: bool) -> None:
     """Pot-limit Omaha: exactly two hole cards and three board cards make each hand."""
     from pipeline.equity.omaha import omaha_equity
-    from pipeline.query.tables import Tables
 
     n = opponents if opponents is not None else (0 if vs else 1)
-    res = omaha_equity(Tables(artifacts_dir()), hole, board=board, opponents=n, vs=vs, dead=dead,
+    res = omaha_equity(tables, hole, board=board, opponents=n, vs=vs, dead=dead,
                        exact=True if exact else None, samples=samples, seed=seed or 0)
     if as_json:
         typer.echo(json.dumps(res))

@@ -13,7 +13,7 @@ from pipeline.cli import app, artifacts_dir
 def eval_hand(
     cards: list[str] = typer.Argument(..., help="5, 6 or 7 cards, e.g. 'As Ks Qs Js Ts' or AsKsQsJsTs"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
-    rules: str = typer.Option("standard", "--rules", help="rule set from configs/rules/ (e.g. short-deck)"),
+    rules: str = typer.Option("standard", "--rules", help="rule set by name (e.g. short-deck) or TOML file"),
 ) -> None:
     """Look a hand up in the score tables."""
     from pipeline.core.cards import parse_cards

@@ -17,7 +17,7 @@ def showdown(
     file: Optional[Path] = typer.Argument(None, help="input file (default, or '-': stdin)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with counts and "
                                  "verdicts instead of text lines"),
-    rules: str = typer.Option("standard", "--rules", help="rule set from configs/rules/ (e.g. hk-stud)"),
+    rules: str = typer.Option("standard", "--rules", help="rule set by name (e.g. hk-stud) or TOML file"),
 ) -> None:
     """Print 'Black wins.', 'White wins.' or 'Tie.' for each line of ten cards.
 

@@ -1,4 +1,6 @@
-"""``pokertables vp analyze PAYTABLE.toml`` and ``pokertables vp hold CARDS --paytable FILE``.
+"""``pokertables vp analyze PAYTABLE`` and ``pokertables vp hold CARDS --paytable PAYTABLE``.
+
+A paytable is a slug (``jacks-or-better-9-6``, see :mod:`pipeline.registry`) or a TOML path.
 
 Both use the built ``artifacts/paytables/<slug>.h5`` when it was made from exactly this file
 by this solver, and otherwise compute on the fly (about a second), so any TOML works.
@@ -8,7 +10,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -37,7 +38,7 @@ def _classes(deck_size: int) -> DealClasses:
 
 @vp_app.command("analyze")
 def analyze_cmd(
-    paytable: Path = typer.Argument(..., help="paytable TOML, e.g. configs/paytables/jacks-or-better-9-6.toml"),
+    paytable: str = typer.Argument(..., help="paytable slug (e.g. jacks-or-better-9-6) or TOML file"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """Exact optimal-strategy return, variance and final-hand table of a paytable."""
@@ -74,12 +75,18 @@ def analyze_cmd(
 @vp_app.command("hold")
 def hold_cmd(
     cards: list[str] = typer.Argument(..., help="five cards, e.g. 'Jh Qh Kh Ah 2c' (Jk = joker)"),
-    paytable: Path = typer.Option(..., "--paytable", "-p", help="paytable TOML"),
+    paytable: str = typer.Option(..., "--paytable", "-p", help="paytable slug or TOML file"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """EV of all 32 holds of a deal, best first."""
-    from pipeline.videopoker.analysis import (compute_counts, current_artifact, hold_table, parse_deal,
-                                       read_counts, vp_cards_text)
+    from pipeline.videopoker.analysis import (
+        compute_counts,
+        current_artifact,
+        hold_table,
+        parse_deal,
+        read_counts,
+        vp_cards_text,
+    )
     from pipeline.videopoker.paytable import load_paytable
 
     t0 = time.perf_counter()

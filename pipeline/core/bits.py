@@ -6,6 +6,9 @@ from the package.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numba as nb
 import numpy as np
 from llvmlite import ir
@@ -13,29 +16,33 @@ from numba import types
 from numba.extending import intrinsic
 
 
-@intrinsic
-def ctpop64(typingctx, x):  # type: ignore[no-untyped-def]
-    """Population count of an int64 (LLVM ``ctpop``); usable only inside numba code."""
+def _ctpop64(typingctx: Any, x: Any) -> tuple[Any, Callable[..., Any]]:
     sig = types.int64(types.int64)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
         return builder.call(fn, [args[0]])
 
     return sig, codegen
 
 
-@intrinsic
-def cttz64(typingctx, x):  # type: ignore[no-untyped-def]
-    """Trailing zero bits of an int64, 64 for 0 (LLVM ``cttz``); usable only inside numba code."""
+def _cttz64(typingctx: Any, x: Any) -> tuple[Any, Callable[..., Any]]:
     sig = types.int64(types.int64)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)])
         fn = builder.module.declare_intrinsic("llvm.cttz", [ir.IntType(64)], fnty)
         return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
 
     return sig, codegen
+
+
+# typed as Any: inside numba code they are called with one argument, which numba's own stubs
+# for the intrinsic wrapper (typingctx first) do not describe
+#: Population count of an int64 (LLVM ``ctpop``); usable only inside numba code.
+ctpop64: Any = intrinsic(_ctpop64)
+#: Trailing zero bits of an int64, 64 for 0 (LLVM ``cttz``); usable only inside numba code.
+cttz64: Any = intrinsic(_cttz64)
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)

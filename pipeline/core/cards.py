@@ -23,6 +23,8 @@ from math import comb
 
 import numpy as np
 
+from pipeline.errors import InputError
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
@@ -33,6 +35,7 @@ RANK_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights",
 CATEGORY_NAMES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
                   "full house", "four of a kind", "straight flush")
 from pipeline.core.constants import DECK_SIZE  # noqa: E402  (re-exported)
+
 MAX_K = 7
 
 #: ``BINOM[n, k] = C(n, k)`` for ``n < 53, k <= 7`` (the colex weights; int64 so kernels
@@ -58,7 +61,7 @@ def card_id(token: str) -> int:
     t = token.strip()
     m = _TOKEN.fullmatch(t)
     if not m:
-        raise ValueError(f"bad card {token!r}: expected rank 2-9/T/J/Q/K/A (or 10) then suit c/d/h/s")
+        raise InputError(f"bad card {token!r}: expected rank 2-9/T/J/Q/K/A (or 10) then suit c/d/h/s")
     r = m.group(1).upper()
     rank = 8 if r == "10" else RANKS.index(r)
     return 4 * rank + SUITS.index(m.group(2).lower())
@@ -69,7 +72,7 @@ def parse_cards(text: str | Iterable[int] | Iterable[str], count: int | Sequence
     """Parse cards from text (``"AsKs"``, ``"As Ks"``, ``"AS,KS"``) or ids; return ids in order.
 
     ``count`` (an int or a collection of allowed ints) checks how many cards there are.
-    Raises ``ValueError`` naming the bad token, a duplicate card, or the wrong count.
+    Raises :class:`InputError` (a ``ValueError``) naming the bad token, a duplicate card, or the wrong count.
     """
     if isinstance(text, str):
         ids = _parse_text(text)
@@ -81,18 +84,18 @@ def parse_cards(text: str | Iterable[int] | Iterable[str], count: int | Sequence
             else:
                 v = int(x)
                 if not 0 <= v < DECK_SIZE:
-                    raise ValueError(f"bad card id {x!r}: must be 0..51")
+                    raise InputError(f"bad card id {x!r}: must be 0..51")
                 ids.append(v)
     seen: set[int] = set()
     for c in ids:
         if c in seen:
-            raise ValueError(f"duplicate card {card_text(c)}")
+            raise InputError(f"duplicate card {card_text(c)}")
         seen.add(c)
     if count is not None:
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(ids) not in allowed:
             want = " or ".join(str(a) for a in allowed)
-            raise ValueError(f"expected {want} cards, got {len(ids)}: {format_cards(ids) or '(none)'}")
+            raise InputError(f"expected {want} cards, got {len(ids)}: {format_cards(ids) or '(none)'}")
     return ids
 
 
@@ -106,7 +109,7 @@ def _parse_text(text: str) -> list[int]:
             m = _TOKEN.match(word, pos)
             if not m:
                 bad = word[pos:pos + 2] if len(word) - pos >= 2 else word[pos:]
-                raise ValueError(f"bad card {bad!r} in {text.strip()!r}: expected rank "
+                raise InputError(f"bad card {bad!r} in {text.strip()!r}: expected rank "
                                  "2-9/T/J/Q/K/A (or 10) then suit c/d/h/s")
             ids.append(card_id(m.group(0)))
             pos = m.end()
@@ -149,7 +152,7 @@ def colex_index(cards: Iterable[int]) -> int:
 def colex_cards(index: int, k: int) -> list[int]:
     """Inverse of :func:`colex_index`: the ascending ``k`` cards with that index."""
     if not 0 <= index < comb(DECK_SIZE, k):
-        raise ValueError(f"colex index {index} out of range for k={k}")
+        raise InputError(f"colex index {index} out of range for k={k}")
     out = []
     rest = index
     c = DECK_SIZE - 1

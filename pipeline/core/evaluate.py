@@ -28,8 +28,8 @@ import numpy as np
 
 from pipeline.core.cards import BINOM, RANK_NAMES, RANK_PLURALS, RANKS
 from pipeline.core.combos import next_combination, unrank_into
-
 from pipeline.core.constants import N_SCORES  # noqa: E402  (re-exported)
+
 WHEEL = (3, 2, 1, 0, 12)
 
 #: ``MBINOM[n, k] = C(n, k)`` for the rank-multiset index (n < 20, k <= 7).

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import h5py
 import numpy as np
@@ -28,7 +28,7 @@ def dataset_offset(path: Path, name: str) -> tuple[int, tuple[int, ...], np.dtyp
         return int(off), tuple(ds.shape), ds.dtype
 
 
-def map_dataset(path: Path, name: str, mode: str = "r") -> np.memmap:
+def map_dataset(path: Path, name: str, mode: Literal["r", "r+"] = "r") -> np.memmap[Any, np.dtype[Any]]:
     """Memory-map a contiguous HDF5 dataset (``mode='r+'`` to fill it during a build)."""
     off, shape, dtype = dataset_offset(path, name)
     return np.memmap(path, dtype=dtype, mode=mode, offset=off, shape=shape)
@@ -49,7 +49,7 @@ def sha256_file(path: Path, chunk: int = 1 << 22) -> str:
 def read_manifest(folder: Path, strict: bool = True) -> dict[str, Any]:
     """The manifest of an artifacts folder, or an empty one if there is none yet.
 
-    A corrupt manifest raises ``ValueError`` when ``strict``; otherwise it counts as empty,
+    A corrupt manifest raises :class:`ArtifactError` when ``strict``; otherwise it counts as empty,
     so a build simply rebuilds everything it lists.
     """
     p = Path(folder) / MANIFEST
@@ -62,5 +62,5 @@ def read_manifest(folder: Path, strict: bool = True) -> dict[str, Any]:
         return data
     except ValueError as exc:
         if strict:
-            raise ValueError(f"{p} is corrupt ({exc})") from None
+            raise ArtifactError(f"{p} is corrupt ({exc})") from None
         return {"files": {}, "stages": {}}

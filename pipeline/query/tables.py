@@ -17,24 +17,30 @@ import mmap
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Union, overload
 
 import numpy as np
+import numpy.typing as npt
 
-from pipeline.query.artifacts import ArtifactError
-from pipeline.core.cards import BINOM, CATEGORY_NAMES, COLEX_WEIGHTS, DECK_SIZE, parse_cards
+from pipeline.core.cards import BINOM, CATEGORY_NAMES, COLEX_WEIGHTS, parse_cards
+from pipeline.core.constants import CACTUS_KEV_BASE, DECK_SIZE, N_SCORES
+from pipeline.errors import ArtifactError, InputError
 
 # colex weights C(c, j) per position j, bound once for the single-hand fast path
 _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
 
-HandInput = Union[str, Sequence[int], Sequence[str], int, np.ndarray]
+#: One hand: card text, a sequence of card ids or texts, or a bitmap int.
+OneHand = Union[str, Sequence[int], Sequence[str], int]
+#: One hand or a batch (an ``(N, k)`` array of card ids or a ``uint64[N]`` bitmap array).
+HandInput = Union[OneHand, npt.NDArray[Any]]
+Scores = npt.NDArray[np.uint16]
 TABLE_FILES = {5: "five.h5", 6: "six.h5", 7: "seven.h5"}
 
 
 class _MappedTable:
     """One contiguous HDF5 dataset mapped read-only: a numpy view and a fast scalar view."""
 
-    def __init__(self, path: Path, dataset: str, expect: dict[str, Any] | None) -> None:
+    def __init__(self, path: Path, dataset: str, expect: dict[str, Any] | None, fix: str) -> None:
         import h5py
 
         try:
@@ -45,20 +51,18 @@ class _MappedTable:
                 dtype = ds.dtype
                 self.attrs = dict(ds.attrs)
         except (OSError, KeyError) as exc:
-            raise ArtifactError(f"{path} cannot be opened as HDF5 ({exc}); rebuild with "
-                                "`pokertables build --force`") from None
+            raise ArtifactError(f"{path} cannot be opened as HDF5 ({exc}); {fix}") from None
         if offset is None:
-            raise ArtifactError(f"{path}:{dataset} is not contiguous; rebuild with `pokertables build --force`")
+            raise ArtifactError(f"{path}:{dataset} is not contiguous; {fix}")
         if expect is not None:
             if list(shape) != list(expect["shape"]) or str(dtype) != expect["dtype"]:
                 raise ArtifactError(f"{path}:{dataset} has shape {shape} {dtype}, manifest says "
-                                    f"{expect['shape']} {expect['dtype']}; rebuild with "
-                                    "`pokertables build --force`")
+                                    f"{expect['shape']} {expect['dtype']}; {fix}")
         nbytes = int(np.prod(shape)) * dtype.itemsize
         with open(path, "rb") as fh:
             self._mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         if offset + nbytes > len(self._mm):
-            raise ArtifactError(f"{path} is truncated; rebuild with `pokertables build --force`")
+            raise ArtifactError(f"{path} is truncated; {fix}")
         self.array = np.frombuffer(self._mm, dtype=dtype, count=int(np.prod(shape)),
                                    offset=offset).reshape(shape)
         # memoryview.cast returns Python ints directly: the cheapest single-item read
@@ -81,7 +85,10 @@ class Tables:
                  rules: str | None = None) -> None:
         self.path = Path(path)
         if not self.path.is_dir():
-            raise ArtifactError(f"artifacts folder {self.path} does not exist; run `make tables`")
+            raise ArtifactError(f"artifacts folder {self.path} does not exist; build it with "
+                                f"`pokertables -a {self.path} build` (or `make tables` for ./artifacts)")
+        # a build rebuilds what is missing or differs from the manifest
+        self._fix = f"rebuild with `pokertables -a {self.path} build`"
         self.rules = None
         self._prefix = ""
         self._offset = 0
@@ -98,35 +105,32 @@ class Tables:
         try:
             self.manifest: dict[str, Any] = json.loads(mf.read_text()) if mf.exists() else {"files": {}}
         except ValueError:
-            raise ArtifactError(f"{mf} is not valid JSON (corrupt); rebuild with "
-                                "`pokertables build --force`") from None
+            raise ArtifactError(f"{mf} is not valid JSON (corrupt); {self._fix}") from None
         self.check = check
         self._tables: dict[int, _MappedTable] = {}
-        self._classes: dict[str, np.ndarray] | None = None
+        self._classes: dict[str, npt.NDArray[Any]] | None = None
         self._hashed: set[str] = set()
 
     # ------------------------------------------------------------------ opening
     def _file(self, rel: str) -> Path:
         p = self.path / rel
         if not p.exists():
-            raise ArtifactError(f"{p} is missing; run `make tables` (or `pokertables build`)")
+            raise ArtifactError(f"{p} is missing; {self._fix}")
         if self.check:
             info = self.manifest.get("files", {}).get(rel)
             if info is None:
-                raise ArtifactError(f"{p} is not in {self.path / 'manifest.json'}; rebuild it with "
-                                    "`pokertables build`")
+                raise ArtifactError(f"{p} is not in {self.path / 'manifest.json'}; {self._fix}")
             st = p.stat()
             if st.st_size != info["bytes"]:
                 raise ArtifactError(f"{p} is {st.st_size} bytes but the manifest says {info['bytes']}: "
-                                    "corrupt or partial; rebuild with `pokertables build --force`")
+                                    f"corrupt or partial; {self._fix}")
             if st.st_mtime_ns != info.get("mtime_ns") and rel not in self._hashed:
                 # touched since it was built (or copied): trust it only if its bytes still match
                 from pipeline.query.artifacts import sha256_file
 
                 if sha256_file(p) != info["sha256"]:
                     raise ArtifactError(f"{p} changed since it was built (sha256 differs from the "
-                                        "manifest): refusing corrupt data; rebuild with "
-                                        "`pokertables build --force`")
+                                        f"manifest): refusing corrupt data; {self._fix}")
                 self._hashed.add(rel)
         return p
 
@@ -135,25 +139,37 @@ class Tables:
         if t is None:
             rel = self._prefix + TABLE_FILES[k]
             if self.rules is not None and not (self.path / rel).exists():
-                raise ArtifactError(f"rule set {self.rules.name} has no {k}-card table "
-                                    f"({self.path / rel}); {'set seven = true in its TOML and ' if k == 7 else ''}"
-                                    "run `pokertables build rules`")
+                raise ArtifactError(self._missing_rules_table(k, rel))
             p = self._file(rel)
             expect = self.manifest["files"][rel]["datasets"]["score"] if self.check else None
-            t = _MappedTable(p, "score", expect)
+            t = _MappedTable(p, "score", expect, self._fix)
             self._tables[k] = t
             if k == 7 and self.rules is None:
                 self._fast7 = t.items  # the standard 7-card table: enables score7's fast path
         return t
 
-    def table(self, k: int) -> np.ndarray:
+    def _missing_rules_table(self, k: int, rel: str) -> str:
+        """Why a rule set's k-card table is absent, and the command (if any) that makes it."""
+        assert self.rules is not None
+        name = self.rules.name
+        if k == 6:
+            return (f"rule set {name} has no 6-card table: rule sets are built with 5-card tables "
+                    "(and 7-card ones when their TOML says seven = true), never 6-card ones; "
+                    "score the best five of the six cards with 5-card lookups instead")
+        if k == 7 and not self.rules.seven:
+            return (f"rule set {name} has no 7-card table: its TOML says seven = false; copy it into "
+                    f"<folder>/rules/{name}.toml with seven = true and run "
+                    f"`pokertables -a {self.path} --config-dir <folder> build rules:{name}`")
+        return (f"{self.path / rel} is missing; run `pokertables -a {self.path} build rules:{name}`")
+
+    def table(self, k: int) -> Scores:
         """The read-only memory-mapped ``uint16`` score array of all k-card hands (k = 5, 6, 7)."""
         if k not in TABLE_FILES:
-            raise ValueError(f"no table for {k}-card hands (5, 6 or 7)")
+            raise InputError(f"no table for {k}-card hands (5, 6 or 7)")
         return self._table(k).array
 
     @property
-    def classes(self) -> dict[str, np.ndarray]:
+    def classes(self) -> dict[str, npt.NDArray[Any]]:
         """The class table as arrays indexed by ``score`` (row 0 is a placeholder)."""
         if self._classes is None:
             import h5py
@@ -172,20 +188,30 @@ class Tables:
         return self._classes
 
     # ------------------------------------------------------------------ lookups
-    def score(self, hand: HandInput, k: int | None = None) -> Any:
-        """Score of one hand or a batch; ``k`` (5, 6 or 7) is inferred when not given."""
+    @overload
+    def score(self, hand: OneHand, k: int | None = None) -> int: ...
+    @overload
+    def score(self, hand: npt.NDArray[Any], k: int | None = None) -> Scores | int: ...
+
+    def score(self, hand: HandInput, k: int | None = None) -> Scores | int:
+        """Score of one hand or a batch; ``k`` (5, 6 or 7) is inferred when not given.
+
+        A 1-d id array is one hand (an ``int``); a 2-d id array or a ``uint64`` bitmap array is
+        a batch (``uint16[N]``).
+        """
         if isinstance(hand, np.ndarray):
             if hand.dtype == np.uint64 and hand.ndim == 1:
                 if k is None:
-                    raise ValueError("a bitmap batch needs k: call score5/score6/score7")
+                    raise InputError("a bitmap batch needs k: call score5/score6/score7")
+                bits: npt.NDArray[np.uint64] = hand
                 if self.rules is not None:
                     low = np.uint64((1 << self._offset) - 1)
-                    if (hand & low).any():
-                        i = int(np.flatnonzero(hand & low)[0])
-                        raise ValueError(f"bitmap {int(hand[i]):#x} (item {i}) holds cards not in the "
+                    if (bits & low).any():
+                        i = int(np.flatnonzero(bits & low)[0])
+                        raise InputError(f"bitmap {int(bits[i]):#x} (item {i}) holds cards not in the "
                                          f"{self.rules.name} deck")
-                    hand = hand >> np.uint64(self._offset)
-                return self._score_bitmaps(hand, k)
+                    bits = bits >> np.uint64(self._offset)
+                return self._score_bitmaps(bits, k)
             if hand.ndim == 1:  # one hand as an id array: answer like a list would
                 return self.score([int(c) for c in hand], k)
             arr = hand
@@ -193,40 +219,42 @@ class Tables:
                 arr = self.rules.local_ids(arr)
             kk = arr.shape[1] if k is None else k
             if arr.shape[1] != kk or kk not in TABLE_FILES:
-                raise ValueError(f"expected an (N, {kk}) array of card ids, got shape {hand.shape}")
+                raise InputError(f"expected an (N, {kk}) array of card ids, got shape {hand.shape}")
             return self._score_rows(arr)
-        if isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
+        if isinstance(hand, bool):
+            raise InputError(f"expected cards, got {hand!r}")
+        if isinstance(hand, (int, np.integer)):
             cards = _bitmap_to_cards(int(hand))
-        elif isinstance(hand, str):
-            cards = parse_cards(hand)
         else:
-            cards = list(hand)
-            if cards and isinstance(cards[0], str):
-                cards = parse_cards(cards)
+            cards = parse_cards(hand)  # text, ids or texts: validated, ids in the given order
         kk = len(cards) if k is None else k
         if kk not in TABLE_FILES:
-            raise ValueError(f"expected 5, 6 or 7 cards, got {len(cards)}")
+            raise InputError(f"expected 5, 6 or 7 cards, got {len(cards)}")
         if self.rules is not None:
-            parse_cards(cards)  # names a bad or duplicate card before mapping
-            cards = [int(c) for c in self.rules.local_ids(cards)]
+            cards = [int(c) for c in self.rules.local_ids(np.asarray(cards))]
         return self._score_one(cards, kk)
 
     def _score_one(self, cards: Sequence[int], k: int) -> int:
         cs = sorted(cards)
         if len(cs) != k:
-            raise ValueError(f"expected {k} cards, got {len(cs)}")
+            raise InputError(f"expected {k} cards, got {len(cs)}")
         if cs[0] < 0 or cs[-1] >= DECK_SIZE or len(set(cs)) != k:
             parse_cards(cs)  # raises with a message naming the bad card
-            raise ValueError(f"bad cards {cs}")
+            raise InputError(f"bad cards {cs}")
         idx = 0
         for i, c in enumerate(cs):
             idx += COLEX_WEIGHTS[i + 1][c]
         t = self._tables.get(k) or self._table(k)
         if t.items is not None:
-            return t.items[idx]
+            return int(t.items[idx])
         return int(t.array[idx])
 
-    def score7(self, hand: HandInput) -> Any:
+    @overload
+    def score7(self, hand: OneHand) -> int: ...
+    @overload
+    def score7(self, hand: npt.NDArray[Any]) -> Scores | int: ...
+
+    def score7(self, hand: HandInput) -> Scores | int:
         """Score (1..7462, higher is stronger) of a 7-card hand or batch of hands."""
         items = self._fast7
         if items is not None and (type(hand) is list or type(hand) is tuple):
@@ -236,96 +264,121 @@ class Tables:
             try:
                 a, b, c, d, e, f, g = sorted(hand)
                 if 0 <= a < b < c < d < e < f < g < 52:
-                    return items[_W1[a] + _W2[b] + _W3[c] + _W4[d] + _W5[e] + _W6[f] + _W7[g]]
+                    return int(items[_W1[a] + _W2[b] + _W3[c] + _W4[d] + _W5[e] + _W6[f] + _W7[g]])
             except (TypeError, ValueError):  # not 7 ids (text, wrong count, odd types):
                 pass                         # the general path parses or explains
         return self.score(hand, 7)
 
-    def score6(self, hand: HandInput) -> Any:
+    @overload
+    def score6(self, hand: OneHand) -> int: ...
+    @overload
+    def score6(self, hand: npt.NDArray[Any]) -> Scores | int: ...
+
+    def score6(self, hand: HandInput) -> Scores | int:
         """Score of a 6-card hand (best 5 of 6) or batch."""
         return self.score(hand, 6)
 
-    def score5(self, hand: HandInput) -> Any:
+    @overload
+    def score5(self, hand: OneHand) -> int: ...
+    @overload
+    def score5(self, hand: npt.NDArray[Any]) -> Scores | int: ...
+
+    def score5(self, hand: HandInput) -> Scores | int:
         """Score of a 5-card hand or batch."""
         return self.score(hand, 5)
 
-    def _score_rows(self, arr: np.ndarray) -> np.ndarray:
+    def _score_rows(self, arr: npt.NDArray[Any]) -> Scores:
         from pipeline.query.lookup import score_rows
 
         k = arr.shape[1]
         if arr.dtype.kind not in "iu":
-            raise ValueError(f"card ids must be integers, got dtype {arr.dtype}")
+            raise InputError(f"card ids must be integers, got dtype {arr.dtype}")
         out = np.empty(arr.shape[0], np.uint16)
         nbad = score_rows(np.ascontiguousarray(arr), BINOM, self._table(k).array, out)
         if nbad:
             i = int(np.flatnonzero(out == 0)[0])
-            raise ValueError(f"row {i} is not {k} distinct card ids 0..51: {arr[i].tolist()}")
+            raise InputError(f"row {i} is not {k} distinct card ids 0..51: {arr[i].tolist()}")
         return out
 
-    def _score_bitmaps(self, bits: np.ndarray, k: int) -> np.ndarray:
+    def _score_bitmaps(self, bits: npt.NDArray[np.uint64], k: int) -> Scores:
         from pipeline.query.lookup import score_bitmaps
 
         out = np.empty(bits.shape[0], np.uint16)
         nbad = score_bitmaps(np.ascontiguousarray(bits), k, BINOM, self._table(k).array, out)
         if nbad:
             i = int(np.flatnonzero(out == 0)[0])
-            raise ValueError(f"bitmap {int(bits[i]):#x} (item {i}) does not hold {k} cards 0..51")
+            raise InputError(f"bitmap {int(bits[i]):#x} (item {i}) does not hold {k} cards 0..51")
         return out
 
     # ------------------------------------------------------------------ classes
-    def category(self, score: int | np.ndarray) -> Any:
+    @overload
+    def category(self, score: int) -> int: ...
+    @overload
+    def category(self, score: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint8]: ...
+
+    def category(self, score: int | npt.NDArray[np.integer[Any]]) -> int | npt.NDArray[np.uint8]:
         """Category number (0 high card .. 8 straight flush) of a score or array of scores."""
-        cat = self.classes["category"]
+        cat: npt.NDArray[np.uint8] = self.classes["category"]
         if isinstance(score, np.ndarray):
             _check_scores(score, len(cat) - 1)
-            return cat[score]
+            return np.asarray(cat[score], dtype=np.uint8)
         return int(cat[_check_score(score, len(cat) - 1)])
 
     def category_name(self, score: int) -> str:
         """Category name of a score, e.g. ``'full house'``."""
         return CATEGORY_NAMES[self.category(score)]
 
-    def name(self, score: int | np.ndarray) -> Any:
+    @overload
+    def name(self, score: int) -> str: ...
+    @overload
+    def name(self, score: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.object_]: ...
+
+    def name(self, score: int | npt.NDArray[np.integer[Any]]) -> str | npt.NDArray[np.object_]:
         """Readable class name of a score (e.g. ``'Pair of Jacks, A-K-9 kickers'``) or array of them."""
-        names = self.classes["name"]
+        names: npt.NDArray[np.object_] = self.classes["name"]
         if isinstance(score, np.ndarray):
             _check_scores(score, len(names) - 1)
-            return names[score]
+            return np.asarray(names[score], dtype=object)
         return str(names[_check_score(score, len(names) - 1)])
 
     def describe(self, hand: HandInput) -> dict[str, Any]:
         """Score, category and name of one 5-, 6- or 7-card hand, as a JSON-ready dict."""
         # parse_cards also takes lists of card text or ids (validating them)
-        cards = parse_cards(hand if isinstance(hand, str) else list(hand))
+        if isinstance(hand, np.ndarray):
+            cards = parse_cards([int(c) for c in hand.ravel()])
+        elif isinstance(hand, int):
+            cards = _bitmap_to_cards(hand)
+        else:
+            cards = parse_cards(hand)
         if len(cards) not in TABLE_FILES:
-            raise ValueError(f"expected 5, 6 or 7 cards, got {len(cards)}")
+            raise InputError(f"expected 5, 6 or 7 cards, got {len(cards)}")
         s = self.score(cards)
         from pipeline.core.cards import format_cards
 
         info = {"cards": format_cards(cards), "score": s, "category": self.category(s),
                 "category_name": CATEGORY_NAMES[self.category(s)], "name": self.name(s)}
         if self.rules is None:
-            info["cactus_kev"] = 7463 - s
+            info["cactus_kev"] = CACTUS_KEV_BASE - s
         else:
             info["rules"] = self.rules.name
             info["classes"] = len(self.classes["name"]) - 1
         return info
 
 
-def _check_score(s: int, top: int = 7462) -> int:
+def _check_score(s: int, top: int = N_SCORES) -> int:
     if not 1 <= int(s) <= top:
-        raise ValueError(f"bad score {s}: scores are 1..{top}")
+        raise InputError(f"bad score {s}: scores are 1..{top}")
     return int(s)
 
 
-def _check_scores(a: np.ndarray, top: int = 7462) -> None:
+def _check_scores(a: npt.NDArray[np.integer[Any]], top: int = N_SCORES) -> None:
     if a.size and (a.min() < 1 or a.max() > top):
-        raise ValueError(f"scores must be 1..{top}")
+        raise InputError(f"scores must be 1..{top}")
 
 
 def _bitmap_to_cards(bits: int) -> list[int]:
     if bits < 0 or bits >> DECK_SIZE:
-        raise ValueError(f"bad bitmap {bits:#x}: only bits 0..51 may be set")
+        raise InputError(f"bad bitmap {bits:#x}: only bits 0..51 may be set")
     return [c for c in range(DECK_SIZE) if bits >> c & 1]
 
 

@@ -1,6 +1,7 @@
 """Rule sets: which deck, which straights, which category order, suits, high or low.
 
-A rule set is a TOML file in ``configs/rules/`` (see ``standard.toml`` for every key). The
+A rule set is a TOML file found by name through :mod:`pipeline.registry` (built-in ones in
+``pipeline/data/rules/``; see ``standard.toml`` there for every key). The
 standard set's tables are the top-level ``five.h5``/``six.h5``/``seven.h5``; every other set
 gets its own tables under ``artifacts/rules/<name>/`` with the same layout, indexed by the
 colex index of *deck-local* card ids ``local = id - 4*lowest_rank`` (the deck is always the
@@ -18,6 +19,8 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.cards import CATEGORY_NAMES, RANKS, SUITS, card_text
+from pipeline.errors import ConfigError, InputError
+from pipeline.registry import rule_set_names, rules_path
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -28,7 +31,6 @@ CATEGORIES = CATEGORY_NAMES  # the names an ``order`` lists
 ACE_LOW_MODES = ("lowest", "second", "none")
 LOW_MODES = ("none", "ace-to-five", "deuce-to-seven")
 KEYS = {"name", "description", "ranks", "ace_low_straight", "order", "suit_order", "low", "seven"}
-RULES_DIR = Path("configs/rules")
 
 
 @dataclass(frozen=True)
@@ -61,13 +63,13 @@ class RuleSet:
                 and not self.suit_order and self.low == "none")
 
     def local_ids(self, cards: np.ndarray) -> np.ndarray:
-        """Map standard card ids to deck-local ids; raises ``ValueError`` naming a card not in the deck."""
+        """Map standard card ids to deck-local ids; raises :class:`InputError` naming a card not in the deck."""
         arr = np.asarray(cards, dtype=np.int64)
         local = arr - 4 * self.lowest_rank
         bad = (local < 0) | (arr > 51)
         if bad.any():
             c = int(arr[bad].ravel()[0])
-            raise ValueError(f"card {card_text(c) if 0 <= c < 52 else c} is not in the {self.name} "
+            raise InputError(f"card {card_text(c) if 0 <= c < 52 else c} is not in the {self.name} "
                              f"deck (ranks {self.ranks})")
         return local
 
@@ -92,45 +94,45 @@ class RuleSet:
         }
 
 
-def load_rules(source: str | Path, folder: Path | None = None) -> RuleSet:
-    """Load a rule set by name (``configs/rules/<name>.toml``) or path; ``ValueError`` on bad files."""
-    p = Path(source)
-    if not p.suffix:
-        p = (folder or RULES_DIR) / f"{source}.toml"
-        if not p.exists():
-            known = sorted(x.stem for x in (folder or RULES_DIR).glob("*.toml"))
-            raise ValueError(f"unknown rule set {str(source)!r}; known: {', '.join(known)}")
+def load_rules(source: str | Path) -> RuleSet:
+    """Load a rule set by name (``short-deck``, found through :mod:`pipeline.registry`) or by
+    path to a TOML file; :class:`ConfigError` names the file and the problem.
+
+    >>> load_rules("short-deck").ranks
+    '6789TJQKA'
+    """
+    p = Path(source) if isinstance(source, Path) or Path(source).suffix else rules_path(str(source))
     try:
         data = tomllib.loads(p.read_text())
     except FileNotFoundError:
-        raise ValueError(f"rule set file {p} does not exist") from None
+        raise InputError(f"rule set file {p} does not exist") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{p}: malformed TOML: {exc}") from None
+        raise ConfigError(f"{p}: malformed TOML: {exc}") from None
     unknown = set(data) - KEYS
     if unknown:
-        raise ValueError(f"{p}: unknown key(s) {', '.join(sorted(unknown))}")
+        raise ConfigError(f"{p}: unknown key(s) {', '.join(sorted(unknown))}")
     ranks = str(data.get("ranks", RANKS)).upper()
     if not ranks or not RANKS.endswith(ranks) or len(ranks) < 5:
-        raise ValueError(f"{p}: ranks {ranks!r} must be the top ranks of 23456789TJQKA (at least 5)")
+        raise ConfigError(f"{p}: ranks {ranks!r} must be the top ranks of 23456789TJQKA (at least 5)")
     order = tuple(data.get("order", CATEGORIES))
     if sorted(order) != sorted(CATEGORIES):
-        raise ValueError(f"{p}: order must list each of {', '.join(CATEGORIES)} once")
+        raise ConfigError(f"{p}: order must list each of {', '.join(CATEGORIES)} once")
     ace = data.get("ace_low_straight", "lowest")
     if ace not in ACE_LOW_MODES:
-        raise ValueError(f"{p}: ace_low_straight {ace!r} must be one of {', '.join(ACE_LOW_MODES)}")
+        raise ConfigError(f"{p}: ace_low_straight {ace!r} must be one of {', '.join(ACE_LOW_MODES)}")
     suits = str(data.get("suit_order", "")).lower()
     if suits and sorted(suits) != sorted(SUITS):
-        raise ValueError(f"{p}: suit_order {suits!r} must name c, d, h, s once each, weakest first")
+        raise ConfigError(f"{p}: suit_order {suits!r} must name c, d, h, s once each, weakest first")
     low = data.get("low", "none")
     if low not in LOW_MODES:
-        raise ValueError(f"{p}: low {low!r} must be one of {', '.join(LOW_MODES)}")
+        raise ConfigError(f"{p}: low {low!r} must be one of {', '.join(LOW_MODES)}")
     if low != "none" and suits:
-        raise ValueError(f"{p}: suit_order is not supported with lowball rules")
+        raise ConfigError(f"{p}: suit_order is not supported with lowball rules")
     return RuleSet(name=str(data.get("name", p.stem)), description=str(data.get("description", "")),
                    ranks=ranks, ace_low_straight=ace, order=order, suit_order=suits, low=low,
                    seven=bool(data.get("seven", False)))
 
 
-def available_rules(folder: Path | None = None) -> list[str]:
-    """Names of the rule set files in ``configs/rules``."""
-    return sorted(p.stem for p in (folder or RULES_DIR).glob("*.toml"))
+def available_rules() -> list[str]:
+    """Names of every known rule set (built-in and user folders)."""
+    return rule_set_names()

@@ -9,6 +9,7 @@ import numpy as np
 
 from pipeline.core.cards import BINOM, RANKS, SUITS
 from pipeline.core.evaluate import HandValue, hand_name
+from pipeline.errors import ConfigError
 from pipeline.rules import RuleSet
 from pipeline.rules.kernels import all_combinations, best_of_subsets, hand_keys, subset_positions
 
@@ -37,13 +38,13 @@ def build_five(rules: RuleSet) -> RuleTables:
               keys, cats, ordered)
     uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     if len(uniq) > 65535:
-        raise ValueError(f"rule set {rules.name} has {len(uniq)} classes, more than uint16 holds")
+        raise ConfigError(f"rule set {rules.name} has {len(uniq)} classes, more than uint16 holds")
     score5 = (inverse + 1).astype(np.uint16)
     cat = cats[first].astype(np.uint8)
     rk = ordered[first].astype(np.uint8)
     suit = np.full(len(uniq), -1, np.int8)
     if rules.suit_order:
-        suit = ((uniq % 4)).astype(np.int8)  # suit rank of the top card
+        suit = (uniq % 4).astype(np.int8)  # suit rank of the top card
     names = [class_name(rules, int(c), tuple(int(x) for x in r), int(s))
              for c, r, s in zip(cat, rk, suit)]
     return RuleTables(score5, cat, rk, suit, names)

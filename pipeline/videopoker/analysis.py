@@ -17,6 +17,7 @@ import h5py
 import numpy as np
 
 from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, card_text, parse_cards
+from pipeline.errors import ConfigError, InputError
 from pipeline.videopoker.classify import classify_deals
 from pipeline.videopoker.deals import DealClasses, deal_classes, deck_hands
 from pipeline.videopoker.paytable import Paytable
@@ -56,17 +57,17 @@ def parse_deal(text: str, deck_size: int) -> list[int]:
             continue
         if word.lower() in ("jk", "joker", "jkr"):
             if deck_size != 53:
-                raise ValueError(f"bad card {word!r}: the joker is only dealt in joker games")
+                raise InputError(f"bad card {word!r}: the joker is only dealt in joker games")
             if 52 in ids:
-                raise ValueError("duplicate card Jk")
+                raise InputError("duplicate card Jk")
             ids.append(52)
         else:
             for c in parse_cards(word):
                 if c in ids:
-                    raise ValueError(f"duplicate card {card_text(c)}")
+                    raise InputError(f"duplicate card {card_text(c)}")
                 ids.append(c)
     if len(ids) != 5:
-        raise ValueError(f"expected 5 cards, got {len(ids)}: {vp_cards_text(ids) or '(none)'}")
+        raise InputError(f"expected 5 cards, got {len(ids)}: {vp_cards_text(ids) or '(none)'}")
     return ids
 
 
@@ -105,7 +106,7 @@ def check_pays(pt: Paytable) -> None:
     for ln, u in zip(pt.lines, units):
         # the largest int64 in the solver is a hold's EV times L * scale, at most pay * L
         if int(u) * big >= 2 ** 62:
-            raise ValueError(f"{pt.source or pt.name}:{ln.text_line}: pays {ln.pays} too large "
+            raise ConfigError(f"{pt.source or pt.name}:{ln.text_line}: pays {ln.pays} too large "
                              "(or too finely fractional) for exact 64-bit arithmetic")
 
 
@@ -177,7 +178,7 @@ def hold_table(pt: Paytable, cards: list[int], pay_cat: np.ndarray, counts: list
     hand = np.array([[cards[t] for t in order]], dtype=np.uint8)
     pays, scale = pt.pay_units()
     ev, best, _, _ = solve_holds(hand, counts, pay_cat, pays, scale, pt.deck_size)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for m in range(32):
         kept_sorted = [t for t in range(5) if m >> t & 1]
         positions = sorted(order[t] for t in kept_sorted)

@@ -18,8 +18,21 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.evaluate import MBINOM
-from pipeline.videopoker.paytable import (FIVE_KIND, FLUSH, FOUR_DEUCES, FOUR_KIND, FULL_HOUSE, PAIR, ROYAL,
-                       STRAIGHT, STRAIGHT_FLUSH, THREE_KIND, TWO_PAIR, WILD_ROYAL, Paytable)
+from pipeline.videopoker.paytable import (
+    FIVE_KIND,
+    FLUSH,
+    FOUR_DEUCES,
+    FOUR_KIND,
+    FULL_HOUSE,
+    PAIR,
+    ROYAL,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_KIND,
+    TWO_PAIR,
+    WILD_ROYAL,
+    Paytable,
+)
 
 WILD_CODE = {"none": 0, "deuces": 1, "joker": 2}
 MAX_WILDS = {"none": 0, "deuces": 4, "joker": 1}
@@ -154,7 +167,7 @@ def _fill_patterns(max_wilds: int, wild_mode: int, codes: np.ndarray, rmask: np.
                     for i in range(n):
                         cnt[nat[i]] += 1
                     y = code_w
-                    for i in range(w):
+                    for _ in range(w):
                         cnt[y % 13] += 1
                         y //= 13
                     # w == 0: the suits are what they are; with wilds, a reading may make all

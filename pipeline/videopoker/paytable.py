@@ -1,6 +1,7 @@
 """Paytable model and TOML loader.
 
-A paytable file (``configs/paytables/<slug>.toml``)::
+A paytable file (built-in ones in ``pipeline/data/paytables/<slug>.toml``, found by slug
+through :mod:`pipeline.registry`)::
 
     name = "Jacks or Better 9/6"
     wild = "none"            # "none", "deuces" (the four 2s are wild) or "joker" (53rd card)
@@ -23,7 +24,8 @@ the four wild deuces. In wild games a hand is what the best use of its wild card
 every way of reading the wild cards is paid by its first matching line and the hand gets the
 highest such pay (on equal pays, the earlier line).
 
-Every problem is a ``ValueError`` naming the file, the text line and the paytable line.
+Every problem is a :class:`pipeline.errors.ConfigError` (a ``ValueError``) naming the file, the
+text line and the paytable line.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from pipeline.core.cards import RANKS
+from pipeline.errors import ConfigError, InputError
+from pipeline.registry import paytable_path, slugify
 
 #: Hand names a line may use, in the usual order of a machine's table (codes are indexes).
 HAND_NAMES = ("royal flush", "wild royal flush", "five of a kind", "four deuces",
@@ -128,25 +132,26 @@ class Paytable:
         return code, ranks, kicker
 
 
-def slugify(stem: str) -> str:
-    """File stem -> stage/artifact slug: lower case, runs of other characters become '-'."""
-    s = re.sub(r"[^a-z0-9_]+", "-", stem.lower()).strip("-")
-    return s or "paytable"
+def load_paytable(source: Path | str) -> Paytable:
+    """Read and validate a paytable given by slug (``"jacks-or-better-9-6"``) or TOML file path.
 
+    :class:`InputError` for an unknown slug or missing file, :class:`ConfigError` naming the
+    file and line for a bad file.
 
-def load_paytable(path: Path | str) -> Paytable:
-    """Read and validate a paytable TOML file; ``ValueError`` names the file and line on error."""
-    p = Path(path)
+    >>> load_paytable("jacks-or-better-9-6").name
+    'Jacks or Better 9/6'
+    """
+    p = paytable_path(source)
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
-        raise ValueError(f"paytable file {p} does not exist") from None
+        raise InputError(f"paytable file {p} does not exist") from None
     except IsADirectoryError:
-        raise ValueError(f"paytable {p} is a folder, not a TOML file") from None
+        raise InputError(f"paytable {p} is a folder, not a TOML file") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise ConfigError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     pt = parse_paytable(text, str(p), slugify(p.stem))
     return Paytable(pt.name, pt.wild, pt.lines, pt.slug, str(p), hashlib.sha256(raw).hexdigest())
 
@@ -156,7 +161,7 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{where}: malformed TOML: {exc}") from None
+        raise ConfigError(f"{where}: malformed TOML: {exc}") from None
     headers = [i + 1 for i, t in enumerate(text.splitlines())
                if re.match(r"\s*\[\[\s*line\s*\]\]", t)]
 
@@ -166,8 +171,8 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
                 return i + 1
         return 0
 
-    def fail(msg: str, line_no: int = 0) -> ValueError:
-        return ValueError(f"{where}:{line_no}: {msg}" if line_no else f"{where}: {msg}")
+    def fail(msg: str, line_no: int = 0) -> ConfigError:
+        return ConfigError(f"{where}:{line_no}: {msg}" if line_no else f"{where}: {msg}")
 
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
@@ -192,7 +197,7 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
     for n, item in enumerate(items, start=1):
         at = headers[n - 1] if n - 1 < len(headers) else 0
 
-        def bad(msg: str) -> ValueError:
+        def bad(msg: str) -> ConfigError:
             return fail(f"line {n}: {msg}", at)  # noqa: B023  (raised at once)
 
         unknown = sorted(set(item) - _LINE_KEYS)

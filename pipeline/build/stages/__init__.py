@@ -1,5 +1,6 @@
 """Build stages. Each module here is one stage (or one family of stages) and declares, through
-:class:`Stage`, the artifacts it reads and writes, the config it depends on and its code.
+:class:`Stage`, the artifacts it reads and writes and the config it depends on; the code in
+its key is found by walking its module's imports (:mod:`pipeline.build.keys`).
 
 Pipeline order (the folder listing reads the same way):
 
@@ -18,11 +19,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from pipeline.build.config import BuildConfig
+from pipeline.errors import ConfigError, InputError
 
 #: Stage modules in build order; each exposes ``stages(config) -> list[Stage]``.
 STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "rules", "vp_classes", "paytable", "vp_summary", "preflop")
@@ -61,25 +63,49 @@ class Stage:
     run: Callable[[Context], dict[str, Any] | None]
     inputs: tuple[str, ...] = ()          # artifacts it reads (their sha256 enters the key)
     settings: dict[str, Any] = field(default_factory=dict)  # config values that shape outputs
-    code: tuple[str, ...] = ()            # modules whose source enters the key
     sources: tuple[Path, ...] = ()        # other files it reads (e.g. a paytable TOML)
+    #: the stage's module: the code in its key is this module's import graph (set by :func:`plan`)
+    module: str = ""
+
+
+def _check_sections(config: BuildConfig, modules: dict[str, Any]) -> None:
+    """Reject config sections no stage owns and keys a stage does not take.
+
+    A stage module's section is its ``SECTION`` (default: its name); its ``KEYS``, when it
+    declares them, are the keys that section may hold.
+    """
+    where = config.path or "build config"
+    owners = {getattr(mod, "SECTION", name): mod for name, mod in modules.items()}
+    for section, values in config.sections.items():
+        mod = owners.get(section)
+        if mod is None:
+            raise ConfigError(f"{where}: unknown section [{section}] (sections: {', '.join(owners)})")
+        keys = getattr(mod, "KEYS", None)
+        if keys is None:
+            continue
+        unknown = sorted(set(values) - set(keys) - {"enabled"})
+        if unknown:
+            raise ConfigError(f"{where}: [{section}] unknown key {unknown[0]!r} "
+                              f"(keys: {', '.join(sorted(set(keys) | {'enabled'}))})")
 
 
 def plan(config: BuildConfig, names: list[str] | None = None) -> list[Stage]:
     """All enabled stages in build order, or those whose name (or family) is in ``names``.
 
-    Raises ``ValueError`` for an unknown stage name.
+    Raises :class:`ConfigError` for a config section or key no stage takes and
+    :class:`InputError` for an unknown stage name.
     """
+    modules = {name: importlib.import_module(f"{__name__}.{name}") for name in STAGE_MODULES}
+    _check_sections(config, modules)
     all_stages: list[Stage] = []
-    for mod_name in STAGE_MODULES:
-        if not config.enabled(mod_name) and not (names and mod_name in names):
+    for mod_name, mod in modules.items():
+        if not config.enabled(getattr(mod, "SECTION", mod_name)) and not (names and mod_name in names):
             continue
-        mod = importlib.import_module(f"{__name__}.{mod_name}")
-        all_stages.extend(mod.stages(config))
+        all_stages.extend(s if s.module else replace(s, module=mod.__name__) for s in mod.stages(config))
     if not names:
         return all_stages
     known = {s.name for s in all_stages} | set(STAGE_MODULES)
     for n in names:
         if n not in known:
-            raise ValueError(f"unknown stage {n!r}; stages: {', '.join(STAGE_MODULES)}")
+            raise InputError(f"unknown stage {n!r}; stages: {', '.join(STAGE_MODULES)}")
     return [s for s in all_stages if s.name in names or s.name.split(":")[0] in names]

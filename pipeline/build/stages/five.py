@@ -12,22 +12,22 @@ import h5py
 import numpy as np
 import pyarrow as pa
 
-from pipeline.core.cards import CATEGORY_NAMES, RANKS, n_combinations
-from pipeline.core.combos import all_hands, hand_bitmaps
 from pipeline.build.config import BuildConfig
-from pipeline.core.evaluate import N_SCORES, build_rank_tables, score_table
-from pipeline.build.store import write_parquet_atomic
 from pipeline.build.stages import Context, Stage
 from pipeline.build.stages.tables import write_score_file
+from pipeline.build.store import write_parquet_atomic
+from pipeline.core.cards import CATEGORY_NAMES, RANKS, n_combinations
+from pipeline.core.combos import all_hands, hand_bitmaps
+from pipeline.core.evaluate import N_SCORES, build_rank_tables, score_table
 
 OUTPUTS = ("five.h5", "parquet/hand_classes.parquet", "parquet/five_card_hands.parquet")
-CODE = ("pipeline.core.evaluate", "pipeline.core.cards", "pipeline.core.combos", "pipeline.build.stages.tables",
-        "pipeline.build.stages.five")
+#: settings of this stage's config section besides ``enabled``
+KEYS: tuple[str, ...] = ()
 
 
 def stages(config: BuildConfig) -> list[Stage]:
     """The single ``five`` stage."""
-    return [Stage("five", OUTPUTS, run, settings=config.section("five"), code=CODE)]
+    return [Stage("five", OUTPUTS, run, settings=config.section("five"))]
 
 
 def cards_text(hands: np.ndarray) -> pa.Array:

@@ -1,11 +1,12 @@
-"""Stage family ``paytable:<slug>``: one stage per ``configs/paytables/*.toml``.
+"""Stage family ``paytable:<slug>``: one stage per known paytable (:mod:`pipeline.registry`).
 
 reads:   vp_classes.h5 (the deal classes), the paytable TOML (a source: editing it rebuilds)
 writes:  paytables/<slug>.h5 (/pay_category, /counts/held0..held4, /strategy/*,
          /final_counts, return attributes), parquet/paytables/<slug>_strategy.parquet
-config:  [paytables] dir (default "configs/paytables"), enabled
+config:  [paytables] enabled, slugs = [...] (default: every known paytable)
 
-Dropping a new TOML into the folder is all it takes to add a game. Files are only listed
+Dropping a new TOML into ``pipeline/data/paytables/`` or a user config folder
+(``--config-dir``/``POKERTABLES_CONFIG``) is all it takes to add a game. Files are only listed
 here, not parsed, so a broken file fails its own stage (with the file and line) and no other.
 """
 
@@ -18,38 +19,36 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.build.config import BuildConfig
-from pipeline.build.store import atomic_path, write_parquet_atomic
-from pipeline.videopoker.analysis import (HOLD_BITS, TIE_BREAK, Analysis, analyze, vp_cards_text,
-                                   write_artifact)
-from pipeline.videopoker.deals import read_classes
-from pipeline.videopoker.paytable import load_paytable, slugify
 from pipeline.build.stages import Context, Stage
+from pipeline.build.store import atomic_path, write_parquet_atomic
+from pipeline.errors import ConfigError
+from pipeline.registry import PAYTABLES, entries
+from pipeline.videopoker.analysis import HOLD_BITS, TIE_BREAK, Analysis, analyze, vp_cards_text, write_artifact
+from pipeline.videopoker.deals import read_classes
+from pipeline.videopoker.paytable import load_paytable
 
-CODE = ("pipeline.videopoker.paytable", "pipeline.videopoker.classify",
-        "pipeline.videopoker.deals", "pipeline.videopoker.subsets", "pipeline.videopoker.solve",
-        "pipeline.videopoker.analysis", "pipeline.build.stages.paytable")
-DEFAULT_DIR = "configs/paytables"
+#: this stage family's config section and its settings besides ``enabled``
+SECTION = "paytables"
+KEYS = ("slugs",)
 
 
 def paytable_files(config: BuildConfig) -> list[tuple[str, Path]]:
-    """``(slug, path)`` of every ``*.toml`` in the paytables folder, sorted by file name.
+    """``(slug, path)`` of every paytable to build, sorted by slug.
 
-    Raises ``ValueError`` when two file names give the same slug.
+    Raises :class:`ConfigError` when two files in one folder give the same slug or for an unknown
+    slug in ``slugs``.
     """
     section = config.section("paytables")
-    folder = config.root / section.get("dir", DEFAULT_DIR)
-    if not section.get("enabled", True) or not folder.is_dir():
+    if not section.get("enabled", True):
         return []
-    out: list[tuple[str, Path]] = []
-    seen: dict[str, Path] = {}
-    for p in sorted(folder.glob("*.toml")):
-        slug = slugify(p.stem)
-        if slug in seen:
-            raise ValueError(f"paytables {seen[slug].name} and {p.name} both give the slug {slug!r}; "
-                             "rename one")
-        seen[slug] = p
-        out.append((slug, p))
-    return out
+    known = entries(PAYTABLES)
+    if "slugs" not in section:
+        return list(known.items())
+    for slug in section["slugs"]:
+        if slug not in known:
+            raise ConfigError(f"{config.path or 'build config'}: [paytables] slugs: unknown paytable "
+                              f"{slug!r}; known: {', '.join(known)}")
+    return sorted((str(s), known[s]) for s in section["slugs"])
 
 
 def outputs_for(slug: str) -> tuple[str, str]:
@@ -62,7 +61,7 @@ def stages(config: BuildConfig) -> list[Stage]:
     out = []
     for slug, path in paytable_files(config):
         out.append(Stage(f"paytable:{slug}", outputs_for(slug), _runner(path),
-                         inputs=("vp_classes.h5",), settings={"file": path.name}, code=CODE,
+                         inputs=("vp_classes.h5",), settings={"file": path.name},
                          sources=(path,)))
     return out
 

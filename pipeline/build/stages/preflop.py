@@ -25,23 +25,23 @@ import h5py
 import numpy as np
 import pyarrow as pa
 
-from pipeline.core.cards import RANKS, format_cards
 from pipeline.build.config import BuildConfig
-from pipeline.equity.engine import SHARE_SCALE, heads_up_all_hands, multiway_all_hands
-from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
 from pipeline.build.stages import Context, Stage
+from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
+from pipeline.core.cards import RANKS, format_cards
+from pipeline.equity.engine import SHARE_SCALE, heads_up_all_hands, multiway_all_hands
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")
-CODE = ("pipeline.equity.engine", "pipeline.core.cards", "pipeline.build.stages.preflop")
 DEFAULTS: dict[str, Any] = {"heads_up": True, "opponents": list(range(2, 10)),
                             "stderr_target": 0.001, "seed": 20240601, "first_round": 40_000,
                             "max_samples": 2_000_000}
+KEYS = tuple(DEFAULTS)
 
 
 def stages(config: BuildConfig) -> list[Stage]:
     """The single ``preflop`` stage."""
     settings = {**DEFAULTS, **config.section("preflop")}
-    return [Stage("preflop", OUTPUTS, run, inputs=("seven.h5",), settings=settings, code=CODE)]
+    return [Stage("preflop", OUTPUTS, run, inputs=("seven.h5",), settings=settings)]
 
 
 def hand_classes() -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray]:

@@ -1,40 +1,43 @@
 """Stage family ``rules:<name>``: score tables for each non-standard rule set.
 
-reads:   configs/rules/<name>.toml
+reads:   the rule set's TOML (found by name through :mod:`pipeline.registry`)
 writes:  rules/<name>/five.h5 (/score uint16[C(n,5)] by colex of deck-local ids; /classes/*),
          rules/<name>/seven.h5 when the rule set has ``seven = true``
-config:  [rules] sets = [...] (default: every file in configs/rules except standard)
+config:  [rules] enabled, sets = [...] (default: every known rule set except standard)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import h5py
 import numpy as np
 
-from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA
 from pipeline.build.config import BuildConfig
-from pipeline.rules import CATEGORIES, RuleSet, available_rules, load_rules
-from pipeline.rules.tables import build_five, build_k
-from pipeline.build.store import atomic_path
 from pipeline.build.stages import Context, Stage
+from pipeline.build.store import atomic_path
+from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA
+from pipeline.registry import rule_set_names, rules_path
+from pipeline.rules import CATEGORIES, RuleSet, load_rules
+from pipeline.rules.tables import build_five, build_k
 
-CODE = ("pipeline.rules", "pipeline.rules.kernels", "pipeline.rules.tables", "pipeline.core.evaluate",
-        "pipeline.build.stages.rules")
+#: settings of this stage's config section besides ``enabled``
+KEYS: tuple[str, ...] = ("sets",)
 
 
 def stages(config: BuildConfig) -> list[Stage]:
     """One stage per configured rule set (the standard set is served by five/six/seven)."""
-    folder = config.root / "configs" / "rules"
     settings = config.section("rules")
-    names = settings.get("sets") or [n for n in available_rules(folder) if n != "standard"]
+    names = settings.get("sets") or [n for n in rule_set_names() if n != "standard"]
     out = []
     for name in names:
-        rules = load_rules(name, folder)
+        path = rules_path(name)
+        rules = load_rules(path)
         if rules.is_standard:
             continue
         outputs = [f"rules/{rules.name}/five.h5"] + ([f"rules/{rules.name}/seven.h5"] if rules.seven else [])
-        out.append(Stage(f"rules:{rules.name}", tuple(outputs), _runner(rules), settings=settings,
-                         code=CODE, sources=(folder / f"{name}.toml",)))
+        out.append(Stage(f"rules:{rules.name}", tuple(outputs), _runner(rules), settings={"rule_set": rules.name},
+                         sources=(path,)))
     return out
 
 
@@ -48,7 +51,7 @@ def _attrs(rules: RuleSet, k: int) -> dict[str, object]:
                              "(for lowball: the better low)"}
 
 
-def _runner(rules: RuleSet):  # type: ignore[no-untyped-def]
+def _runner(rules: RuleSet) -> Callable[[Context], None]:
     def run(ctx: Context) -> None:
         ctx.progress(f"scoring {rules.name} five-card hands", 0.1)
         t = build_five(rules)

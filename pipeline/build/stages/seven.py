@@ -8,17 +8,17 @@ config:  [seven]
 from __future__ import annotations
 
 from pipeline.build.config import BuildConfig
-from pipeline.core.evaluate import build_rank_tables
 from pipeline.build.stages import Context, Stage
 from pipeline.build.stages.tables import write_score_file
+from pipeline.core.evaluate import build_rank_tables
 
-CODE = ("pipeline.core.evaluate", "pipeline.core.cards", "pipeline.core.combos", "pipeline.build.stages.tables",
-        "pipeline.build.stages.seven")
+#: settings of this stage's config section besides ``enabled``
+KEYS: tuple[str, ...] = ()
 
 
 def stages(config: BuildConfig) -> list[Stage]:
     """The single ``seven`` stage."""
-    return [Stage("seven", ("seven.h5",), run, settings=config.section("seven"), code=CODE)]
+    return [Stage("seven", ("seven.h5",), run, settings=config.section("seven"))]
 
 
 def run(ctx: Context) -> None:

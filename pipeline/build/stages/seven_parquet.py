@@ -11,21 +11,23 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline.build.config import BuildConfig
+from pipeline.build.stages import Context, Stage
+from pipeline.build.store import atomic_path, map_dataset
 from pipeline.core.bits import colex_bitmaps
 from pipeline.core.cards import BINOM, n_combinations
-from pipeline.build.config import BuildConfig
-from pipeline.build.store import atomic_path, map_dataset
-from pipeline.build.stages import Context, Stage
 
-CODE = ("pipeline.core.bits", "pipeline.build.stages.seven_parquet")
 OUTPUT = "parquet/seven_card_hands.parquet"
 ROW_GROUP = 1 << 23
+
+#: settings of this stage's config section besides ``enabled``
+KEYS: tuple[str, ...] = ("zstd_level",)
 
 
 def stages(config: BuildConfig) -> list[Stage]:
     """The single ``seven_parquet`` stage."""
     return [Stage("seven_parquet", (OUTPUT,), run, inputs=("seven.h5",),
-                  settings=config.section("seven_parquet"), code=CODE)]
+                  settings=config.section("seven_parquet"))]
 
 
 def run(ctx: Context) -> None:

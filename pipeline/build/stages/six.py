@@ -8,16 +8,17 @@ config:  [six]
 from __future__ import annotations
 
 from pipeline.build.config import BuildConfig
-from pipeline.core.evaluate import build_rank_tables
 from pipeline.build.stages import Context, Stage
 from pipeline.build.stages.tables import write_score_file
+from pipeline.core.evaluate import build_rank_tables
 
-CODE = ("pipeline.core.evaluate", "pipeline.core.cards", "pipeline.build.stages.tables", "pipeline.build.stages.six")
+#: settings of this stage's config section besides ``enabled``
+KEYS: tuple[str, ...] = ()
 
 
 def stages(config: BuildConfig) -> list[Stage]:
     """The single ``six`` stage."""
-    return [Stage("six", ("six.h5",), run, settings=config.section("six"), code=CODE)]
+    return [Stage("six", ("six.h5",), run, settings=config.section("six"))]
 
 
 def run(ctx: Context) -> None:

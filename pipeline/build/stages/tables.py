@@ -8,9 +8,9 @@ from typing import Any
 import h5py
 import numpy as np
 
+from pipeline.build.store import atomic_path, create_mapped_dataset, map_dataset
 from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, n_combinations
 from pipeline.core.evaluate import RankTables, score_table
-from pipeline.build.store import atomic_path, create_mapped_dataset, map_dataset
 
 SCORE_MEANING = ("uint16 1..7462, higher is stronger; 7462 = royal flush, 1 = 7-5-4-3-2 offsuit; "
                  "best 5-card hand inside the k cards; Cactus Kev rank = 7463 - score")

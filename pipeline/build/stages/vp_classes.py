@@ -12,22 +12,23 @@ import h5py
 import numpy as np
 import pyarrow as pa
 
-from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, RANKS
 from pipeline.build.config import BuildConfig
-from pipeline.build.store import atomic_path, write_parquet_atomic
-from pipeline.videopoker.deals import RANK_PATTERNS, DealClasses, deal_classes, rank_pattern
 from pipeline.build.stages import Context, Stage
 from pipeline.build.stages.five import cards_text
+from pipeline.build.store import atomic_path, write_parquet_atomic
+from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, RANKS
+from pipeline.videopoker.deals import RANK_PATTERNS, DealClasses, deal_classes, rank_pattern
 
 OUTPUTS = ("vp_classes.h5", "parquet/vp_deal_classes.parquet")
-CODE = ("pipeline.videopoker.deals", "pipeline.core.cards", "pipeline.build.stages.vp_classes")
+#: settings of this stage's config section besides ``enabled``
+KEYS: tuple[str, ...] = ()
 CANONICAL_RULE = ("representative: suits relabelled so the suits' 13-bit rank masks decrease "
                   "c >= d >= h >= s; weight = number of deals with that representative")
 
 
 def stages(config: BuildConfig) -> list[Stage]:
     """The single ``vp_classes`` stage."""
-    return [Stage("vp_classes", OUTPUTS, run, settings=config.section("vp_classes"), code=CODE)]
+    return [Stage("vp_classes", OUTPUTS, run, settings=config.section("vp_classes"))]
 
 
 def _write_group(g: h5py.Group, cls: DealClasses) -> None:

@@ -13,12 +13,13 @@ import h5py
 import pyarrow as pa
 
 from pipeline.build.config import BuildConfig
-from pipeline.build.store import write_parquet_atomic
 from pipeline.build.stages import Context, Stage
 from pipeline.build.stages.paytable import outputs_for, paytable_files
+from pipeline.build.store import write_parquet_atomic
 
 OUTPUT = "parquet/paytable_summary.parquet"
-CODE = ("pipeline.build.stages.vp_summary",)
+#: settings of this stage's config section besides ``enabled``
+KEYS: tuple[str, ...] = ()
 
 
 def stages(config: BuildConfig) -> list[Stage]:
@@ -27,7 +28,7 @@ def stages(config: BuildConfig) -> list[Stage]:
     if not inputs:
         return []
     return [Stage("vp_summary", (OUTPUT,), run, inputs=inputs,
-                  settings=config.section("vp_summary"), code=CODE)]
+                  settings=config.section("vp_summary"))]
 
 
 def run(ctx: Context) -> None:

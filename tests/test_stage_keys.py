@@ -1,0 +1,125 @@
+"""Stage keys come from the import graph: editing a module a stage imports only indirectly makes
+that stage stale (and ``build --dry-run`` names the module); editing an unrelated one does not.
+
+The edits happen in a temporary copy of the package, which a subprocess runs against the
+suite's built artifacts with ``--dry-run`` only: nothing is rebuilt or written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.build.keys import ImportGraph, stale_reasons
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the package and the build config (no caches) in a temporary folder."""
+    root = tmp_path_factory.mktemp("src")
+    shutil.copytree(ROOT / "pipeline", root / "pipeline",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc"))
+    shutil.copytree(ROOT / "configs", root / "configs")
+    return root
+
+
+def _dry_run(root: Path, artifacts: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-m", "pipeline", "-a", str(artifacts), "build", "--dry-run",
+                           *extra], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+
+
+def _plan(root: Path, artifacts: Path) -> dict[str, dict[str, object]]:
+    res = _dry_run(root, artifacts, "--json")
+    assert res.returncode == 0, res.stderr
+    return {s["name"]: s for s in json.loads(res.stdout)["stages"]}
+
+
+def _edit(path: Path, line: str) -> str:
+    old = path.read_text()
+    path.write_text(old + line)
+    return old
+
+
+def test_the_copy_is_what_runs(copy: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    out = subprocess.run([sys.executable, "-c", "import pipeline; print(pipeline.__file__)"], cwd=copy,
+                         env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(out).resolve() == (copy / "pipeline" / "__init__.py").resolve()
+
+
+def test_unchanged_copy_is_up_to_date(copy: Path, artifacts: Path) -> None:
+    plan = _plan(copy, artifacts)
+    assert plan and all(s["status"] == "up-to-date" for s in plan.values()), plan
+
+
+def test_indirect_import_change_makes_preflop_and_paytables_stale(copy: Path, artifacts: Path) -> None:
+    combos = copy / "pipeline" / "core" / "combos.py"
+    old = _edit(combos, "\nONE_MORE_LINE = 1\n")
+    try:
+        plan = _plan(copy, artifacts)
+        text = _dry_run(copy, artifacts)
+    finally:
+        combos.write_text(old)
+    # neither stage module imports combos itself: preflop reaches it through equity.engine,
+    # paytables through videopoker.deals
+    assert "combos" not in (ROOT / "pipeline/build/stages/preflop.py").read_text()
+    assert "combos" not in (ROOT / "pipeline/build/stages/paytable.py").read_text()
+    stale = [n for n in plan if n == "preflop" or n.startswith("paytable:")]
+    assert "preflop" in stale and len(stale) > 1
+    for name in stale:
+        assert plan[name]["status"] == "would-run"
+        assert any(r.startswith("code:") and "pipeline.core.combos" in r for r in plan[name]["reasons"])
+    # seven_parquet never imports combos: it stays up to date
+    assert plan["seven_parquet"]["status"] == "up-to-date"
+    line = next(ln for ln in text.stdout.splitlines() if ln.startswith("preflop "))
+    assert "would-run" in line and "code: pipeline.core.combos" in line, text.stdout
+
+
+def test_unrelated_module_change_leaves_stages_up_to_date(copy: Path, artifacts: Path) -> None:
+    showdown = copy / "pipeline" / "showdown.py"
+    old = _edit(showdown, "\nONE_MORE_LINE = 1\n")
+    try:
+        plan = _plan(copy, artifacts)
+    finally:
+        showdown.write_text(old)
+    assert plan["preflop"]["status"] == "up-to-date"
+    assert all(s["status"] == "up-to-date" for s in plan.values()), plan
+
+
+def test_graph_follows_function_level_and_submodule_imports(tmp_path: Path) -> None:
+    pkg = tmp_path / "pipeline"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("_EXPORTS = {'Thing': 'pipeline.lazy:Thing'}\n")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "leaf.py").write_text("X = 1\n")
+    (pkg / "lazy.py").write_text("Thing = 1\n")
+    (pkg / "typed.py").write_text("")
+    (pkg / "stage.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from pipeline.sub import leaf\n"
+        "from pipeline import Thing\n"
+        "if TYPE_CHECKING:\n    import pipeline.typed\n"
+        "def f():\n    from . import inner\n")
+    (pkg / "inner.py").write_text("import numpy\n")
+    g = ImportGraph(tmp_path)
+    assert g.closure("pipeline.stage") == ["pipeline", "pipeline.inner", "pipeline.lazy", "pipeline.stage",
+                                          "pipeline.sub", "pipeline.sub.leaf"]
+
+
+def test_stale_reasons_name_each_part() -> None:
+    old = {"settings": "a", "code": {"pipeline.x": "1", "pipeline.y": "2"}, "inputs": {"seven.h5": "s"},
+           "sources": {"paytables/j.toml": "t"}, "versions": {"numpy": "1.0"}}
+    new = {"settings": "b", "code": {"pipeline.x": "1", "pipeline.y": "3", "pipeline.z": "4"},
+           "inputs": {"seven.h5": "s2"}, "sources": {"paytables/j.toml": "t"}, "versions": {"numpy": "2.0"}}
+    assert stale_reasons(new, old) == ["settings", "code: pipeline.y, pipeline.z", "input: seven.h5",
+                                       "versions: numpy 1.0 -> 2.0"]
+    assert stale_reasons(old, old) == []
