@@ -1,0 +1,112 @@
+"""The package layout's rules, checked on the source: which sub-package may import which, and
+who may print. Imports inside functions count too (a lazy import is still an import)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PKG = ROOT / "pipeline"
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in a file, at any depth."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            out.append((node.lineno, mod))
+            out += [(node.lineno, f"{mod}.{a.name}") for a in node.names
+                    if (ROOT / Path(*f"{mod}.{a.name}".split("."))).with_suffix(".py").exists()
+                    or (ROOT / Path(*f"{mod}.{a.name}".split("."))).is_dir()]
+    return out
+
+
+MODULES = sorted(PKG.rglob("*.py"))
+
+
+def _sub(module: str) -> str:
+    """The sub-package of a module name (``core``, ``build``...), or the top-level module's name."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _violations(rule: str) -> list[str]:
+    bad = []
+    for path in MODULES:
+        me = _module_name(path)
+        for line, mod in _imports(path):
+            if not mod.startswith("pipeline."):
+                continue
+            if rule == "core" and _sub(me) == "core" and _sub(mod) not in ("core", "errors"):
+                bad.append(f"{me}:{line} imports {mod}")
+            if rule == "query" and _sub(me) == "query" and _sub(mod) == "build":
+                bad.append(f"{me}:{line} imports {mod}")
+            if rule == "cli" and _sub(mod) == "cli" and _sub(me) != "cli" and me != "pipeline.__main__":
+                bad.append(f"{me}:{line} imports {mod}")
+    return bad
+
+
+def test_the_rules_see_imports() -> None:
+    # the checker itself: it finds a function-level import and resolves relative ones
+    found = dict(_imports(PKG / "query" / "tables.py"))
+    assert "pipeline.query.lookup" in found.values()
+    assert len(MODULES) > 40
+
+
+@pytest.mark.parametrize("rule", ["core", "query", "cli"])
+def test_import_directions(rule: str) -> None:
+    assert _violations(rule) == []
+
+
+def test_only_cli_prints() -> None:
+    bad = []
+    for path in MODULES:
+        if _sub(_module_name(path)) == "cli" or path.name == "__main__.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+                target = next((k.value for k in node.keywords if k.arg == "file"), None)
+                to_console = target is None or (isinstance(target, ast.Attribute) and target.attr in
+                                                ("stdout", "stderr"))
+                if to_console:
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            if isinstance(node, ast.Attribute) and node.attr in ("stdout", "stderr") and \
+                    isinstance(node.value, ast.Name) and node.value.id == "sys":
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno} uses sys.{node.attr}")
+    assert bad == []
+
+
+def test_lookup_imports_no_build_module(artifacts: Path) -> None:
+    code = ("import sys, pipeline.query; t = pipeline.query.Tables(sys.argv[1]); "
+            "assert t.score7('As Ks Qs Js Ts 2c 3d') == 7462; "
+            "print('\\n'.join(m for m in sys.modules if m.startswith('pipeline')))")
+    r = subprocess.run([sys.executable, "-c", code, str(artifacts)], capture_output=True, text=True,
+                       cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    loaded = r.stdout.split()
+    assert "pipeline.query.tables" in loaded
+    assert [m for m in loaded if m.startswith("pipeline.build")] == []
+    assert [m for m in loaded if m.startswith("pipeline.cli")] == []
