@@ -17,6 +17,7 @@ import numpy as np
 
 from pipeline.build import invariants as inv
 from pipeline.build.store import MANIFEST, read_manifest, sha256_file
+from pipeline.core.constants import N_SCORES, TOP_SCORE
 
 
 @dataclass
@@ -52,15 +53,15 @@ def _check_score_table(path: Path, k: int) -> list[str]:
         off = score.id.get_offset()
         n = score.shape[0]
     mm = np.memmap(path, dtype=np.uint16, mode="r", offset=off, shape=(n,))
-    counts = np.bincount(mm, minlength=7463)
+    counts = np.bincount(mm, minlength=N_SCORES + 1)
     del mm
     if n != inv.ROWS[k]:
         out.append(f"/score has {n} rows, expected C(52,{k}) = {inv.ROWS[k]}")
     if counts[0]:
         out.append(f"/score holds {counts[0]} zero (unset) entries")
-    if counts.shape[0] > 7463:
-        out.append("/score holds values above 7462")
-    distinct = int((counts[1:7463] > 0).sum())
+    if counts.shape[0] > N_SCORES + 1:
+        out.append(f"/score holds values above {N_SCORES}")
+    distinct = int((counts[1:N_SCORES + 1] > 0).sum())
     if distinct != inv.DISTINCT_SCORES[k]:
         out.append(f"{distinct} distinct scores, expected {inv.DISTINCT_SCORES[k]}")
     five = path.parent / "five.h5"
@@ -68,13 +69,13 @@ def _check_score_table(path: Path, k: int) -> list[str]:
         with _h5(five) as f:
             cat = f["classes/category"][:]
             stored = f[f"classes/count{k}"][:] if f"classes/count{k}" in f else None
-        per_cat = np.bincount(cat, weights=counts[1:7463], minlength=9).astype(np.int64)
+        per_cat = np.bincount(cat, weights=counts[1:N_SCORES + 1], minlength=9).astype(np.int64)
         ref = {5: inv.FIVE_CARD_CATEGORY_COUNTS, 7: inv.SEVEN_CARD_CATEGORY_COUNTS}.get(k)
         if ref is not None and tuple(int(x) for x in per_cat) != ref:
             out.append(f"category counts {per_cat.tolist()} differ from the published {list(ref)}")
-        if k == 7 and counts[7462] != inv.SEVEN_CARD_ROYALS:
-            out.append(f"{counts[7462]} royal flushes, expected {inv.SEVEN_CARD_ROYALS}")
-        if stored is not None and not np.array_equal(stored, counts[1:7463]):
+        if k == 7 and counts[TOP_SCORE] != inv.SEVEN_CARD_ROYALS:
+            out.append(f"{counts[TOP_SCORE]} royal flushes, expected {inv.SEVEN_CARD_ROYALS}")
+        if stored is not None and not np.array_equal(stored, counts[1:N_SCORES + 1]):
             out.append(f"per-score counts differ from five.h5:/classes/count{k}")
     return out
 

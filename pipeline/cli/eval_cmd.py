@@ -17,6 +17,7 @@ def eval_hand(
 ) -> None:
     """Look a hand up in the score tables."""
     from pipeline.core.cards import parse_cards
+    from pipeline.core.constants import N_SCORES
     from pipeline.query.tables import Tables
 
     ids = parse_cards(" ".join(cards), count=(5, 6, 7))
@@ -29,4 +30,4 @@ def eval_hand(
                    f"score {info['score']} of {info['classes']} under {info['rules']} rules")
     else:
         typer.echo(f"{info['cards']}: {info['name']} ({info['category_name']}), "
-                   f"score {info['score']} of 7462 (Cactus Kev rank {info['cactus_kev']})")
+                   f"score {info['score']} of {N_SCORES} (Cactus Kev rank {info['cactus_kev']})")

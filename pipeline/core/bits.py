@@ -15,6 +15,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from pipeline.core.parallel import even_chunk
+
 
 def _ctpop64(typingctx: Any, x: Any) -> tuple[Any, Callable[..., Any]]:
     sig = types.int64(types.int64)
@@ -56,8 +58,7 @@ def colex_bitmaps(k: int, first: int, binom: np.ndarray, out: np.ndarray) -> Non
     total = out.shape[0]
     nchunks = 64
     for ch in nb.prange(nchunks):
-        lo = total * ch // nchunks
-        hi = total * (ch + 1) // nchunks
+        lo, hi = even_chunk(total, nchunks, ch)
         if lo >= hi:
             continue
         rest = first + lo

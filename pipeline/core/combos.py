@@ -9,6 +9,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import BINOM
+from pipeline.core.parallel import even_chunk
 
 
 @nb.njit(cache=True, nogil=True)
@@ -58,8 +59,8 @@ def _unrank_range(n: int, k: int, first: int, binom: np.ndarray, out: np.ndarray
     total = out.shape[0]
     nchunks = 64
     for ch in nb.prange(nchunks):
-        start = first + total * ch // nchunks
-        stop = first + total * (ch + 1) // nchunks
+        lo, hi = even_chunk(total, nchunks, ch)
+        start, stop = first + lo, first + hi
         if start >= stop:
             continue
         cards = np.zeros(k + 1, np.int64)

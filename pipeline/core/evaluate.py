@@ -29,6 +29,7 @@ import numpy as np
 from pipeline.core.cards import BINOM, RANK_NAMES, RANK_PLURALS, RANKS
 from pipeline.core.combos import next_combination, unrank_into
 from pipeline.core.constants import N_SCORES  # noqa: E402  (re-exported)
+from pipeline.core.parallel import even_chunk
 
 WHEEL = (3, 2, 1, 0, 12)
 
@@ -244,8 +245,7 @@ def score_all_hands(k: int, flush: np.ndarray, nonflush: np.ndarray, out: np.nda
     nchunks = hist.shape[0]
     write = out.shape[0] > 0
     for ch in nb.prange(nchunks):
-        start = total * ch // nchunks
-        stop = total * (ch + 1) // nchunks
+        start, stop = even_chunk(total, nchunks, ch)
         if start >= stop:
             continue
         cards = np.zeros(k + 1, np.int64)

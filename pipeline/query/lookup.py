@@ -19,6 +19,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.bits import ctpop64, cttz64
+from pipeline.core.parallel import block, block_count
 
 #: hands per chunk (index buffer of 32 KiB)
 CHUNK = 4096
@@ -83,9 +84,8 @@ def _bitmaps_chunk(bits: np.ndarray, lo: int, hi: int, k: int, binom: np.ndarray
 def _rows_parallel(cards: np.ndarray, binom: np.ndarray, table: np.ndarray, out: np.ndarray) -> int:
     n = cards.shape[0]
     nbad = 0
-    for ch in nb.prange((n + CHUNK - 1) // CHUNK):
-        lo = ch * CHUNK
-        hi = min(n, lo + CHUNK)
+    for ch in nb.prange(block_count(n, CHUNK)):
+        lo, hi = block(n, CHUNK, ch)
         nbad += _rows_chunk(cards, lo, hi, binom, table, out, np.empty(hi - lo, np.int64))
     return nbad
 
@@ -105,9 +105,8 @@ def _bitmaps_parallel(bits: np.ndarray, k: int, binom: np.ndarray, table: np.nda
                       out: np.ndarray) -> int:
     n = bits.shape[0]
     nbad = 0
-    for ch in nb.prange((n + CHUNK - 1) // CHUNK):
-        lo = ch * CHUNK
-        hi = min(n, lo + CHUNK)
+    for ch in nb.prange(block_count(n, CHUNK)):
+        lo, hi = block(n, CHUNK, ch)
         nbad += _bitmaps_chunk(bits, lo, hi, k, binom, table, out, np.empty(hi - lo, np.int64))
     return nbad
 

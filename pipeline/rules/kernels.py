@@ -15,6 +15,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.combos import hands_range, next_combination, unrank_into
+from pipeline.core.parallel import even_chunk
 
 RANK_BASE = 16 ** 5  # the five ordered rank values, base 16
 
@@ -126,8 +127,7 @@ def best_of_subsets(n: int, k: int, five: np.ndarray, subsets: np.ndarray, binom
     total = out.shape[0]
     nchunks = 256
     for ch in nb.prange(nchunks):
-        start = total * ch // nchunks
-        stop = total * (ch + 1) // nchunks
+        start, stop = even_chunk(total, nchunks, ch)
         if start >= stop:
             continue
         cards = np.zeros(k + 1, np.int64)

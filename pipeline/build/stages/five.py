@@ -18,7 +18,8 @@ from pipeline.build.stages.tables import write_score_file
 from pipeline.build.store import write_parquet_atomic
 from pipeline.core.cards import CATEGORY_NAMES, RANKS, n_combinations
 from pipeline.core.combos import all_hands, hand_bitmaps
-from pipeline.core.evaluate import N_SCORES, build_rank_tables, score_table
+from pipeline.core.constants import CACTUS_KEV_BASE, N_SCORES
+from pipeline.core.evaluate import build_rank_tables, score_table
 
 OUTPUTS = ("five.h5", "parquet/hand_classes.parquet", "parquet/five_card_hands.parquet")
 #: settings of this stage's config section besides ``enabled``
@@ -64,7 +65,7 @@ def run(ctx: Context) -> None:
         g["ranks"] = tables.class_ranks[1:]
         g["ranks"].attrs["meaning"] = "the five ranks (0=2 .. 12=A) in order of significance"
         g["name"] = names.astype("S")
-        g["cactus_kev"] = (7463 - scores.astype(np.int32)).astype(np.uint16)
+        g["cactus_kev"] = (CACTUS_KEV_BASE - scores.astype(np.int32)).astype(np.uint16)
         g["count5"] = count5[1:]
         g["count6"] = count6[1:]
         g["count7"] = count7[1:]
@@ -75,7 +76,7 @@ def run(ctx: Context) -> None:
     ctx.progress("writing hand_classes.parquet", 0.6)
     cls = pa.table({
         "score": pa.array(scores),
-        "cactus_kev": pa.array((7463 - scores.astype(np.int32)).astype(np.uint16)),
+        "cactus_kev": pa.array((CACTUS_KEV_BASE - scores.astype(np.int32)).astype(np.uint16)),
         "category": pa.array(tables.class_category[1:]),
         "category_name": pa.array([CATEGORY_NAMES[c] for c in tables.class_category[1:]]),
         "name": pa.array(list(names)),

@@ -29,7 +29,8 @@ from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
 from pipeline.core.cards import RANKS, format_cards
-from pipeline.equity.engine import SHARE_SCALE, heads_up_all_hands, multiway_all_hands
+from pipeline.core.constants import N_HOLE_PAIRS, SHARE_SCALE
+from pipeline.equity.engine import heads_up_all_hands, multiway_all_hands
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")
 DEFAULTS: dict[str, Any] = {"heads_up": True, "opponents": list(range(2, 10)),
@@ -50,7 +51,7 @@ def hand_classes() -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.nd
     Grid: row/column 0 is the Ace; pairs on the diagonal, suited hands above it (row = high
     rank), offsuit below it (row = low rank) - the usual chart layout.
     """
-    cls = np.empty(1326, np.int64)
+    cls = np.empty(N_HOLE_PAIRS, np.int64)
     names: list[str] = []
     rows = np.empty(169, np.int64)
     cols = np.empty(169, np.int64)
