@@ -17,9 +17,13 @@ def showdown(
     file: Optional[Path] = typer.Argument(None, help="input file (default, or '-': stdin)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with counts and "
                                  "verdicts instead of text lines"),
-    rules: str = typer.Option("standard", "--rules", help="rule set by name (e.g. hk-stud) or TOML file"),
+    rules: str = typer.Option("standard", "--rules", help="rule set by name (e.g. hk-stud, ace-high-only) or TOML file; default: hold'em ranking"),
 ) -> None:
     """Print 'Black wins.', 'White wins.' or 'Tie.' for each line of ten cards.
+
+    Hands rank as in hold'em: A-2-3-4-5 is a straight, the lowest one. For the classic judge
+    problem's ranking (ZOJ 1111 / UVa 10315: the ace is always high, A-2-3-4-5 is ace high)
+    use --rules ace-high-only.
 
     A bad line gets a message naming its line number on stderr; the other lines are still
     judged, and the exit code is 2 if any line was bad.
