@@ -17,7 +17,9 @@ def showdown(
     file: Optional[Path] = typer.Argument(None, help="input file (default, or '-': stdin)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with counts and "
                                  "verdicts instead of text lines"),
-    rules: str = typer.Option("standard", "--rules", help="rule set by name (e.g. hk-stud, ace-high-only) or TOML file; default: hold'em ranking"),
+    rules: str = typer.Option("standard", "--rules",
+                              help="rule set by name (e.g. hk-stud, ace-high-only) or TOML file; "
+                                   "default: hold'em ranking"),
 ) -> None:
     """Print 'Black wins.', 'White wins.' or 'Tie.' for each line of ten cards.
 

@@ -18,6 +18,7 @@ config:  [preflop] enabled, heads_up (bool), opponents (list, e.g. 2..9), stderr
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -101,9 +102,10 @@ def _class_stats(acc: np.ndarray, cls: np.ndarray) -> dict[str, np.ndarray]:
             "observations": tot[:, 0]}
 
 
-def _multiway(table7: np.ndarray, n: int, settings: dict[str, Any], cls: np.ndarray
-              ) -> tuple[dict[str, np.ndarray], int]:
-    """Monte Carlo for one opponent count, adding rounds until every class meets the target."""
+def _multiway(table7: np.ndarray, n: int, settings: dict[str, Any], cls: np.ndarray,
+              report: Callable[[str], None] = lambda text: None) -> tuple[dict[str, np.ndarray], int]:
+    """Monte Carlo for one opponent count, adding rounds until every class meets the target;
+    ``report`` hears how each round ended."""
     target = float(settings["stderr_target"])
     seed = int(settings["seed"]) + 1000 * n
     samples = int(settings["first_round"])
@@ -113,6 +115,7 @@ def _multiway(table7: np.ndarray, n: int, settings: dict[str, Any], cls: np.ndar
     while True:
         stats = _class_stats(acc, cls)
         worst = float(stats["stderr"].max())
+        report(f"{n} opponents: Monte Carlo, {done:,} deals, worst class stderr {worst:.5f}")
         if worst <= 0.95 * target or done >= int(settings["max_samples"]):
             return stats, done
         # stderr falls like 1/sqrt(samples): aim 15% past the estimate, at least 20% more
@@ -121,6 +124,12 @@ def _multiway(table7: np.ndarray, n: int, settings: dict[str, Any], cls: np.ndar
         acc = acc + multiway_all_hands(table7, n, more, seed, stream0=rnd * 64)
         done += more
         rnd += 1
+
+
+def _reporter(ctx: Context, fraction: float) -> Callable[[str], None]:
+    def report(text: str) -> None:
+        ctx.progress(text, fraction)
+    return report
 
 
 def heat_map(path: Path, equity: np.ndarray, names: list[str], rows: np.ndarray,
@@ -177,8 +186,9 @@ def run(ctx: Context) -> dict[str, Any]:
     mw: dict[int, dict[str, np.ndarray]] = {}
     mw_samples: dict[int, int] = {}
     for i, n in enumerate(opps):
-        ctx.progress(f"{n} opponents: Monte Carlo", 0.2 + 0.7 * i / max(len(opps), 1))
-        mw[n], mw_samples[n] = _multiway(table7, n, settings, cls)
+        frac = 0.2 + 0.7 * i / max(len(opps), 1)
+        ctx.progress(f"{n} opponents: Monte Carlo", frac)
+        mw[n], mw_samples[n] = _multiway(table7, n, settings, cls, _reporter(ctx, frac))
 
     ctx.progress("writing preflop.h5", 0.92)
     with atomic_path(ctx.path("preflop.h5")) as tmp:
