@@ -45,11 +45,19 @@ class PlannedStage:
     key: str
     parts: dict[str, Any]
     reasons: tuple[str, ...]
+    #: inputs a stale stage before this one rebuilds first (dry runs only): this stage then
+    #: reruns only if the rebuilt input's bytes change
+    upstream: tuple[str, ...] = ()
 
     @property
     def stale(self) -> bool:
         """Whether the stage would (re)build."""
         return bool(self.reasons)
+
+    @property
+    def status(self) -> str:
+        """``would-run``, ``may-run`` (only an input is rebuilt first) or ``up-to-date``."""
+        return "would-run" if self.reasons else "may-run" if self.upstream else "up-to-date"
 
 
 def stage_key(stage: Stage, manifest: dict[str, Any], graph: ImportGraph | None = None) -> str:
@@ -99,9 +107,9 @@ def plan_build(config: BuildConfig, names: list[str] | None = None, force: bool 
                ) -> list[PlannedStage]:
     """What a build would do, without building or taking the lock: one entry per planned stage.
 
-    Stages that read the outputs of a stale stage are keyed with the inputs as they are now,
-    so they show as up to date until their input is rebuilt; a real build re-keys each stage
-    after the stages before it ran.
+    A stage is keyed with its inputs as they are now. When an earlier stale stage rebuilds one
+    of them, the stage is ``may-run``: a real build re-keys it after its inputs were rebuilt and
+    reruns it only if their bytes changed (the builds are deterministic, so often they do not).
     """
     manifest = read_manifest(config.artifacts, strict=False)
     graph = ImportGraph()
@@ -109,10 +117,10 @@ def plan_build(config: BuildConfig, names: list[str] | None = None, force: bool 
     rebuilt: set[str] = set()
     for stage in plan(config, names):
         p = check_stage(stage, manifest, config.artifacts, force, graph)
-        stale_inputs = [f"input: {i} (rebuilt first)" for i in stage.inputs if i in rebuilt]
-        if stale_inputs and not p.stale:
-            p = PlannedStage(p.stage, p.key, p.parts, tuple(stale_inputs))
-        if p.stale:
+        upstream = tuple(i for i in stage.inputs if i in rebuilt)
+        if upstream:
+            p = PlannedStage(p.stage, p.key, p.parts, p.reasons, upstream)
+        if p.stale or upstream:
             rebuilt.update(stage.outputs)
         planned.append(p)
     return planned

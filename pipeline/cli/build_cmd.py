@@ -104,8 +104,10 @@ def _dry_run(cfg: Any, stages: Optional[list[str]], force: bool, as_json: bool) 
     from pipeline.build.runner import plan_build
 
     planned = plan_build(cfg, stages, force=force)
-    rows = [{"name": p.stage.name, "status": "would-run" if p.stale else "up-to-date",
-             "reasons": list(p.reasons), "outputs": list(p.stage.outputs)} for p in planned]
+    rows = [{"name": p.stage.name, "status": p.status,
+             "reasons": list(p.reasons) + [f"input: {i} (rebuilt first; reruns only if it changes)"
+                                           for i in p.upstream],
+             "outputs": list(p.stage.outputs)} for p in planned]
     if as_json:
         typer.echo(json.dumps({"artifacts": str(cfg.artifacts), "stages": rows}))
         return
@@ -114,4 +116,5 @@ def _dry_run(cfg: Any, stages: Optional[list[str]], force: bool, as_json: bool) 
         why = f"  ({'; '.join(r['reasons'])})" if r["reasons"] else ""
         typer.echo(f"{r['name']:<{width}}  {r['status']}{why}")
     n = sum(p.stale for p in planned)
-    typer.echo(f"{n} stage(s) would run, {len(rows) - n} up to date")
+    maybe = sum(p.status == "may-run" for p in planned)
+    typer.echo(f"{n} stage(s) would run, {maybe} may run, {len(rows) - n - maybe} up to date")

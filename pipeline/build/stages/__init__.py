@@ -8,9 +8,9 @@ Pipeline order (the folder listing reads the same way):
     six         -> six.h5
     seven       -> seven.h5
     seven_parquet -> parquet/seven_card_hands
-    rules       -> rules/<name>/five.h5 (+ seven.h5) per rule set in configs/rules/
+    rules       -> rules/<name>/five.h5 (+ seven.h5) per known rule set (pipeline.registry)
     vp_classes  -> vp_classes.h5, parquet/vp_deal_classes
-    paytable:*  -> paytables/<slug>.h5, parquet/paytables/<slug>_strategy (one per configs/paytables/*.toml)
+    paytable:*  -> paytables/<slug>.h5, parquet/paytables/<slug>_strategy (one per known paytable)
     vp_summary  -> parquet/paytable_summary
     preflop     -> preflop.h5, parquet/preflop, preflop_equity.png (heads-up exact, 2-9 MC)
 """
