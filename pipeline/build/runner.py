@@ -162,7 +162,8 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                 else:
                     for inp in stage.inputs:
                         if not (folder / inp).exists():
-                            raise BuildError(f"stage {stage.name} needs {inp}; build its stage first")
+                            raise BuildError(f"stage {stage.name} needs {inp}, which is not built; "
+                                             f"`pokertables -a {folder} build` builds every stage in order")
                     # outputs are written into a staging folder and moved into place only when the
                     # whole stage succeeded: a failure or kill mid-stage changes no artifact
                     # stage names are unique, so each stage stages into its own folder; what a

@@ -150,7 +150,8 @@ def verify(folder: Path | str, content: bool = True) -> VerifyReport:
     folder = Path(folder)
     rep = VerifyReport()
     if not (folder / MANIFEST).exists():
-        rep.problems.append((MANIFEST, f"no manifest in {folder}: nothing has been built; run `make tables`"))
+        rep.problems.append((MANIFEST, f"no manifest in {folder}: nothing has been built; run "
+                                       f"`pokertables -a {folder} build`"))
         return rep
     try:
         manifest = read_manifest(folder)
