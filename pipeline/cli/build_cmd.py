@@ -105,8 +105,9 @@ def _dry_run(cfg: Any, stages: Optional[list[str]], force: bool, as_json: bool) 
 
     planned = plan_build(cfg, stages, force=force)
     rows = [{"name": p.stage.name, "status": p.status,
-             "reasons": list(p.reasons) + [f"input: {i} (rebuilt first; reruns only if it changes)"
-                                           for i in p.upstream],
+             # a stage that runs anyway needs no note about its rebuilt inputs
+             "reasons": list(p.reasons) or [f"input: {i} (rebuilt first; reruns only if it changes)"
+                                            for i in p.upstream],
              "outputs": list(p.stage.outputs)} for p in planned]
     if as_json:
         typer.echo(json.dumps({"artifacts": str(cfg.artifacts), "stages": rows}))
