@@ -14,8 +14,10 @@ from typing import Any
 from pipeline import __version__
 from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage, plan
-from pipeline.build.store import (MANIFEST, STAGING, BuildError, build_lock, clean_stale_temps, describe_file,
-                    move_into_place, read_manifest, write_json_atomic)
+from pipeline.build.commit import JOURNAL, commit_stage, recover
+from pipeline.build.store import STAGING, BuildError, build_lock, clean_stale_temps, describe_file, read_manifest
+from pipeline.errors import ArtifactError
+from pipeline.query.artifacts import MANIFEST, open_checked
 
 
 @dataclass(frozen=True)
@@ -55,14 +57,28 @@ def _up_to_date(stage: Stage, key: str, manifest: dict[str, Any], folder: Path) 
     if not entry or entry.get("key") != key:
         return False
     for out in stage.outputs:
-        f = manifest.get("files", {}).get(out)
-        p = folder / out
-        if f is None or not p.exists():
+        if out not in manifest.get("files", {}):
             return False
-        st = p.stat()
-        if st.st_size != f["bytes"] or st.st_mtime_ns != f["mtime_ns"]:
+        try:  # the readers' check: a changed file (even with its mtime restored) is stale
+            open_checked(folder, out, manifest)
+        except ArtifactError:
             return False
     return True
+
+
+def _nothing_to_do(stages: list[Stage], folder: Path) -> list[StageResult] | None:
+    """The all-skipped results when every stage is current (no lock needed, so a read-only
+    artifacts folder builds as a no-op), else ``None``."""
+    if (folder / JOURNAL).exists():
+        return None
+    manifest = read_manifest(folder, strict=False)
+    results = []
+    for stage in stages:
+        if not _up_to_date(stage, stage_key(stage, manifest), manifest, folder):
+            return None
+        size = sum(manifest["files"][o]["bytes"] for o in stage.outputs)
+        results.append(StageResult(stage.name, "skipped", 0.0, size, stage.outputs))
+    return results
 
 
 def run_build(config: BuildConfig, names: list[str] | None = None, force: bool = False,
@@ -77,10 +93,22 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BuildError(f"cannot create artifacts folder {folder}: {exc.strerror}") from None
+    mf = folder / MANIFEST
+    if (mf.exists() or mf.is_symlink()) and not mf.is_file():
+        raise BuildError(f"{mf} is not a regular file; remove it and build again")
     stages = plan(config, names)
+    if not force:
+        done = _nothing_to_do(stages, folder)
+        if done is not None:
+            for res in done:
+                if progress:
+                    progress.start(next(s for s in stages if s.name == res.name))
+                    progress.finish(res)
+            return done
     results: list[StageResult] = []
     with build_lock(folder, wait=wait):
         try:
+            recover(folder)
             clean_stale_temps(folder)
             manifest = read_manifest(folder, strict=False)  # a corrupt one means: rebuild all
             for stage in stages:
@@ -114,12 +142,11 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                                     build_seconds=round(seconds, 3))
                         manifest.setdefault("files", {})[out] = info
                         size += info["bytes"]
-                    move_into_place(staging, folder, stage.outputs)
                     manifest.setdefault("stages", {})[stage.name] = {
                         "key": key, "outputs": list(stage.outputs), "seconds": round(seconds, 3),
                         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
                     manifest["package_version"] = __version__
-                    write_json_atomic(folder / MANIFEST, manifest)
+                    commit_stage(folder, staging, stage.name, stage.outputs, manifest)
                     res = StageResult(stage.name, "built", seconds, size, stage.outputs)
                 results.append(res)
                 if progress:
