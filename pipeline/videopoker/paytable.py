@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -39,12 +38,9 @@ from typing import Any
 
 import numpy as np
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 from pipeline.core.cards import RANKS
+from pipeline.core.files import parse_toml, read_small_file
+from pipeline.errors import clip
 
 #: Hand names a line may use, in the usual order of a machine's table (codes are indexes).
 HAND_NAMES = ("royal flush", "wild royal flush", "five of a kind", "four deuces",
@@ -59,6 +55,10 @@ ALL_RANKS = (1 << 13) - 1
 NOTHING = "nothing"
 
 _TOP_KEYS = {"name", "wild", "line", "source"}
+#: largest pay per coin accepted (real tables top out at a few thousand), so exact sums fit int64
+MAX_PAY = 1_000_000
+#: pays may have at most three decimals (2.5, 0.125): the kernels' common scale stays small
+MAX_PAY_DENOMINATOR = 1000
 _LINE_KEYS = {"hand", "pays", "ranks", "kicker", "label"}
 _RANKS_OK = {FOUR_KIND, THREE_KIND, PAIR}
 _KICKER_OK = {FOUR_KIND, FOUR_DEUCES}
@@ -137,12 +137,7 @@ def slugify(stem: str) -> str:
 def load_paytable(path: Path | str) -> Paytable:
     """Read and validate a paytable TOML file; ``ValueError`` names the file and line on error."""
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise ValueError(f"paytable file {p} does not exist") from None
-    except IsADirectoryError:
-        raise ValueError(f"paytable {p} is a folder, not a TOML file") from None
+    raw = read_small_file(p, "paytable")  # refuses folders, devices and oversized files
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -153,10 +148,7 @@ def load_paytable(path: Path | str) -> Paytable:
 
 def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable") -> Paytable:
     """Parse paytable TOML text; ``where`` names it in error messages."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{where}: malformed TOML: {exc}") from None
+    data = parse_toml(text, where)
     headers = [i + 1 for i, t in enumerate(text.splitlines())
                if re.match(r"\s*\[\[\s*line\s*\]\]", t)]
 
@@ -245,9 +237,14 @@ def _pays(value: Any, bad: Any) -> Fraction:
     if value != value or value in (float("inf"), float("-inf")):
         raise bad(f"pays must be a finite number, got {value!r}")
     if value < 0:
-        raise bad(f"negative pay {value!r}")
+        raise bad(f"negative pay {clip(value)}")
+    if value > MAX_PAY:
+        raise bad(f"pays {clip(value)} is more than {MAX_PAY:,} per coin")
     # a float in the file is read as the decimal it was written as (2.5 -> 5/2)
-    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+    pay = Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+    if pay.denominator > MAX_PAY_DENOMINATOR:
+        raise bad(f"pays {clip(value)}: at most {len(str(MAX_PAY_DENOMINATOR)) - 1} decimal places")
+    return pay
 
 
 def _rank_mask(value: Any, key: str, bad: Any) -> int:
