@@ -157,7 +157,6 @@ def test_3_verify_fails_on_empty_pruned_and_outside_manifests(five_copy: Path,
     assert "expected from stage five" in msgs["five.h5"] or "untracked" in msgs["five.h5"]
     code, out, _ = run_main(capsys, "-a", str(folder), "verify", "five")
     assert code == 1 and "0 file(s) ok" in out and "PROBLEM  five.h5" in out
-    copy_built(Path(folder.parent.parent / "unused"), folder, ()) if False else None
     _edit_manifest(folder, lambda m: m.update(files={"../outside.h5": {"bytes": 1, "sha256": "0" * 64}}))
     assert any("outside the artifacts folder" in msg for _, msg in verify(folder, stages=["five"]).problems)
 
@@ -215,7 +214,7 @@ def test_4_shipped_digests_match_the_built_artifacts(artifacts: Path) -> None:
     want = load_expected()
     assert want, "pipeline/data/expected_digests.json is missing"
     mf = json.loads((artifacts / "manifest.json").read_text())
-    cheap = [rel for rel in want if rel in mf["files"] and mf["files"][rel]["bytes"] < 100_000_000]
+    cheap = [rel for rel in want if rel in mf["files"] and mf["files"][rel]["bytes"] < 20_000_000]
     assert "five.h5" in cheap and "parquet/hand_classes.parquet" in cheap
     for rel in cheap:
         assert compare(rel, content_digests(artifacts / rel), want[rel]) == [], rel
@@ -242,8 +241,11 @@ def test_5_full_disk_is_one_clean_error(artifacts: Path, tmp_path: Path) -> None
         mf = copy_built(artifacts, disk, FIVE_OUTPUTS, ("five",))
         r = cli("-a", str(disk), "build", "seven")
         assert r.returncode == 2, r.stderr
-        line = one_error_line(r.stderr.decode())
-        assert "disk full" in line and "seven.h5 needs" in line and "MiB" in line
+        lines = [ln for ln in r.stderr.decode().splitlines() if ln.strip()]
+        errors = [ln for ln in lines if ln.startswith("error:")]
+        assert len(errors) == 1 and lines[-1] == errors[0] and b"Traceback" not in r.stderr, lines
+        line = errors[0]
+        assert str(disk) + " has" in line and "disk full" in line and "seven.h5 needs" in line and "MiB" in line
         assert not list(disk.rglob(".tmp-*")) and not (disk / ".staging").exists()
         for rel in FIVE_OUTPUTS:
             assert sha256_file(disk / rel) == mf["files"][rel]["sha256"]
@@ -389,7 +391,7 @@ def test_7_manifest_that_is_a_folder(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_7_10_api_array_inputs_and_folder(tables: Tables) -> None:
     with pytest.raises(InputError, match="shape"):
         tables.score7(np.zeros((2, 7, 1)))
-    with pytest.raises(ValueError, match="bool"):
+    with pytest.raises(ValueError, match="bad card id True"):
         tables.score7([True, False, 2, 3, 4, 5, 6])
     with pytest.raises(ValueError):
         tables.score7(np.zeros((2, 7), dtype=bool))

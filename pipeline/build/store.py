@@ -115,9 +115,10 @@ def map_for_fill(path: Path, name: str) -> np.memmap:
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             free = shutil.disk_usage(path.parent).free
+            where = str(path.parent).split("/" + STAGING)[0]  # the artifacts folder, not the staging
             target = path.name[len(TMP_PREFIX):].rsplit(".", 1)[0] if path.name.startswith(TMP_PREFIX) \
                 else path.name
-            raise BuildError(f"disk full: {target} needs {_mib(nbytes)} for /{name} but {path.parent} has "
+            raise BuildError(f"disk full: {target} needs {_mib(nbytes)} for /{name} but {where} has "
                              f"{_mib(free)} free; free space and build again (nothing was replaced)") from None
         if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL):
             raise
