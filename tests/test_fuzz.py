@@ -3,6 +3,8 @@ arbitrary input gives a result or one clear ValueError, never a crash."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -86,7 +88,9 @@ def _toml_value(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float):
-        return "nan" if v != v else ("inf" if v > 0 else "-inf") if abs(v) == float("inf") else repr(v)
+        if math.isnan(v):
+            return "nan"
+        return ("inf" if v > 0 else "-inf") if math.isinf(v) else repr(v)
     if isinstance(v, int):
         return str(v)
     if isinstance(v, list):

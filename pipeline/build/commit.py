@@ -79,7 +79,7 @@ def recover(folder: Path) -> str | None:
         journal = json.loads(path.read_bytes())
         stage, outputs, new = journal["stage"], list(journal["outputs"]), journal["manifest"]
         staging = folder / journal["staging"]
-        new["files"][outputs[0]]  # noqa: B018  - shape check
+        new["files"][outputs[0]]
     except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError):
         # journals are written atomically before any rename: an unreadable one replaced nothing
         path.unlink()

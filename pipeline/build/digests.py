@@ -95,7 +95,7 @@ def column_digest(col: Any, hist: np.ndarray | None = None) -> dict[str, Any]:
     values = arr.to_numpy(zero_copy_only=False)
     if len(values) > BIG_COLUMN and values.dtype.kind in "iu":
         u = values.view(np.uint64) if values.dtype.itemsize == 8 else values.astype(np.uint64)
-        agg = [int(u.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(u))]
+        agg: list[int | str] = [int(u.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(u))]
         if values.dtype.itemsize <= 2:
             h = np.bincount(values) if hist is None else hist
             agg.append(hashlib.sha256(np.trim_zeros(h.astype(np.int64), "b").tobytes()).hexdigest())

@@ -12,10 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import __version__
+from pipeline.build.commit import JOURNAL, commit_stage, recover
 from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage, plan
-from pipeline.build.commit import JOURNAL, commit_stage, recover
-from pipeline.build.store import STAGING, BuildError, build_lock, clean_stale_temps, describe_file, read_manifest
+from pipeline.build.store import (
+    STAGING,
+    BuildError,
+    build_lock,
+    clean_stale_temps,
+    describe_file,
+    read_manifest,
+)
 from pipeline.errors import ArtifactError
 from pipeline.query.artifacts import MANIFEST, open_checked
 

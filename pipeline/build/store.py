@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -25,15 +24,37 @@ import h5py
 import numpy as np
 
 from pipeline.errors import BuildError
-from pipeline.query.artifacts import (MANIFEST, TMP_PREFIX, dataset_offset, map_dataset, read_manifest,
-                                      sha256_file)
+from pipeline.query.artifacts import (
+    MANIFEST,
+    TMP_PREFIX,
+    dataset_offset,
+    map_dataset,
+    read_manifest,
+    sha256_file,
+)
 
 LOCK = ".build.lock"
 STAGING = ".staging"
-__all__ = ["MANIFEST", "TMP_PREFIX", "LOCK", "STAGING", "BuildError", "atomic_path", "write_json_atomic",
-           "create_mapped_dataset", "map_for_fill", "write_parquet_atomic", "describe_file", "build_lock",
-           "move_into_place", "clean_stale_temps", "dataset_offset", "map_dataset", "read_manifest",
-           "sha256_file"]
+__all__ = [
+    "LOCK",
+    "MANIFEST",
+    "STAGING",
+    "TMP_PREFIX",
+    "BuildError",
+    "atomic_path",
+    "build_lock",
+    "clean_stale_temps",
+    "create_mapped_dataset",
+    "dataset_offset",
+    "describe_file",
+    "map_dataset",
+    "map_for_fill",
+    "move_into_place",
+    "read_manifest",
+    "sha256_file",
+    "write_json_atomic",
+    "write_parquet_atomic",
+]
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -22,9 +22,21 @@ import numpy as np
 
 from pipeline.build import invariants as inv
 from pipeline.build.commit import JOURNAL
-from pipeline.build.digests import DIGESTED_SUFFIXES, compare, content_digests, load_expected
+from pipeline.build.digests import (
+    DIGESTED_SUFFIXES,
+    compare,
+    content_digests,
+    load_expected,
+)
 from pipeline.build.parquet_checks import check_preflop_h5, parquet_invariants
-from pipeline.build.store import LOCK, MANIFEST, STAGING, TMP_PREFIX, read_manifest, sha256_file
+from pipeline.build.store import (
+    LOCK,
+    MANIFEST,
+    STAGING,
+    TMP_PREFIX,
+    read_manifest,
+    sha256_file,
+)
 from pipeline.errors import ArtifactError, PokertablesError
 from pipeline.query.artifacts import VERIFIED, open_checked
 
@@ -193,8 +205,8 @@ def _check_file(folder: Path, rel: str, info: dict[str, Any], manifest: dict[str
     if content:
         digest = sha256_file(p)
         if digest != info["sha256"]:
-            return [f"sha256 {digest[:16]}… differs from the manifest's {info['sha256'][:16]}… "
-                    "(content changed or corrupt)"], []
+            return [(f"sha256 {digest[:16]}… differs from the manifest's {info['sha256'][:16]}… "
+                     "(content changed or corrupt)")], []
     else:
         try:  # quick: the readers' check (re-hashes only a file whose size/mtime/ctime/inode moved)
             open_checked(folder, rel, manifest)
@@ -215,7 +227,8 @@ def _check_file(folder: Path, rel: str, info: dict[str, Any], manifest: dict[str
             for pattern, check in CHECKS.items():
                 if fnmatch.fnmatch(rel, pattern):
                     problems.extend(check(p))
-            table, hists = None, {}
+            table: Any = None
+            hists: dict[str, np.ndarray] = {}
             if p.suffix == ".parquet":
                 table, hists, more = parquet_invariants(folder, rel, p)
                 problems.extend(more)
@@ -257,9 +270,9 @@ def verify(folder: Path | str, content: bool = True, config: Path | str | None =
         plan_out = {}
     for rel, stage in sorted(plan_out.items()):
         if rel not in files:
-            rep.problems.append((rel, f"expected from stage {stage} but not in the manifest "
-                                      f"({'file present, untracked' if (folder / rel).exists() else 'missing'}); "
-                                      "rebuild with `pokertables build`"))
+            state = "file present, untracked" if (folder / rel).exists() else "missing"
+            rep.problems.append((rel, (f"expected from stage {stage} but not in the manifest ({state}); "
+                                       "rebuild with `pokertables build`")))
     inside = {rel: info for rel, info in files.items() if not _outside(folder, rel)}
     for rel in sorted(set(files) - set(inside)):
         rep.problems.append((rel[:200], "manifest entry points outside the artifacts folder"))
@@ -280,6 +293,6 @@ def verify(folder: Path | str, content: bool = True, config: Path | str | None =
         if rel.startswith(STAGING + "/") or p.name.startswith(TMP_PREFIX):
             rep.notes.append((rel, "left by an interrupted build (the next build removes it)"))
         else:
-            rep.problems.append((rel, "not in the manifest (untracked file: remove it or rebuild "
-                                      "with `pokertables build --force`)"))
+            rep.problems.append((rel, ("not in the manifest (untracked file: remove it or rebuild "
+                                       "with `pokertables build --force`)")))
     return rep

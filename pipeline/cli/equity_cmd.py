@@ -37,10 +37,9 @@ def equity_cmd(
     if samples is not None and samples > MAX_SAMPLES:
         raise InputError(f"--samples {clip(str(samples))} is more than {MAX_SAMPLES:,} "
                          "(the Monte Carlo error is already below 0.003 pp there)")
+    from pipeline.core.cards import parse_cards
     from pipeline.equity.engine import equity
     from pipeline.query.tables import Tables
-
-    from pipeline.core.cards import parse_cards
 
     n_hole = len(parse_cards(" ".join(hole)))
     if n_hole not in (2, 4):

@@ -117,8 +117,9 @@ def read_manifest(folder: Path, strict: bool = True) -> dict[str, Any]:
         if strict:
             if isinstance(exc, ArtifactError):
                 raise
-            why = exc.strerror if isinstance(exc, OSError) else "not valid JSON"
-            raise _bad_manifest(p, str(why)) from None
+            if isinstance(exc, OSError):
+                raise _bad_manifest(p, str(exc.strerror)) from None
+            raise ArtifactError(f"{p} is not valid JSON (corrupt); rebuild with {REBUILD}") from None
         return {"files": {}, "stages": {}}
 
 

@@ -20,10 +20,16 @@ from typing import Any, Union
 
 import numpy as np
 
+from pipeline.core.cards import (
+    BINOM,
+    CATEGORY_NAMES,
+    COLEX_WEIGHTS,
+    DECK_SIZE,
+    parse_cards,
+)
 from pipeline.core.constants import N_SCORES
 from pipeline.errors import ArtifactError, InputError
 from pipeline.query.artifacts import REBUILD, ArtifactFolder
-from pipeline.core.cards import BINOM, CATEGORY_NAMES, COLEX_WEIGHTS, DECK_SIZE, parse_cards
 
 # colex weights C(c, j) per position j, bound once for the single-hand fast path
 _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
@@ -346,4 +352,4 @@ def _bitmap_to_cards(bits: int) -> list[int]:
     return [c for c in range(DECK_SIZE) if bits >> c & 1]
 
 
-__all__ = ["Tables", "ArtifactError", "CATEGORY_NAMES"]
+__all__ = ["CATEGORY_NAMES", "ArtifactError", "Tables"]
