@@ -17,6 +17,7 @@ from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage, plan
 from pipeline.build.store import (
     STAGING,
+    TMP_PREFIX,
     BuildError,
     build_lock,
     clean_stale_temps,
@@ -76,8 +77,9 @@ def _up_to_date(stage: Stage, key: str, manifest: dict[str, Any], folder: Path) 
 def _nothing_to_do(stages: list[Stage], folder: Path) -> list[StageResult] | None:
     """The all-skipped results when every stage is current (no lock needed, so a read-only
     artifacts folder builds as a no-op), else ``None``."""
-    if (folder / JOURNAL).exists():
-        return None
+    if (folder / JOURNAL).exists() or (folder / STAGING).exists() or \
+            next(folder.rglob(TMP_PREFIX + "*"), None) is not None:
+        return None  # a killed build left work for the lock holder: finish or clean it
     manifest = read_manifest(folder, strict=False)
     results = []
     for stage in stages:
