@@ -29,4 +29,14 @@ class BuildError(PokertablesError):
     """A build cannot proceed for a reason the user can fix (lock held, disk full, read-only)."""
 
 
-__all__ = ["PokertablesError", "InputError", "ConfigError", "ArtifactError", "BuildError"]
+__all__ = ["PokertablesError", "InputError", "ConfigError", "ArtifactError", "BuildError", "clip"]
+
+
+#: longest piece of user input quoted back in a message
+MAX_QUOTE = 60
+
+
+def clip(text: object, limit: int = MAX_QUOTE) -> str:
+    """``repr`` of user input for a message, cut to ``limit`` characters (a 10 MB token is not echoed)."""
+    r = repr(text) if not isinstance(text, str) or len(text) <= limit else repr(text[:limit]) + "…"
+    return r if len(r) <= limit + 3 else r[:limit] + "…"

@@ -18,6 +18,7 @@ from pipeline.build.verify import verify
 from pipeline.query.tables import ArtifactError, Tables
 
 ROOT = Path(__file__).resolve().parent.parent
+FIVE_OUTPUTS = ("five.h5", "parquet/hand_classes.parquet", "parquet/five_card_hands.parquet")
 
 
 def cli(*args: str, cwd: Path = ROOT, **kw) -> subprocess.CompletedProcess:
@@ -73,31 +74,31 @@ def test_sigkill_during_seven_leaves_old_or_nothing(artifacts: Path, tmp_path: P
     # a good build, then kills of a forced rebuild at several points of its write
     r = cli("-a", str(folder), "build", "seven")
     assert r.returncode == 0, r.stderr
-    good = verify(folder)
+    good = verify(folder, stages=["seven"])
     assert good.ok and "seven.h5" in good.checked
     for offset in (0.0, 0.05, 0.2, 0.4, 0.8):
         hits += _kill_while_writing(folder, ["--force"], offset)
-        rep = verify(folder)
+        rep = verify(folder, stages=["seven"])
         assert rep.ok, (offset, rep.problems)
         assert "seven.h5" in rep.checked
     assert hits >= 5, "the kills should land while the table is being written"
     r = cli("-a", str(folder), "build", "seven")
     assert r.returncode == 0, r.stderr
     assert not list(folder.rglob(".tmp-*")), "stale temp files are cleaned by the next build"
-    assert verify(folder).ok
+    assert verify(folder, stages=["seven"]).ok
 
 
 def test_flipped_bytes_are_named_and_refused(artifacts: Path, tmp_path: Path) -> None:
     folder = tmp_path / "art"
-    _copy_built(artifacts, folder, ("five.h5",))
-    assert verify(folder).ok
+    _copy_built(artifacts, folder, FIVE_OUTPUTS)
+    assert verify(folder, stages=["five"]).ok
     assert Tables(folder).score5("As Ks Qs Js Ts") == 7462
     p = folder / "five.h5"
     data = bytearray(p.read_bytes())
     mid = len(data) // 2
     data[mid:mid + 4] = bytes(b ^ 0xFF for b in data[mid:mid + 4])
     p.write_bytes(bytes(data))
-    rep = verify(folder)
+    rep = verify(folder, stages=["five"])
     assert not rep.ok
     assert any(f == "five.h5" and "sha256" in m for f, m in rep.problems)
     r = cli("-a", str(folder), "verify")
@@ -187,5 +188,5 @@ def test_failed_stage_changes_no_artifact(tmp_path: Path, monkeypatch: pytest.Mo
     with pytest.raises(OSError, match="simulated failure"):
         run_build(cfg, ["five"], force=True)
     assert snapshot() == before
-    assert verify(folder).ok
+    assert verify(folder, stages=["five"]).ok
     assert not (folder / ".staging").exists()

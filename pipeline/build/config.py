@@ -1,26 +1,75 @@
 """The build configuration (``configs/build.toml``): which stages run and their settings.
 
-Each ``[section]`` belongs to one stage module (:mod:`pipeline.build.stages`), which checks its
-keys; an unknown top-level key is rejected here.
+Every key of every section is checked against :data:`SCHEMA` when the file is loaded, before
+any work: an unknown key or an out-of-range value is a :class:`ConfigError` naming it.
 """
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ConfigError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from pipeline.core.constants import MAX_PLAYERS, MAX_SAMPLES, MAX_SEED
+from pipeline.core.files import parse_toml, read_small_file
+from pipeline.errors import ConfigError, clip
 
 DEFAULT_CONFIG = Path("configs/build.toml")
-#: keys allowed at the top of the file (everything else is a ``[section]``)
-TOP_KEYS = ("artifacts",)
+#: zstd's compression levels
+ZSTD_LEVELS = (1, 22)
+#: most Monte Carlo deals a preflop column may take (bounds the build's work)
+MAX_PREFLOP_SAMPLES = MAX_SAMPLES
+#: preflop seeds are offset per opponent count, so leave room below the uint64 limit
+MAX_PREFLOP_SEED = MAX_SEED >> 2
+
+Check = Callable[[Any], str | None]  # returns what is wrong, or None
+
+
+def _bool(v: Any) -> str | None:
+    return None if isinstance(v, bool) else "must be true or false"
+
+
+def _int(lo: int, hi: int) -> Check:
+    def check(v: Any) -> str | None:
+        if isinstance(v, bool) or not isinstance(v, int):
+            return f"must be an integer {lo}..{hi}"
+        return None if lo <= v <= hi else f"must be {lo}..{hi}"
+    return check
+
+
+def _fraction(v: Any) -> str | None:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < 1:
+        return "must be a number between 0 and 1 (exclusive)"
+    return None
+
+
+def _names(v: Any) -> str | None:
+    if not isinstance(v, list) or not all(isinstance(x, str) and 0 < len(x) <= 100 for x in v):
+        return "must be a list of names, e.g. [\"short-deck\"]"
+    return None
+
+
+def _opponents(v: Any) -> str | None:
+    hi = MAX_PLAYERS - 1
+    if not isinstance(v, list) or not v or not all(type(x) is int and 2 <= x <= hi for x in v) \
+            or len(set(v)) != len(v):
+        return f"must be a non-empty list of distinct opponent counts 2..{hi}"
+    return None
+
+
+_TOGGLE: dict[str, Check] = {"enabled": _bool}
+#: section -> key -> check. Sections of stages not listed here may only hold ``enabled`` checks
+#: plus their own keys (a new stage adds its schema here).
+SCHEMA: dict[str, dict[str, Check]] = {
+    "five": _TOGGLE, "six": _TOGGLE, "seven": _TOGGLE, "vp_classes": _TOGGLE, "vp_summary": _TOGGLE,
+    "seven_parquet": {**_TOGGLE, "zstd_level": _int(*ZSTD_LEVELS)},
+    "rules": {**_TOGGLE, "sets": _names},
+    "paytables": {**_TOGGLE, "slugs": _names},
+    "preflop": {**_TOGGLE, "heads_up": _bool, "opponents": _opponents, "stderr_target": _fraction,
+                "seed": _int(0, MAX_PREFLOP_SEED), "first_round": _int(1, MAX_PREFLOP_SAMPLES),
+                "max_samples": _int(1, MAX_PREFLOP_SAMPLES)},
+}
 
 
 @dataclass(frozen=True)
@@ -41,29 +90,57 @@ class BuildConfig:
         return bool(self.sections.get(name, {}).get("enabled", True))
 
 
-def load_config(path: Path | str | None = None, artifacts: Path | str | None = None) -> BuildConfig:
-    """Read a build config TOML; ``artifacts`` overrides its output folder.
+def validate(data: dict[str, Any], where: str, root: Path) -> None:
+    """Raise :class:`ConfigError` for the first unknown key or bad value of a build config."""
+    from pipeline.build.stages import STAGE_MODULES
 
-    Raises :class:`ConfigError` naming the file for malformed TOML or an unknown top-level key.
+    for key, value in data.items():
+        if key == "artifacts":
+            if not isinstance(value, str) or not value.strip():
+                raise ConfigError(f"{where}: artifacts must be a folder path, got {clip(value)}")
+            continue
+        if key not in SCHEMA and key not in STAGE_MODULES:
+            known = ", ".join(["artifacts", *STAGE_MODULES])
+            raise ConfigError(f"{where}: unknown key {clip(key)} (known: {known})")
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: [{key}] must be a table, got {clip(value)}")
+        schema = SCHEMA.get(key)
+        for k, v in value.items():
+            check = schema.get(k) if schema is not None else _TOGGLE.get(k)
+            if check is None:
+                if schema is None:
+                    continue  # a stage without a schema here yet: its own code reads its keys
+                raise ConfigError(f"{where}: [{key}] unknown key {clip(k)} (allowed: {', '.join(schema)})")
+            wrong = check(v)
+            if wrong:
+                raise ConfigError(f"{where}: [{key}] {k} = {clip(v)}: {wrong}")
+    pre = data.get("preflop", {})
+    if pre.get("first_round", 1) > pre.get("max_samples", MAX_PREFLOP_SAMPLES):
+        raise ConfigError(f"{where}: [preflop] first_round = {pre['first_round']} is more than "
+                          f"max_samples = {pre['max_samples']}")
+
+
+def load_config(path: Path | str | None = None, artifacts: Path | str | None = None) -> BuildConfig:
+    """Read and validate a build config TOML; ``artifacts`` overrides its output folder.
+
+    Raises :class:`ConfigError` naming the file for a missing, unreadable, malformed or
+    out-of-range config.
     """
     p = Path(path) if path else DEFAULT_CONFIG
-    if not p.exists():
-        if path:
-            raise ConfigError(f"config file {p} does not exist")
+    if not p.exists() and not path:
         data: dict[str, Any] = {}
         root = Path.cwd()
         found: Path | None = None
     else:
+        raw = read_small_file(p, "config file")
         try:
-            data = tomllib.loads(p.read_text())
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{p}: malformed TOML: {exc}") from None
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        data = parse_toml(text, str(p))
         root = p.resolve().parent.parent if p.resolve().parent.name == "configs" else p.resolve().parent
+        validate(data, str(p), root)
         found = p
-    unknown = sorted(k for k, v in data.items() if not isinstance(v, dict) and k not in TOP_KEYS)
-    if unknown:
-        raise ConfigError(f"{p}: unknown key {unknown[0]!r} (top-level keys: {', '.join(TOP_KEYS)}; "
-                          "stage settings go in [sections])")
     out = Path(artifacts) if artifacts else root / data.get("artifacts", "artifacts")
     sections = {k: v for k, v in data.items() if isinstance(v, dict)}
     return BuildConfig(root=root, artifacts=out, sections=sections, path=found)

@@ -9,20 +9,20 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import __version__
+from pipeline.build.commit import JOURNAL, commit_stage, recover
 from pipeline.build.config import BuildConfig
 from pipeline.build.keys import ImportGraph, parts_key, stage_parts, stale_reasons
 from pipeline.build.stages import Context, Stage, plan
 from pipeline.build.store import (
-    MANIFEST,
     STAGING,
+    TMP_PREFIX,
     build_lock,
     clean_stale_temps,
     describe_file,
-    move_into_place,
     read_manifest,
-    write_json_atomic,
 )
-from pipeline.errors import BuildError
+from pipeline.errors import ArtifactError, BuildError
+from pipeline.query.artifacts import MANIFEST, open_checked
 
 
 @dataclass(frozen=True)
@@ -74,13 +74,12 @@ def _parts(stage: Stage, manifest: dict[str, Any], graph: ImportGraph) -> dict[s
 def _output_problems(stage: Stage, manifest: dict[str, Any], folder: Path) -> list[str]:
     out = []
     for rel in stage.outputs:
-        f = manifest.get("files", {}).get(rel)
-        p = folder / rel
-        if f is None or not p.exists():
+        if rel not in manifest.get("files", {}) or not (folder / rel).exists():
             out.append(f"output missing: {rel}")
             continue
-        st = p.stat()
-        if st.st_size != f["bytes"] or st.st_mtime_ns != f["mtime_ns"]:
+        try:  # the readers' check: a changed file (even with its mtime restored) is stale
+            open_checked(folder, rel, manifest)
+        except ArtifactError:
             out.append(f"output changed: {rel}")
     return out
 
@@ -126,6 +125,22 @@ def plan_build(config: BuildConfig, names: list[str] | None = None, force: bool 
     return planned
 
 
+def _nothing_to_do(stages: list[Stage], folder: Path) -> list[StageResult] | None:
+    """The all-skipped results when every stage is current (no lock needed, so a read-only
+    artifacts folder builds as a no-op), else ``None``."""
+    if (folder / JOURNAL).exists() or (folder / STAGING).exists() or \
+            next(folder.rglob(TMP_PREFIX + "*"), None) is not None:
+        return None  # a killed build left work for the lock holder: finish or clean it
+    manifest = read_manifest(folder, strict=False)
+    results = []
+    for stage in stages:
+        if check_stage(stage, manifest, folder).stale:
+            return None
+        size = sum(manifest["files"][o]["bytes"] for o in stage.outputs)
+        results.append(StageResult(stage.name, "skipped", 0.0, size, stage.outputs))
+    return results
+
+
 def run_build(config: BuildConfig, names: list[str] | None = None, force: bool = False,
               wait: bool = False, progress: Any = None) -> list[StageResult]:
     """Build the planned stages into ``config.artifacts``; return one result per stage.
@@ -138,10 +153,22 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BuildError(f"cannot create artifacts folder {folder}: {exc.strerror}") from None
+    mf = folder / MANIFEST
+    if (mf.exists() or mf.is_symlink()) and not mf.is_file():
+        raise BuildError(f"{mf} is not a regular file; remove it and build again")
     stages = plan(config, names)
+    if not force:
+        done = _nothing_to_do(stages, folder)
+        if done is not None:
+            for res in done:
+                if progress:
+                    progress.start(next(s for s in stages if s.name == res.name))
+                    progress.finish(res)
+            return done
     results: list[StageResult] = []
     with build_lock(folder, wait=wait):
         try:
+            recover(folder)
             clean_stale_temps(folder)
             manifest = read_manifest(folder, strict=False)  # a corrupt one means: rebuild all
             graph = ImportGraph()
@@ -184,13 +211,12 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                                     build_seconds=round(seconds, 3))
                         manifest.setdefault("files", {})[out] = info
                         size += info["bytes"]
-                    move_into_place(staging, folder, stage.outputs)
                     manifest.setdefault("stages", {})[stage.name] = {
                         "key": key, "parts": planned.parts, "outputs": list(stage.outputs),
                         "seconds": round(seconds, 3),
                         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
                     manifest["package_version"] = __version__
-                    write_json_atomic(folder / MANIFEST, manifest)
+                    commit_stage(folder, staging, stage.name, stage.outputs, manifest)
                     res = StageResult(stage.name, "built", seconds, size, stage.outputs, planned.reasons)
                 results.append(res)
                 if progress:

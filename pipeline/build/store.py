@@ -24,19 +24,37 @@ import h5py
 import numpy as np
 
 from pipeline.errors import BuildError
-
-# the read-side helpers the build side shares, re-exported for the stages
-from pipeline.query.artifacts import MANIFEST as MANIFEST
-from pipeline.query.artifacts import dataset_offset as dataset_offset
-from pipeline.query.artifacts import map_dataset as map_dataset
-from pipeline.query.artifacts import read_manifest as read_manifest
-from pipeline.query.artifacts import sha256_file as sha256_file
+from pipeline.query.artifacts import (
+    MANIFEST,
+    TMP_PREFIX,
+    dataset_offset,
+    map_dataset,
+    read_manifest,
+    sha256_file,
+)
 
 LOCK = ".build.lock"
-TMP_PREFIX = ".tmp-"
 STAGING = ".staging"
-
-
+__all__ = [
+    "LOCK",
+    "MANIFEST",
+    "STAGING",
+    "TMP_PREFIX",
+    "BuildError",
+    "atomic_path",
+    "build_lock",
+    "clean_stale_temps",
+    "create_mapped_dataset",
+    "dataset_offset",
+    "describe_file",
+    "map_dataset",
+    "map_for_fill",
+    "move_into_place",
+    "read_manifest",
+    "sha256_file",
+    "write_json_atomic",
+    "write_parquet_atomic",
+]
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -69,7 +87,8 @@ def atomic_path(target: Path) -> Iterator[Path]:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
         if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise BuildError(f"disk full while writing {target}: nothing was replaced") from exc
+            raise BuildError(f"disk full while writing {target} ({_mib(shutil.disk_usage(target.parent).free)} "
+                             "free): nothing was replaced") from None
         raise
 
 
@@ -97,6 +116,36 @@ def create_mapped_dataset(f: h5py.File, name: str, shape: tuple[int, ...], dtype
     for p in parts[:-1]:
         group = group.require_group(p)
     h5py.h5d.create(group.id, parts[-1].encode(), tid, space, dcpl=dcpl)
+
+
+def _mib(n: int) -> str:
+    return f"{n / (1 << 20):,.1f} MiB"
+
+
+def map_for_fill(path: Path, name: str) -> np.memmap:
+    """Memory-map a dataset of a temp file for filling, after reserving its disk blocks.
+
+    Storing into an unreserved (sparse) mapping on a full disk kills the process with SIGBUS;
+    ``posix_fallocate`` makes a full disk a clean :class:`BuildError` naming the space needed.
+    """
+    off, shape, dtype = dataset_offset(path, name)
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
+    fd = os.open(path, os.O_RDWR)
+    try:
+        os.posix_fallocate(fd, off, nbytes)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            free = shutil.disk_usage(path.parent).free
+            where = str(path.parent).split("/" + STAGING)[0]  # the artifacts folder, not the staging
+            target = path.name[len(TMP_PREFIX):].rsplit(".", 1)[0] if path.name.startswith(TMP_PREFIX) \
+                else path.name
+            raise BuildError(f"disk full: {target} needs {_mib(nbytes)} for /{name} but {where} has "
+                             f"{_mib(free)} free; free space and build again (nothing was replaced)") from None
+        if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL):
+            raise
+    finally:
+        os.close(fd)
+    return np.memmap(path, dtype=dtype, mode="r+", offset=off, shape=shape)
 
 
 def write_parquet_atomic(table: Any, path: Path, **options: Any) -> None:

@@ -1,14 +1,19 @@
 """``pokertables verify``: prove the artifacts folder is intact and its content is right.
 
-Two layers: every manifest entry is checked (exists, size, sha256, dataset shapes and dtypes),
-then content invariants are checked per artifact (category counts, distinct scores, class
-weights, paytable combination totals). Problems are collected, never raised.
+Layers: the build plan says which artifacts must exist, and the manifest must list each of
+them (and nothing outside the folder, and no file may sit there untracked); every entry is
+checked (exists, size, sha256, dataset shapes and dtypes); content invariants are checked per
+artifact (category counts, distinct scores, class weights, paytable totals, Parquet copies equal
+to their HDF5 tables, preflop without NaN); and the content digests shipped with the package for
+the default build catch a manifest forged to match altered bytes. Problems are collected,
+never raised.
 """
 
 from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,8 +21,28 @@ from typing import Any
 import numpy as np
 
 from pipeline.build import invariants as inv
-from pipeline.build.store import MANIFEST, read_manifest, sha256_file
+from pipeline.build.commit import JOURNAL
+from pipeline.build.digests import (
+    DIGESTED_SUFFIXES,
+    compare,
+    content_digests,
+    load_expected,
+)
+from pipeline.build.parquet_checks import check_preflop_h5, parquet_invariants
+from pipeline.build.store import (
+    LOCK,
+    MANIFEST,
+    STAGING,
+    TMP_PREFIX,
+    read_manifest,
+    sha256_file,
+)
 from pipeline.core.constants import N_SCORES, TOP_SCORE
+from pipeline.errors import ArtifactError, PokertablesError
+from pipeline.query.artifacts import VERIFIED, open_checked
+
+#: files checked at once (the machine's two cores: hashing and Parquet decoding release the GIL)
+WORKERS = 2
 
 
 @dataclass
@@ -140,13 +165,94 @@ CHECKS: dict[str, Callable[[Path], list[str]]] = {
     "vp_classes.h5": _check_vp_classes,
     "paytables/*.h5": _check_paytable,
     "rules/*/*.h5": _check_rule_table,
+    "preflop.h5": check_preflop_h5,
 }
 
 
-def verify(folder: Path | str, content: bool = True) -> VerifyReport:
-    """Check every manifest entry of ``folder`` and (if ``content``) each artifact's invariants."""
+#: files of the folder that are bookkeeping, not artifacts
+BOOKKEEPING = (MANIFEST, LOCK, VERIFIED, JOURNAL)
+
+
+def expected_outputs(folder: Path, config: Path | str | None, stages: list[str] | None) -> dict[str, str]:
+    """Artifact path -> stage name, for every output the build plan says ``folder`` holds."""
+    from pipeline.build.config import load_config
+    from pipeline.build.stages import plan
+
+    cfg = load_config(config, folder)
+    return {out: st.name for st in plan(cfg, stages) for out in st.outputs}
+
+
+def _outside(folder: Path, rel: str) -> bool:
+    p = Path(rel)
+    if p.is_absolute() or ".." in p.parts or not rel:
+        return True
+    try:
+        (folder / rel).resolve().relative_to(folder.resolve())
+    except ValueError:
+        return True
+    return False
+
+
+def _check_file(folder: Path, rel: str, info: dict[str, Any], manifest: dict[str, Any], content: bool,
+                expected: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """(problems, notes) of one manifest entry."""
     import h5py
 
+    p = folder / rel
+    if not p.is_file():
+        return ["missing (listed in the manifest)" if not p.exists() else "not a regular file"], []
+    if p.stat().st_size != info["bytes"]:
+        return [f"size {p.stat().st_size} bytes, manifest says {info['bytes']}"], []
+    if content:
+        digest = sha256_file(p)
+        if digest != info["sha256"]:
+            return [(f"sha256 {digest[:16]}… differs from the manifest's {info['sha256'][:16]}… "
+                     "(content changed or corrupt)")], []
+    else:
+        try:  # quick: the readers' check (re-hashes only a file whose size/mtime/ctime/inode moved)
+            open_checked(folder, rel, manifest)
+        except ArtifactError:
+            return ["sha256 differs from the manifest (content changed or corrupt)"], []
+    problems: list[str] = []
+    notes: list[str] = []
+    try:
+        if p.suffix == ".h5":
+            with h5py.File(p, "r") as f:
+                for name, ds in info.get("datasets", {}).items():
+                    if name not in f:
+                        problems.append(f"dataset /{name} missing")
+                    elif list(f[name].shape) != ds["shape"] or str(f[name].dtype) != ds["dtype"]:
+                        problems.append(f"/{name} is {list(f[name].shape)} {f[name].dtype}, "
+                                        f"manifest says {ds['shape']} {ds['dtype']}")
+        if content:
+            for pattern, check in CHECKS.items():
+                if fnmatch.fnmatch(rel, pattern):
+                    problems.extend(check(p))
+            table: Any = None
+            hists: dict[str, np.ndarray] = {}
+            if p.suffix == ".parquet":
+                table, hists, more = parquet_invariants(folder, rel, p)
+                problems.extend(more)
+            if rel in expected:
+                got = content_digests(p, table, hists)
+                problems.extend(compare(rel, got, expected[rel]))
+            elif rel.endswith(DIGESTED_SUFFIXES):
+                notes.append("no shipped digest (content checked by invariants only)")
+    except Exception as exc:  # noqa: BLE001 - a corrupt file may fail in any way
+        problems.append(f"cannot be read: {type(exc).__name__}: {exc}")
+    return problems, notes
+
+
+def verify(folder: Path | str, content: bool = True, config: Path | str | None = None,
+           stages: list[str] | None = None) -> VerifyReport:
+    """Check ``folder`` against its manifest, the build plan and the shipped content digests.
+
+    Every output the plan of ``config`` (default ``configs/build.toml``; ``stages`` to expect only
+    some stages) says the folder holds must be listed and intact; files the manifest does not
+    list, and entries pointing outside the folder, are problems. ``content`` adds a full
+    re-hash, the content invariants and the shipped digests; without it files are proven by
+    the readers' check (size, mtime, ctime, inode; re-hash only on a change).
+    """
     folder = Path(folder)
     rep = VerifyReport()
     if not (folder / MANIFEST).exists():
@@ -155,45 +261,40 @@ def verify(folder: Path | str, content: bool = True) -> VerifyReport:
         return rep
     try:
         manifest = read_manifest(folder)
-    except ValueError as exc:
+    except (ValueError, ArtifactError) as exc:
         rep.problems.append((MANIFEST, f"unreadable manifest: {exc}"))
         return rep
-    files: dict[str, Any] = manifest.get("files", {})
-    for rel, info in sorted(files.items()):
-        p = folder / rel
-        if not p.exists():
-            rep.problems.append((rel, "missing (listed in the manifest)"))
-            continue
-        size = p.stat().st_size
-        if size != info["bytes"]:
-            rep.problems.append((rel, f"size {size} bytes, manifest says {info['bytes']}"))
-            continue
-        digest = sha256_file(p)
-        if digest != info["sha256"]:
-            rep.problems.append((rel, f"sha256 {digest[:16]}… differs from the manifest's "
-                                      f"{info['sha256'][:16]}… (content changed or corrupt)"))
-            continue
-        try:
-            if p.suffix == ".h5":
-                with h5py.File(p, "r") as f:
-                    for name, ds in info.get("datasets", {}).items():
-                        if name not in f:
-                            rep.problems.append((rel, f"dataset /{name} missing"))
-                        elif list(f[name].shape) != ds["shape"] or str(f[name].dtype) != ds["dtype"]:
-                            rep.problems.append((rel, f"/{name} is {list(f[name].shape)} {f[name].dtype}, "
-                                                      f"manifest says {ds['shape']} {ds['dtype']}"))
-            if content:
-                for pattern, check in CHECKS.items():
-                    if fnmatch.fnmatch(rel, pattern):
-                        rep.problems.extend((rel, m) for m in check(p))
-        except Exception as exc:  # noqa: BLE001 - a corrupt file may fail in any way
-            rep.problems.append((rel, f"cannot be read: {type(exc).__name__}: {exc}"))
-            continue
-        rep.checked.append(rel)
+    files: dict[str, Any] = manifest["files"]
+    try:
+        plan_out = expected_outputs(folder, config, stages)
+    except PokertablesError as exc:
+        rep.problems.append(("(config)", f"cannot derive the expected artifacts: {exc}"))
+        plan_out = {}
+    for rel, stage in sorted(plan_out.items()):
+        if rel not in files:
+            state = "file present, untracked" if (folder / rel).exists() else "missing"
+            rep.problems.append((rel, (f"expected from stage {stage} but not in the manifest ({state}); "
+                                       "rebuild with `pokertables build`")))
+    inside = {rel: info for rel, info in files.items() if not _outside(folder, rel)}
+    for rel in sorted(set(files) - set(inside)):
+        rep.problems.append((rel[:200], "manifest entry points outside the artifacts folder"))
+    expected = load_expected() if content else {}
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:  # hashing and reading release the GIL
+        futures = {rel: pool.submit(_check_file, folder, rel, info, manifest, content, expected)
+                   for rel, info in sorted(inside.items())}
+        for rel, fut in futures.items():
+            problems, notes = fut.result()
+            rep.problems.extend((rel, m) for m in problems)
+            rep.notes.extend((rel, m) for m in notes)
+            if not problems:
+                rep.checked.append(rel)
     for p in sorted(folder.rglob("*")):
         rel = p.relative_to(folder).as_posix()
-        if p.is_file() and rel not in files and rel not in (MANIFEST, ".build.lock") \
-                and not rel.endswith(".md"):
-            rep.notes.append((rel, "not in the manifest (left by an interrupted build; the next "
-                                   "build replaces it)"))
+        if p.is_dir() or rel in files or rel in BOOKKEEPING or rel.endswith(".md"):
+            continue
+        if rel.startswith(STAGING + "/") or p.name.startswith(TMP_PREFIX):
+            rep.notes.append((rel, "left by an interrupted build (the next build removes it)"))
+        else:
+            rep.problems.append((rel, ("not in the manifest (untracked file: remove it or rebuild "
+                                       "with `pokertables build --force`)")))
     return rep

@@ -50,12 +50,17 @@ def equity_cmd(
     Exact when enumeration is cheap (every street heads-up, up to 3 random opponents after
     the flop, any all-named spot), Monte Carlo with a standard error otherwise.
     """
-    from pipeline.equity.engine import equity
-    from pipeline.query.tables import Tables
+    from pipeline.core.constants import MAX_SAMPLES
+    from pipeline.errors import InputError, clip
 
     if seed is not None and not 0 <= seed < 2 ** 63:
-        raise InputError(f"--seed must be 0 .. 2^63-1, got {seed}")
+        raise InputError(f"--seed must be 0 .. 2^63-1, got {clip(str(seed))}")
+    if samples is not None and samples > MAX_SAMPLES:
+        raise InputError(f"--samples {clip(str(samples))} is more than {MAX_SAMPLES:,} "
+                         "(the Monte Carlo error is already below 0.003 pp there)")
     from pipeline.core.cards import parse_cards
+    from pipeline.equity.engine import equity
+    from pipeline.query.tables import Tables
 
     n_hole = len(parse_cards(" ".join(hole)))
     if n_hole not in (2, 4):

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import stat
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Optional
+from typing import BinaryIO, Optional
 
 import typer
 
 from pipeline.cli import app, artifacts_dir
+from pipeline.errors import InputError
 
 
 @app.command("showdown")
@@ -33,26 +38,73 @@ def showdown(
     from pipeline.query.tables import Tables
     from pipeline.showdown import VERDICTS, judge
 
-    if file is None or str(file) == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        data = file.read_bytes()
     tables = Tables(artifacts_dir(), rules=rules)
-    res = judge(data, tables.table(5), tables.rules)
+    table5 = tables.table(5)
+    counts = [0, 0, 0]
+    verdicts: list[str] = []
+    errors: list[tuple[int, str]] = []
+    lines = 0
+    with _open_input(file) as fh:
+        for chunk in _chunks(fh):
+            res = judge(chunk, table5, tables.rules)
+            errors += [(lines + ln, msg) for ln, msg in res.errors]
+            if as_json:
+                codes = res.verdict[res.status == 0]
+                for i in range(len(VERDICTS)):
+                    counts[i] += int((codes == i).sum())
+                verdicts += [VERDICTS[c] for c in codes.tolist()]
+            else:
+                sys.stdout.buffer.write(res.output)
+            lines += int(res.status.shape[0])
     if as_json:
-        ok = res.status == 0
-        codes = res.verdict[ok]
         typer.echo(json.dumps({
-            "lines": int(res.status.shape[0]),
-            "judged": int(ok.sum()),
-            "counts": {v: int((codes == i).sum()) for i, v in enumerate(VERDICTS)},
-            "verdicts": [VERDICTS[c] for c in codes.tolist()],
-            "errors": [{"line": ln, "message": msg} for ln, msg in res.errors],
+            "lines": lines, "judged": sum(counts),
+            "counts": {v: counts[i] for i, v in enumerate(VERDICTS)},
+            "verdicts": verdicts,
+            "errors": [{"line": ln, "message": msg} for ln, msg in errors],
         }))
     else:
-        sys.stdout.buffer.write(res.output)
         sys.stdout.flush()
-    for ln, msg in res.errors:
+    for ln, msg in errors:
         print(f"line {ln}: {msg}", file=sys.stderr)
-    if res.errors:
+    if errors:
         raise typer.Exit(2)
+
+
+#: input is judged in pieces of about this many bytes (whole lines), so memory stays flat
+CHUNK_BYTES = 8 << 20
+#: a line of ten cards is ~30 bytes; anything this long is not one (and /dev/zero is refused at once)
+MAX_LINE_BYTES = 4096
+
+
+def _open_input(file: Optional[Path]) -> BinaryIO:
+    """stdin for ``None`` or ``-``; otherwise a regular file (folders and devices are refused)."""
+    if file is None or str(file) == "-":
+        return contextlib.nullcontext(sys.stdin.buffer)  # type: ignore[return-value]
+    try:
+        st = os.stat(file)
+    except FileNotFoundError:
+        raise InputError(f"showdown input {file} does not exist") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"showdown input {file} is not a regular file")
+    return open(file, "rb")
+
+
+def _chunks(fh: BinaryIO) -> Iterator[bytes]:
+    """Whole lines of ``fh`` in pieces of about :data:`CHUNK_BYTES`."""
+    carry = b""
+    line = 1
+    while True:
+        block = fh.read(CHUNK_BYTES)
+        if not block:
+            if carry:
+                yield carry
+            return
+        data = carry + block
+        cut = data.rfind(b"\n") + 1
+        carry = data[cut:]
+        if cut:
+            line += data.count(b"\n", 0, cut)
+            yield data[:cut]
+        if len(carry) > MAX_LINE_BYTES:
+            raise InputError(f"line {line}: longer than {MAX_LINE_BYTES} bytes, not a line of ten cards")

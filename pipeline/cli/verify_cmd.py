@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -12,12 +14,17 @@ from pipeline.cli import app, artifacts_dir
 @app.command("verify")
 def verify_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON report"),
-    quick: bool = typer.Option(False, "--quick", help="skip content invariants (sizes, hashes, shapes only)"),
+    quick: bool = typer.Option(False, "--quick", help="skip the re-hash, content invariants and shipped "
+                               "digests (sizes, shapes, and a re-hash only of files whose stat changed)"),
+    config: Optional[Path] = typer.Option(None, "--config", help="build config whose plan says what must "
+                                          "exist (configs/build.toml)"),
+    stages: Optional[list[str]] = typer.Argument(None, help="expect only these stages' outputs"),
 ) -> None:
-    """Verify every artifact (size, sha256, shapes, content invariants); exit 1 if anything is wrong."""
+    """Verify the artifacts: every planned output listed and intact (size, sha256, shapes), content
+    invariants and the shipped content digests; exit 1 if anything is wrong."""
     from pipeline.build.verify import verify
 
-    rep = verify(artifacts_dir(), content=not quick)
+    rep = verify(artifacts_dir(), content=not quick, config=config, stages=stages or None)
     if as_json:
         typer.echo(json.dumps(rep.as_json()))
     else:

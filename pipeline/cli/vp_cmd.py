@@ -25,14 +25,16 @@ app.add_typer(vp_app, name="vp")
 
 def _classes(deck_size: int) -> DealClasses:
     """Deal classes from the built vp_classes.h5 if present, else derived now."""
+    from pipeline.query.artifacts import open_checked, read_manifest
     from pipeline.videopoker.deals import deal_classes, read_classes
 
-    p = artifacts_dir() / "vp_classes.h5"
-    if p.exists():
+    folder = artifacts_dir()
+    if (folder / "vp_classes.h5").exists() and "vp_classes.h5" in read_manifest(folder)["files"]:
+        p = open_checked(folder, "vp_classes.h5")  # a changed file is refused, not used
         try:
             return read_classes(p, deck_size)
         except (OSError, KeyError):
-            pass  # unreadable or old layout: derive instead
+            pass  # old layout: derive instead
     return deal_classes(deck_size)
 
 

@@ -23,7 +23,7 @@ from math import comb
 
 import numpy as np
 
-from pipeline.errors import InputError
+from pipeline.errors import InputError, clip
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -82,9 +82,11 @@ def parse_cards(text: str | Iterable[int] | Iterable[str], count: int | Sequence
             if isinstance(x, str):
                 ids.extend(_parse_text(x))
             else:
+                if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+                    raise InputError(f"bad card id {clip(x)}: card ids are integers 0..51")
                 v = int(x)
                 if not 0 <= v < DECK_SIZE:
-                    raise InputError(f"bad card id {x!r}: must be 0..51")
+                    raise InputError(f"bad card id {clip(x)}: must be 0..51")
                 ids.append(v)
     seen: set[int] = set()
     for c in ids:
@@ -109,7 +111,7 @@ def _parse_text(text: str) -> list[int]:
             m = _TOKEN.match(word, pos)
             if not m:
                 bad = word[pos:pos + 2] if len(word) - pos >= 2 else word[pos:]
-                raise InputError(f"bad card {bad!r} in {text.strip()!r}: expected rank "
+                raise InputError(f"bad card {clip(bad)} in {clip(text.strip())}: expected rank "
                                  "2-9/T/J/Q/K/A (or 10) then suit c/d/h/s")
             ids.append(card_id(m.group(0)))
             pos = m.end()

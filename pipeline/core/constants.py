@@ -18,6 +18,12 @@ N_HAND_CLASSES = 169
 SHARE_SCALE = 2520
 #: Most players at one table (hero included) that equity and showdown accept.
 MAX_PLAYERS = 10
+#: Most Monte Carlo deals one equity question may ask for (about a minute of work).
+MAX_SAMPLES = 1_000_000_000
+#: Seeds are unsigned 64-bit integers.
+MAX_SEED = 2**64 - 1
+#: Largest config or paytable file read (they are a few kB; this refuses /dev/zero and the like).
+MAX_CONFIG_BYTES = 1 << 20
 
 __all__ = ["DECK_SIZE", "N_SCORES", "TOP_SCORE", "CACTUS_KEV_BASE", "N_HOLE_PAIRS", "N_HAND_CLASSES",
-           "SHARE_SCALE", "MAX_PLAYERS"]
+           "SHARE_SCALE", "MAX_PLAYERS", "MAX_SAMPLES", "MAX_SEED", "MAX_CONFIG_BYTES"]

@@ -1,12 +1,22 @@
 """The read side's view of an artifacts folder: the manifest, file digests and memory maps.
 
-Everything here only reads; the build side imports it to describe what it wrote.
+Every reader opens an artifact through :func:`open_checked` (or an :class:`ArtifactFolder`),
+the one integrity-checked path. A file is trusted when its size, mtime, ctime and inode are the
+ones recorded when its bytes were last proven to match the manifest's sha256 (by the build, or
+by an earlier verified open, kept in a small sidecar cache). ctime and inode cannot be set back by
+a user, so flipping bytes and restoring the mtime forces a re-hash, and a mismatch is refused.
+
+Everything here only reads artifacts; the build side imports it to describe what it wrote.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
+import stat
+import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
@@ -16,6 +26,14 @@ import numpy as np
 from pipeline.errors import ArtifactError
 
 MANIFEST = "manifest.json"
+#: sidecar cache of verified stat signatures: rel -> [size, mtime_ns, ctime_ns, inode, sha256]
+VERIFIED = ".verified.json"
+#: largest manifest we read (a real one is ~50 kB): a bigger file is not a manifest
+MAX_MANIFEST_BYTES = 64 << 20
+#: the command that repairs any artifact problem
+REBUILD = "`pokertables build --force`"
+#: temp files of this package start with this (the build cleans leftovers)
+TMP_PREFIX = ".tmp-"
 
 
 def dataset_offset(path: Path, name: str) -> tuple[int, tuple[int, ...], np.dtype]:
@@ -46,21 +64,153 @@ def sha256_file(path: Path, chunk: int = 1 << 22) -> str:
     return h.hexdigest()
 
 
+def _bad_manifest(p: Path, why: str) -> ArtifactError:
+    return ArtifactError(f"{p} is corrupt ({why}); rebuild with {REBUILD}")
+
+
+def check_manifest_shape(data: Any, p: Path) -> dict[str, Any]:
+    """Return ``data`` if it has the manifest's shape, else raise :class:`ArtifactError` naming ``p``.
+
+    Shape: ``{"files": {rel: {"bytes": int, "sha256": hex str, ...}}, "stages": {...}}``.
+    """
+    if not isinstance(data, dict):
+        raise _bad_manifest(p, f"a JSON {type(data).__name__}, not an object")
+    files = data.get("files")
+    if not isinstance(files, dict):
+        raise _bad_manifest(p, "no \"files\" object")
+    if not isinstance(data.get("stages", {}), dict):
+        raise _bad_manifest(p, "\"stages\" is not an object")
+    for rel, info in files.items():
+        if not isinstance(info, dict):
+            raise _bad_manifest(p, f"entry {rel[:80]!r} is not an object")
+        size, digest = info.get("bytes"), info.get("sha256")
+        if type(size) is not int or size < 0:
+            raise _bad_manifest(p, f"entry {rel[:80]!r} has no valid \"bytes\"")
+        if not isinstance(digest, str) or len(digest) != 64:
+            raise _bad_manifest(p, f"entry {rel[:80]!r} has no valid \"sha256\"")
+        ds = info.get("datasets", {})
+        if not isinstance(ds, dict) or not all(
+                isinstance(d, dict) and isinstance(d.get("shape"), list) and isinstance(d.get("dtype"), str)
+                for d in ds.values()):
+            raise _bad_manifest(p, f"entry {rel[:80]!r} has malformed \"datasets\"")
+    return data
+
+
 def read_manifest(folder: Path, strict: bool = True) -> dict[str, Any]:
     """The manifest of an artifacts folder, or an empty one if there is none yet.
 
-    A corrupt manifest raises :class:`ArtifactError` when ``strict``; otherwise it counts as empty,
-    so a build simply rebuilds everything it lists.
+    A corrupt or wrongly shaped manifest raises :class:`ArtifactError` when ``strict``;
+    otherwise it counts as empty, so a build simply rebuilds everything it lists.
     """
     p = Path(folder) / MANIFEST
-    if not p.exists():
+    if not p.exists() and not p.is_symlink():
         return {"files": {}, "stages": {}}
     try:
-        data = json.loads(p.read_text())
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-        return data
-    except ValueError as exc:
+        st = p.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise _bad_manifest(p, "not a regular file")
+        if st.st_size > MAX_MANIFEST_BYTES:
+            raise _bad_manifest(p, f"{st.st_size} bytes, more than a manifest can be")
+        data = json.loads(p.read_bytes())
+        return check_manifest_shape(data, p)
+    except (ArtifactError, ValueError, RecursionError, OSError) as exc:
         if strict:
-            raise ArtifactError(f"{p} is corrupt ({exc})") from None
+            if isinstance(exc, ArtifactError):
+                raise
+            if isinstance(exc, OSError):
+                raise _bad_manifest(p, str(exc.strerror)) from None
+            raise ArtifactError(f"{p} is not valid JSON (corrupt); rebuild with {REBUILD}") from None
         return {"files": {}, "stages": {}}
+
+
+def stat_signature(st: os.stat_result) -> list[int]:
+    """What a user cannot restore after editing a file: size, mtime, ctime and inode."""
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
+def _read_verified(folder: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((folder / VERIFIED).read_bytes())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError, RecursionError):
+        return {}
+
+
+def _record_verified(folder: Path, rel: str, sig: list[int], digest: str) -> None:
+    """Remember that ``rel`` with signature ``sig`` hashed to ``digest`` (best effort: a
+    read-only folder simply re-hashes next time)."""
+    cache = _read_verified(folder)
+    cache[rel] = [*sig, digest]
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX + VERIFIED + ".", dir=folder)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w") as fh:
+            json.dump(cache, fh)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, folder / VERIFIED)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def open_checked(folder: Path | str, rel: str, manifest: dict[str, Any] | None = None) -> Path:
+    """The path of artifact ``rel`` in ``folder`` once proven to be what its manifest says.
+
+    Size must match; if size, mtime, ctime or inode differ from the signature recorded when the
+    file was last proven, it is re-hashed. Raises :class:`ArtifactError` naming the file and
+    the command that repairs it when it is missing, untracked, non-regular or changed.
+    """
+    folder = Path(folder)
+    p = folder / rel
+    if manifest is None:
+        manifest = read_manifest(folder)
+    info = manifest.get("files", {}).get(rel)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise ArtifactError(f"{p} is missing; run `make tables` (or `pokertables build`)") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ArtifactError(f"{p} is not a regular file; remove it and rebuild with {REBUILD}")
+    if info is None:
+        raise ArtifactError(f"{p} is not in {folder / MANIFEST}; rebuild it with `pokertables build`")
+    if st.st_size != info["bytes"]:
+        raise ArtifactError(f"{p} is {st.st_size} bytes but the manifest says {info['bytes']}: "
+                            f"corrupt or partial; rebuild with {REBUILD}")
+    sig = stat_signature(st)
+    built = [info["bytes"], info.get("mtime_ns"), info.get("ctime_ns"), info.get("inode")]
+    if sig == built:
+        return p
+    known = _read_verified(folder).get(rel)
+    if isinstance(known, list) and known == [*sig, info["sha256"]]:
+        return p
+    if sha256_file(p) != info["sha256"]:
+        raise ArtifactError(f"{p} changed since it was built (sha256 differs from the manifest): "
+                            f"refusing corrupt data; rebuild with {REBUILD}")
+    _record_verified(folder, rel, sig, info["sha256"])
+    return p
+
+
+class ArtifactFolder:
+    """An artifacts folder opened for reading: its manifest, read once, and checked opens."""
+
+    def __init__(self, folder: Path | str) -> None:
+        if str(folder) == "":
+            raise ArtifactError("artifacts folder is an empty path; pass a folder such as 'artifacts'")
+        self.path = Path(folder)
+        if not self.path.is_dir():
+            raise ArtifactError(f"artifacts folder {self.path} does not exist; run `make tables`")
+        self.manifest = read_manifest(self.path)
+        self._proven: set[str] = set()
+
+    def open(self, rel: str) -> Path:
+        """Path of a proven artifact (each file is checked once per folder object)."""
+        if rel not in self._proven:
+            open_checked(self.path, rel, self.manifest)
+            self._proven.add(rel)
+        return self.path / rel
+
+    def entry(self, rel: str) -> dict[str, Any]:
+        """The manifest entry of ``rel`` (empty if untracked)."""
+        return dict(self.manifest.get("files", {}).get(rel, {}))

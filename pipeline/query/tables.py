@@ -12,7 +12,6 @@ of the table it reads.
 
 from __future__ import annotations
 
-import json
 import mmap
 import os
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ import numpy.typing as npt
 from pipeline.core.cards import BINOM, CATEGORY_NAMES, COLEX_WEIGHTS, parse_cards
 from pipeline.core.constants import CACTUS_KEV_BASE, DECK_SIZE, N_SCORES
 from pipeline.errors import ArtifactError, InputError
+from pipeline.query.artifacts import REBUILD, ArtifactFolder
 
 # colex weights C(c, j) per position j, bound once for the single-hand fast path
 _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
@@ -83,6 +83,8 @@ class Tables:
 
     def __init__(self, path: str | os.PathLike[str] = "artifacts", check: bool = True,
                  rules: str | None = None) -> None:
+        if str(path) == "":
+            raise ArtifactError("artifacts folder is an empty path; pass a folder such as 'artifacts'")
         self.path = Path(path)
         if not self.path.is_dir():
             raise ArtifactError(f"artifacts folder {self.path} does not exist; build it with "
@@ -101,38 +103,46 @@ class Tables:
                 self._offset = 4 * self.rules.lowest_rank
             else:
                 self.rules = None
-        mf = self.path / "manifest.json"
-        try:
-            self.manifest: dict[str, Any] = json.loads(mf.read_text()) if mf.exists() else {"files": {}}
-        except ValueError:
-            raise ArtifactError(f"{mf} is not valid JSON (corrupt); {self._fix}") from None
         self.check = check
+        self._folder = ArtifactFolder(self.path) if check else None
+        self.manifest: dict[str, Any] = self._folder.manifest if self._folder else {"files": {}}
         self._tables: dict[int, _MappedTable] = {}
         self._classes: dict[str, npt.NDArray[Any]] | None = None
-        self._hashed: set[str] = set()
+        self._top: int | None = None
 
     # ------------------------------------------------------------------ opening
     def _file(self, rel: str) -> Path:
+        if self._folder is not None:
+            return self._folder.open(rel)  # the one integrity-checked opening path
         p = self.path / rel
         if not p.exists():
             raise ArtifactError(f"{p} is missing; {self._fix}")
-        if self.check:
-            info = self.manifest.get("files", {}).get(rel)
-            if info is None:
-                raise ArtifactError(f"{p} is not in {self.path / 'manifest.json'}; {self._fix}")
-            st = p.stat()
-            if st.st_size != info["bytes"]:
-                raise ArtifactError(f"{p} is {st.st_size} bytes but the manifest says {info['bytes']}: "
-                                    f"corrupt or partial; {self._fix}")
-            if st.st_mtime_ns != info.get("mtime_ns") and rel not in self._hashed:
-                # touched since it was built (or copied): trust it only if its bytes still match
-                from pipeline.query.artifacts import sha256_file
-
-                if sha256_file(p) != info["sha256"]:
-                    raise ArtifactError(f"{p} changed since it was built (sha256 differs from the "
-                                        f"manifest): refusing corrupt data; {self._fix}")
-                self._hashed.add(rel)
         return p
+
+    @property
+    def top_score(self) -> int:
+        """The highest valid score of this rule set (7462 for standard poker)."""
+        if self._top is None:
+            if self.rules is None:
+                self._top = N_SCORES
+            else:
+                import h5py
+
+                with h5py.File(self._file(self._prefix + "five.h5"), "r") as f:
+                    self._top = int(f["classes/score"].shape[0])
+        return self._top
+
+    def _checked_score(self, v: int, k: int) -> int:
+        if 1 <= v <= self.top_score:
+            return v
+        raise ArtifactError(f"{self.path / (self._prefix + TABLE_FILES[k])} returned the impossible "
+                            f"score {v} (valid 1..{self.top_score}): the table is corrupt; rebuild "
+                            f"with {REBUILD}")
+
+    def _check_batch(self, out: Scores, k: int) -> Scores:
+        if out.size and int(out.max()) > self.top_score:
+            self._checked_score(int(out.max()), k)
+        return out
 
     def _table(self, k: int) -> _MappedTable:
         t = self._tables.get(k)
@@ -213,7 +223,14 @@ class Tables:
                     bits = bits >> np.uint64(self._offset)
                 return self._score_bitmaps(bits, k)
             if hand.ndim == 1:  # one hand as an id array: answer like a list would
+                if hand.dtype.kind not in "iu":
+                    raise InputError(f"card ids must be integers, got dtype {hand.dtype}")
                 return self.score([int(c) for c in hand], k)
+            if hand.ndim != 2:
+                raise InputError(f"expected an (N, k) array of card ids or a uint64 bitmap array, "
+                                 f"got shape {hand.shape}")
+            if hand.dtype.kind not in "iu":
+                raise InputError(f"card ids must be integers, got dtype {hand.dtype}")
             arr = hand
             if self.rules is not None:
                 arr = self.rules.local_ids(arr)
@@ -225,8 +242,12 @@ class Tables:
             raise InputError(f"expected cards, got {hand!r}")
         if isinstance(hand, (int, np.integer)):
             cards = _bitmap_to_cards(int(hand))
+        elif isinstance(hand, str):
+            cards = parse_cards(hand)
+        elif isinstance(hand, (bool, np.bool_)):
+            raise InputError(f"expected a hand, got the bool {hand}")
         else:
-            cards = parse_cards(hand)  # text, ids or texts: validated, ids in the given order
+            cards = parse_cards(list(hand))  # type: ignore[arg-type]  # names a bad card: text, bools, floats, out of range
         kk = len(cards) if k is None else k
         if kk not in TABLE_FILES:
             raise InputError(f"expected 5, 6 or 7 cards, got {len(cards)}")
@@ -245,9 +266,8 @@ class Tables:
         for i, c in enumerate(cs):
             idx += COLEX_WEIGHTS[i + 1][c]
         t = self._tables.get(k) or self._table(k)
-        if t.items is not None:
-            return int(t.items[idx])
-        return int(t.array[idx])
+        v = t.items[idx] if t.items is not None else int(t.array[idx])
+        return v if 0 < v <= N_SCORES and self.rules is None else self._checked_score(v, k)
 
     @overload
     def score7(self, hand: OneHand) -> int: ...
@@ -263,8 +283,11 @@ class Tables:
             # its time on random hands is the one uncached read of the 267 MB table.
             try:
                 a, b, c, d, e, f, g = sorted(hand)
-                if 0 <= a < b < c < d < e < f < g < 52:
-                    return int(items[_W1[a] + _W2[b] + _W3[c] + _W4[d] + _W5[e] + _W6[f] + _W7[g]])
+                if 0 <= a < b < c < d < e < f < g < 52 and type(a) is int and type(b) is int:
+                    v: int = items[_W1[a] + _W2[b] + _W3[c] + _W4[d] + _W5[e] + _W6[f] + _W7[g]]
+                    if 0 < v <= N_SCORES:
+                        return v
+                    return self._checked_score(v, 7)
             except (TypeError, ValueError):  # not 7 ids (text, wrong count, odd types):
                 pass                         # the general path parses or explains
         return self.score(hand, 7)
@@ -298,7 +321,7 @@ class Tables:
         if nbad:
             i = int(np.flatnonzero(out == 0)[0])
             raise InputError(f"row {i} is not {k} distinct card ids 0..51: {arr[i].tolist()}")
-        return out
+        return self._check_batch(out, k)
 
     def _score_bitmaps(self, bits: npt.NDArray[np.uint64], k: int) -> Scores:
         from pipeline.query.lookup import score_bitmaps
@@ -308,7 +331,7 @@ class Tables:
         if nbad:
             i = int(np.flatnonzero(out == 0)[0])
             raise InputError(f"bitmap {int(bits[i]):#x} (item {i}) does not hold {k} cards 0..51")
-        return out
+        return self._check_batch(out, k)
 
     # ------------------------------------------------------------------ classes
     @overload
@@ -382,4 +405,4 @@ def _bitmap_to_cards(bits: int) -> list[int]:
     return [c for c in range(DECK_SIZE) if bits >> c & 1]
 
 
-__all__ = ["Tables", "ArtifactError", "CATEGORY_NAMES"]
+__all__ = ["CATEGORY_NAMES", "ArtifactError", "Tables"]

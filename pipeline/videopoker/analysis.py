@@ -282,19 +282,32 @@ def write_artifact(a: Analysis, path: Path) -> None:
 
 
 def current_artifact(pt: Paytable, artifacts: Path) -> Path | None:
-    """The built ``paytables/<slug>.h5`` for exactly this paytable file and solver, if any."""
-    folder = Path(artifacts) / "paytables"
+    """The built ``paytables/<slug>.h5`` for exactly this paytable file and solver, if any.
+
+    The match is found from the files' attributes, then proven against the manifest through
+    :func:`pipeline.query.artifacts.open_checked` (a changed file raises ``ArtifactError``);
+    a file the manifest does not list is not trusted and not used.
+    """
+    from pipeline.query.artifacts import open_checked, read_manifest
+
+    artifacts = Path(artifacts)
+    folder = artifacts / "paytables"
     if not pt.digest or not folder.is_dir():
         return None
+    manifest = read_manifest(artifacts)
     digest = solver_digest()
     for p in sorted(folder.glob("*.h5")):
+        rel = p.relative_to(artifacts).as_posix()
+        if rel not in manifest.get("files", {}):
+            continue
         try:
             with h5py.File(p, "r") as f:
-                if f.attrs.get("paytable_sha256") == pt.digest and \
-                        f.attrs.get("solver_digest") == digest:
-                    return p
+                match = f.attrs.get("paytable_sha256") == pt.digest and \
+                    f.attrs.get("solver_digest") == digest
         except OSError:
-            continue
+            match = False
+        if match:
+            return open_checked(artifacts, rel, manifest)
     return None
 
 

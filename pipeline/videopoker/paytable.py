@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -41,13 +40,9 @@ from typing import Any
 
 import numpy as np
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 from pipeline.core.cards import RANKS
-from pipeline.errors import ConfigError, InputError
+from pipeline.core.files import parse_toml, read_small_file
+from pipeline.errors import ConfigError, clip
 from pipeline.registry import paytable_path, slugify
 
 #: Hand names a line may use, in the usual order of a machine's table (codes are indexes).
@@ -63,6 +58,10 @@ ALL_RANKS = (1 << 13) - 1
 NOTHING = "nothing"
 
 _TOP_KEYS = {"name", "wild", "line", "source"}
+#: largest pay per coin accepted (real tables top out at a few thousand), so exact sums fit int64
+MAX_PAY = 1_000_000
+#: pays may have at most three decimals (2.5, 0.125): the kernels' common scale stays small
+MAX_PAY_DENOMINATOR = 1000
 _LINE_KEYS = {"hand", "pays", "ranks", "kicker", "label"}
 _RANKS_OK = {FOUR_KIND, THREE_KIND, PAIR}
 _KICKER_OK = {FOUR_KIND, FOUR_DEUCES}
@@ -142,12 +141,7 @@ def load_paytable(source: Path | str) -> Paytable:
     'Jacks or Better 9/6'
     """
     p = paytable_path(source)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"paytable file {p} does not exist") from None
-    except IsADirectoryError:
-        raise InputError(f"paytable {p} is a folder, not a TOML file") from None
+    raw = read_small_file(p, "paytable")  # refuses folders, devices and oversized files
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -158,10 +152,7 @@ def load_paytable(source: Path | str) -> Paytable:
 
 def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable") -> Paytable:
     """Parse paytable TOML text; ``where`` names it in error messages."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{where}: malformed TOML: {exc}") from None
+    data = parse_toml(text, where)
     headers = [i + 1 for i, t in enumerate(text.splitlines())
                if re.match(r"\s*\[\[\s*line\s*\]\]", t)]
 
@@ -250,9 +241,14 @@ def _pays(value: Any, bad: Any) -> Fraction:
     if value != value or value in (float("inf"), float("-inf")):
         raise bad(f"pays must be a finite number, got {value!r}")
     if value < 0:
-        raise bad(f"negative pay {value!r}")
+        raise bad(f"negative pay {clip(value)}")
+    if value > MAX_PAY:
+        raise bad(f"pays {clip(value)} is more than {MAX_PAY:,} per coin")
     # a float in the file is read as the decimal it was written as (2.5 -> 5/2)
-    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+    pay = Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+    if pay.denominator > MAX_PAY_DENOMINATOR:
+        raise bad(f"pays {clip(value)}: at most {len(str(MAX_PAY_DENOMINATOR)) - 1} decimal places")
+    return pay
 
 
 def _rank_mask(value: Any, key: str, bad: Any) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 import h5py
 import numpy as np
 
-from pipeline.build.store import atomic_path, create_mapped_dataset, map_dataset
+from pipeline.build.store import atomic_path, create_mapped_dataset, map_for_fill
 from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, n_combinations
 from pipeline.core.evaluate import RankTables, score_table
 
@@ -37,7 +37,7 @@ def write_score_file(path: Path, k: int, tables: RankTables,
             create_mapped_dataset(f, "score", (n,), np.uint16)
             f["score"].attrs.update(score_attrs(k))
             f.attrs["title"] = f"best-5 score of every {k}-card hand, by colex index"
-        mm = map_dataset(tmp, "score", mode="r+")
+        mm = map_for_fill(tmp, "score")
         counts = score_table(k, tables, mm)
         mm.flush()
         del mm

@@ -1,0 +1,185 @@
+"""Content digests of artifacts, and the expected digests of the default build shipped with the
+package (``pipeline/data/expected_digests.json``).
+
+A digest covers what a file *holds*, not how the library laid it out: per HDF5 dataset the
+sha256 of the array bytes with its shape and dtype; per Parquet column the sha256 of its decoded
+values (strings as offsets + bytes), or for columns of more than :data:`BIG_COLUMN` rows a cheap
+aggregate (sum and xor mod 2^64, plus the value histogram of 8/16-bit columns). The builds are
+deterministic, so ``verify`` can tell a forged manifest from a genuine one.
+
+Regenerate after an intended change to what the default build produces::
+
+    python -m pipeline.build.digests --write            # from the repository root, after `make tables`
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pipeline.query.artifacts import read_manifest
+
+EXPECTED = Path(__file__).resolve().parent.parent / "data" / "expected_digests.json"
+#: columns longer than this get an aggregate digest (hashing 1.3 GB of decoded rows costs seconds)
+BIG_COLUMN = 20_000_000
+#: artifact kinds that carry numbers and get content digests
+DIGESTED_SUFFIXES = (".h5", ".parquet")
+
+
+def _sha(*parts: bytes | memoryview) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p)
+    return h.hexdigest()
+
+
+def _sha_range(path: Path, offset: int, nbytes: int, chunk: int = 1 << 22) -> str:
+    """sha256 of ``nbytes`` bytes of a file from ``offset`` (plain reads beat page faults)."""
+    h = hashlib.sha256()
+    buf = bytearray(chunk)
+    view = memoryview(buf)
+    with open(path, "rb", buffering=0) as fh:
+        fh.seek(offset)
+        left = nbytes
+        while left:
+            n = fh.readinto(view[:min(chunk, left)])
+            if not n:
+                raise OSError(f"{path} ends before its dataset does")
+            h.update(view[:n])
+            left -= n
+    return h.hexdigest()
+
+
+def h5_digests(path: Path) -> dict[str, dict[str, Any]]:
+    """Per dataset: shape, dtype and sha256 of the array bytes (read straight from the file when
+    the dataset is contiguous, so the array is never held in memory)."""
+    import h5py
+
+    out: dict[str, dict[str, Any]] = {}
+    with h5py.File(path, "r") as f:
+        names: list[str] = []
+        f.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) else None)
+        for name in sorted(names):
+            ds = f[name]
+            off = ds.id.get_offset()
+            if off is not None and ds.size and ds.compression is None and ds.chunks is None:
+                digest = _sha_range(path, off, ds.size * ds.dtype.itemsize)
+            else:
+                digest = _sha(np.ascontiguousarray(ds[()]).tobytes())
+            out[name] = {"shape": list(ds.shape), "dtype": str(ds.dtype), "sha256": digest}
+    return out
+
+
+def column_digest(col: Any, hist: np.ndarray | None = None) -> dict[str, Any]:
+    """Digest of one pyarrow column's values (layout-independent); ``hist`` is the column's
+    ``np.bincount`` when the caller already has it."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(col.type):
+        col = col.cast(col.type.value_type)
+    arr = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
+    info: dict[str, Any] = {"rows": len(arr), "type": str(arr.type), "nulls": arr.null_count}
+    if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type) or pa.types.is_binary(arr.type):
+        arr = arr.cast(pa.large_binary())
+        offsets = np.frombuffer(arr.buffers()[1], np.int64)[arr.offset:arr.offset + len(arr) + 1]
+        data = arr.buffers()[2]
+        lo, hi = int(offsets[0]), int(offsets[-1])
+        info["sha256"] = _sha((offsets - lo).tobytes(), memoryview(data)[lo:hi] if data else b"")
+        return info
+    values = arr.to_numpy(zero_copy_only=False)
+    if len(values) > BIG_COLUMN and values.dtype.kind in "iu":
+        u = values.view(np.uint64) if values.dtype.itemsize == 8 else values.astype(np.uint64)
+        agg: list[int | str] = [int(u.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(u))]
+        if values.dtype.itemsize <= 2:
+            h = np.bincount(values) if hist is None else hist
+            agg.append(hashlib.sha256(np.trim_zeros(h.astype(np.int64), "b").tobytes()).hexdigest())
+        info["aggregate"] = agg
+    else:
+        info["sha256"] = _sha(np.ascontiguousarray(values).tobytes())
+    return info
+
+
+def parquet_digests(path: Path, table: Any = None,
+                    hists: dict[str, np.ndarray] | None = None) -> dict[str, dict[str, Any]]:
+    """Per column: rows, type and a digest of the values (``table``: the file already read;
+    ``hists``: column histograms already computed)."""
+    import pyarrow.parquet as pq
+
+    t = table if table is not None else pq.read_table(path)
+    hists = hists or {}
+    return {name: column_digest(t.column(name), hists.get(name)) for name in t.column_names}
+
+
+def content_digests(path: Path, table: Any = None,
+                    hists: dict[str, np.ndarray] | None = None) -> dict[str, dict[str, Any]]:
+    """Content digests of an ``.h5`` or ``.parquet`` artifact (empty for other kinds)."""
+    if path.suffix == ".h5":
+        return h5_digests(path)
+    if path.suffix == ".parquet":
+        return parquet_digests(path, table, hists)
+    return {}
+
+
+def load_expected(path: Path = EXPECTED) -> dict[str, dict[str, Any]]:
+    """The shipped expected digests: artifact path -> item -> digest (empty if none shipped)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data.get("files", {}) if isinstance(data, dict) else {}
+
+
+def compare(rel: str, got: dict[str, dict[str, Any]], want: dict[str, dict[str, Any]]) -> list[str]:
+    """Problems where ``got`` (digests of a file) differs from the shipped ``want``."""
+    out = []
+    for name in sorted(set(want) | set(got)):
+        if name not in got:
+            out.append(f"{name}: missing (the default build has it)")
+        elif name not in want:
+            out.append(f"{name}: not in the default build's digests")
+        elif got[name] != want[name]:
+            out.append(f"{name}: content differs from the digest shipped for the default build "
+                       "(forged, corrupt, or built from a changed config)")
+    return out
+
+
+def compute_all(folder: Path) -> dict[str, dict[str, Any]]:
+    """Content digests of every ``.h5``/``.parquet`` artifact the manifest of ``folder`` lists."""
+    files = read_manifest(folder)["files"]
+    return {rel: content_digests(folder / rel) for rel in sorted(files)
+            if rel.endswith(DIGESTED_SUFFIXES) and (folder / rel).is_file()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m pipeline.build.digests [--write|--check] [--artifacts DIR]``."""
+    ap = argparse.ArgumentParser(prog="python -m pipeline.build.digests", description=__doc__.split("\n")[0])
+    ap.add_argument("--artifacts", type=Path, default=Path("artifacts"), help="built default artifacts")
+    ap.add_argument("--write", action="store_true", help=f"write {EXPECTED.name} from the artifacts")
+    args = ap.parse_args(argv)
+    digests = compute_all(args.artifacts)
+    if args.write:
+        EXPECTED.parent.mkdir(parents=True, exist_ok=True)
+        EXPECTED.write_text(json.dumps({"about": "content digests of the default build; regenerate with "
+                                                 "`python -m pipeline.build.digests --write`",
+                                        "files": digests}, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {len(digests)} file digests to {EXPECTED}")
+        return 0
+    want = load_expected()
+    bad = 0
+    for rel, got in digests.items():
+        problems = compare(rel, got, want[rel]) if rel in want else ["no shipped digest"]
+        for p in problems:
+            print(f"{rel}: {p}")
+        bad += bool(problems) and rel in want
+    print(f"{len(digests)} file(s), {bad} differing from the shipped digests")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""Content invariants of the Parquet copies and the preflop tables (used by ``verify`` only).
+
+A Parquet file is an analytics copy of an HDF5 table, so its row count and its score histogram
+must equal what the HDF5 side says (``five.h5:/classes/count5..7``); preflop answers must be
+numbers (no NaN) backed by deals (samples > 0).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pipeline.build import invariants as inv
+from pipeline.core.constants import N_SCORES
+
+#: Parquet copy -> (rows it must have, five.h5 count dataset its score histogram must equal)
+SCORE_COPIES = {
+    "parquet/five_card_hands.parquet": (inv.ROWS[5], "classes/count5"),
+    "parquet/seven_card_hands.parquet": (inv.ROWS[7], "classes/count7"),
+}
+CLASS_TABLE = "parquet/hand_classes.parquet"
+PREFLOP = "parquet/preflop.parquet"
+
+
+def _five_counts(folder: Path, name: str) -> np.ndarray | None:
+    import h5py
+
+    five = folder / "five.h5"
+    if not five.is_file():
+        return None
+    with h5py.File(five, "r") as f:
+        return f[name][:].astype(np.int64) if name in f else None
+
+
+def _no_nan(table: Any) -> list[str]:
+    out = []
+    for name in table.column_names:
+        col = table.column(name).to_numpy(zero_copy_only=False)
+        if col.dtype.kind == "f" and np.isnan(col).any():
+            out.append(f"column {name} holds {int(np.isnan(col).sum())} NaN value(s)")
+    return out
+
+
+def parquet_invariants(folder: Path, rel: str, path: Path) -> tuple[Any, dict[str, np.ndarray], list[str]]:
+    """(the table read, column histograms computed, problems) for one Parquet artifact."""
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    hists: dict[str, np.ndarray] = {}
+    out: list[str] = []
+    if rel in SCORE_COPIES:
+        rows, counts = SCORE_COPIES[rel]
+        if table.num_rows != rows:
+            out.append(f"{table.num_rows} rows, expected {rows}")
+        score = table.column("score").to_numpy()
+        hists["score"] = np.bincount(score, minlength=N_SCORES + 1)
+        ref = _five_counts(folder, counts)
+        if hists["score"].shape[0] > N_SCORES + 1 or hists["score"][0]:
+            out.append(f"scores outside 1..{N_SCORES}")
+        elif ref is not None and not np.array_equal(hists["score"][1:], ref):
+            out.append(f"score histogram differs from five.h5:/{counts}")
+    elif rel == CLASS_TABLE:
+        if table.num_rows != N_SCORES:
+            out.append(f"{table.num_rows} rows, expected {N_SCORES}")
+        for k in (5, 6, 7):
+            ref = _five_counts(folder, f"classes/count{k}")
+            name = f"count{k}"
+            if ref is not None and name in table.column_names and \
+                    not np.array_equal(table.column(name).to_numpy(), ref):
+                out.append(f"column {name} differs from five.h5:/classes/{name}")
+    elif rel == PREFLOP:
+        out.extend(_no_nan(table))
+        if "hu_deals" in table.column_names and (table.column("hu_deals").to_numpy() <= 0).any():
+            out.append("a class has hu_deals <= 0 (no deals behind its heads-up numbers)")
+    return table, hists, out
+
+
+def check_preflop_h5(path: Path) -> list[str]:
+    """preflop.h5: no NaN anywhere, every Monte Carlo column backed by samples > 0."""
+    import h5py
+
+    out = []
+    with h5py.File(path, "r") as f:
+        names: list[str] = []
+        f.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) else None)
+        for n in names:
+            a = f[n][()]
+            if isinstance(a, np.ndarray) and a.dtype.kind == "f" and np.isnan(a).any():
+                out.append(f"/{n} holds NaN")
+        if "multiway/samples" in f and (f["multiway/samples"][:] <= 0).any():
+            out.append("/multiway/samples has a column with samples <= 0")
+        if "classes/hu_deals" in f and (f["classes/hu_deals"][:] <= 0).any():
+            out.append("/classes/hu_deals has a class with no deals")
+    return out
