@@ -122,10 +122,14 @@ def _displace(keys: np.ndarray, vals: np.ndarray, shift: int) -> tuple[np.ndarra
     table = np.zeros(4 * len(keys) + width, np.uint16)
     offsets = np.zeros(nrows, np.int32)
     top = 0
+    free = 0  # every slot below ``free`` is taken: no row can start its lowest key there
     for r in order:
         if counts[r] == 0:
             break
-        off = 0
+        lowcol = width
+        for j in range(start[r], start[r + 1]):
+            lowcol = min(lowcol, keys[members[j]] & colmask)
+        off = max(0, free - lowcol)
         while True:
             ok = True
             for j in range(start[r], start[r + 1]):
@@ -145,6 +149,8 @@ def _displace(keys: np.ndarray, vals: np.ndarray, shift: int) -> tuple[np.ndarra
             table[pos] = vals[i]
             top = max(top, pos + 1)
         offsets[r] = off - (r << shift)
+        while table[free] != 0:
+            free += 1
     return offsets, table[:top].copy()
 
 
