@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import chain, combinations, combinations_with_replacement, starmap
 from math import comb
+from pathlib import Path
 
 import numba as nb
 import numpy as np
@@ -101,3 +102,29 @@ def test_flush_and_hash_edge_hands(ev: EvalTables, tables: Tables) -> None:
     assert np.array_equal(score_hands_fast(hands, ev), want)
     five = np.array([parse_cards(texts[-1])], np.uint8)
     assert score_hands_fast(five, ev)[0] == tables.score5(texts[-1])
+
+
+def test_stage_tables_memory_mapped(ev: EvalTables, tables: Tables) -> None:
+    """eval_tables.h5 (stage eval_tables) holds the same arrays, mapped read-only, and scores hands."""
+    mapped = tables.eval_tables()
+    for name in EvalTables._fields:
+        a = getattr(mapped, name)
+        assert isinstance(a, np.memmap) and not a.flags.writeable, name
+        assert np.array_equal(a, getattr(ev, name)), name
+    hands = random_hands(np.random.default_rng(1109), 100_000, 7)
+    assert np.array_equal(score_hands_fast(hands, mapped), tables.table(7)[colex(hands)])
+
+
+def test_catalog_lists_eval_tables(artifacts) -> None:  # type: ignore[no-untyped-def]
+    """artifacts/README.md lists every dataset of eval_tables.h5 with its real shape; all contiguous."""
+    import h5py
+
+    catalog = (Path(__file__).resolve().parent.parent / "artifacts" / "README.md").read_text()
+    rows = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in catalog.splitlines()
+            if ln.startswith("| eval_tables.h5 |")]
+    with h5py.File(artifacts / "eval_tables.h5", "r") as f:
+        assert sorted(r[1] for r in rows) == sorted("/" + k for k in f)
+        for _, ds, dtype, shape, _, _ in rows:
+            d = f[ds]
+            assert str(d.dtype) == dtype and "x".join(map(str, d.shape)) == shape, ds
+            assert d.id.get_offset() is not None and d.chunks is None and d.compression is None
