@@ -274,24 +274,45 @@ class Tables:
         """Score of a 5-card hand or batch."""
         return self.score(hand, 5)
 
-    def _score_rows(self, arr: np.ndarray) -> np.ndarray:
-        from pipeline.query.lookup import score_rows
+    def _fast_eval(self) -> EvalTables | None:
+        """The small evaluator tables if built (standard rules only), else ``None``."""
+        if self.rules is not None:
+            return None
+        if self._eval is None and EVAL_TABLES_FILE not in self.manifest.get("files", {}):
+            return None
+        return self.eval_tables()
 
+    def _score_rows(self, arr: np.ndarray) -> np.ndarray:
         k = arr.shape[1]
         if arr.dtype.kind not in "iu":
             raise ValueError(f"card ids must be integers, got dtype {arr.dtype}")
         out = np.empty(arr.shape[0], np.uint16)
-        nbad = score_rows(np.ascontiguousarray(arr), BINOM, self._table(k).array, out)
+        fast = self._fast_eval()
+        if fast is not None:
+            # the cache-resident evaluator: ~10x the dense table's speed on random hands
+            from pipeline.core.fasteval import score_rows as fast_rows
+
+            nbad = fast_rows(np.ascontiguousarray(arr), fast, out)
+        else:
+            from pipeline.query.lookup import score_rows
+
+            nbad = score_rows(np.ascontiguousarray(arr), BINOM, self._table(k).array, out)
         if nbad:
             i = int(np.flatnonzero(out == 0)[0])
             raise ValueError(f"row {i} is not {k} distinct card ids 0..51: {arr[i].tolist()}")
         return out
 
     def _score_bitmaps(self, bits: np.ndarray, k: int) -> np.ndarray:
-        from pipeline.query.lookup import score_bitmaps
-
         out = np.empty(bits.shape[0], np.uint16)
-        nbad = score_bitmaps(np.ascontiguousarray(bits), k, BINOM, self._table(k).array, out)
+        fast = self._fast_eval()
+        if fast is not None:
+            from pipeline.core.fasteval import score_bitmaps as fast_bitmaps
+
+            nbad = fast_bitmaps(np.ascontiguousarray(bits), k, fast, out)
+        else:
+            from pipeline.query.lookup import score_bitmaps
+
+            nbad = score_bitmaps(np.ascontiguousarray(bits), k, BINOM, self._table(k).array, out)
         if nbad:
             i = int(np.flatnonzero(out == 0)[0])
             raise ValueError(f"bitmap {int(bits[i]):#x} (item {i}) does not hold {k} cards 0..51")
