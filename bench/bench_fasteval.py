@@ -76,7 +76,7 @@ def batch_section(report: Any) -> None:
 def exact_section(report: Any) -> None:
     """Exact AsKs vs QdQc preflop by rank-first enumeration."""
     from pipeline.core.cards import parse_cards
-    from pipeline.equity.enumerate import exact_fixed, last_evaluations
+    from pipeline.equity.enumerate import exact_fixed
     from pipeline.query.tables import Tables
 
     ev = Tables(ARTIFACTS).eval_tables()
@@ -84,7 +84,7 @@ def exact_section(report: Any) -> None:
     board = np.zeros(0, np.uint8)
     res = exact_fixed(hands, board, 0, ev)
     s = best_of(lambda: exact_fixed(hands, board, 0, ev), repeat=20)
-    evals = last_evaluations()
+    evals = res.evaluations
     ms = s * 1e3
     report.say(f"exact AsKs vs QdQc preflop: {res.boards:,} boards, AsKs wins {res.win[0]:,}, QdQc "
                f"wins {res.win[1]:,}, ties {res.tie[0]:,}; {evals:,} board evaluations; "
