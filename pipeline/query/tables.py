@@ -17,7 +17,7 @@ import mmap
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Union
 
 import numpy as np
 
@@ -33,6 +33,14 @@ if TYPE_CHECKING:
 HandInput = Union[str, Sequence[int], Sequence[str], int, np.ndarray]
 TABLE_FILES = {5: "five.h5", 6: "six.h5", 7: "seven.h5"}
 EVAL_TABLES_FILE = "eval_tables.h5"
+MATCHUPS_FILE = "preflop_matchups.h5"
+
+
+class PreflopMatchups(NamedTuple):
+    """Heads-up counts of row hand vs column hand over all 1,712,304 boards (uint32[1326, 1326])."""
+
+    win: np.ndarray
+    tie: np.ndarray
 
 
 class _MappedTable:
@@ -109,6 +117,7 @@ class Tables:
         self._classes: dict[str, np.ndarray] | None = None
         self._hashed: set[str] = set()
         self._eval: EvalTables | None = None
+        self._matchups: PreflopMatchups | None = None
 
     # ------------------------------------------------------------------ opening
     def _file(self, rel: str) -> Path:
@@ -176,6 +185,29 @@ class Tables:
                                     "`pokertables build eval_tables --force`") from None
             self._eval = EvalTables(**arrays)
         return self._eval
+
+    def preflop_matchups(self) -> PreflopMatchups:
+        """Exact heads-up counts of every pair of the 1,326 hands, memory-mapped read-only.
+
+        ``win[a, b]`` = boards (of 1,712,304) where hand ``a`` beats hand ``b``, ``tie[a, b]``
+        where they tie; 0 when the hands share a card. Hands are numbered in colex order of
+        their card ids ``c1 < c2``: ``c1 + c2*(c2-1)/2`` (``engine.hand_index2``). Raises
+        :class:`ArtifactError` if ``preflop_matchups.h5`` is not built (stage
+        ``preflop_matchups``, see configs/build.toml).
+        """
+        if self._matchups is None:
+            from pipeline.query.artifacts import map_dataset
+
+            if not (self.path / MATCHUPS_FILE).exists():
+                raise ArtifactError(f"{self.path / MATCHUPS_FILE} is not built; run "
+                                    "`pokertables build preflop_matchups`")
+            p = self._file(MATCHUPS_FILE)
+            try:
+                self._matchups = PreflopMatchups(map_dataset(p, "win"), map_dataset(p, "tie"))
+            except (OSError, KeyError) as exc:
+                raise ArtifactError(f"{p} cannot be read ({exc}); rebuild with "
+                                    "`pokertables build preflop_matchups --force`") from None
+        return self._matchups
 
     @property
     def classes(self) -> dict[str, np.ndarray]:
