@@ -11,8 +11,14 @@ import numpy as np
 import pytest
 from refpoker import colex, random_hands
 
-from pipeline.core.fasteval import (RANK_KEYS, EvalTables, build_eval_tables, hand_key, hand_score,
-                                    score_hands_fast)
+from pipeline.core.fasteval import (
+    RANK_KEYS,
+    EvalTables,
+    build_eval_tables,
+    hand_key,
+    hand_score,
+    score_hands_fast,
+)
 from pipeline.query.tables import Tables
 
 

@@ -175,7 +175,8 @@ def build_eval_tables(rank_tables: RankTables | None = None) -> EvalTables:
 
 
 @nb.njit(inline="always", cache=True)
-def hand_score(key: np.uint64, mask: np.uint64, offsets: np.ndarray, ranks: np.ndarray,
+def hand_score(key: np.uint64 | np.int64 | int, mask: np.uint64 | np.int64 | int, offsets: np.ndarray,
+               ranks: np.ndarray,
                flush: np.ndarray) -> int:
     """Score 1..7462 (higher is stronger) of a 5-, 6- or 7-card hand, cards in any order.
 
@@ -187,7 +188,7 @@ def hand_score(key: np.uint64, mask: np.uint64, offsets: np.ndarray, ranks: np.n
     fl = (k + SUIT_BIAS) & FLUSH_CHECK
     if fl == 0:
         rk = k & RANK_KEY_MASK
-        return np.int64(ranks[rk + offsets[rk >> HASH_SHIFT]])
+        return int(ranks[rk + offsets[rk >> HASH_SHIFT]])
     f = fl >> (SUIT_SHIFT + 3)  # 1, 16, 256 or 4096: the flush suit's counter
     suit = np.int64(f > 1) + np.int64(f > 16) + np.int64(f > 256)
     # gather the suit's bits (every fourth bit of the mask) into 13 contiguous bits
@@ -196,7 +197,7 @@ def hand_score(key: np.uint64, mask: np.uint64, offsets: np.ndarray, ranks: np.n
     x = (x | (x >> 6)) & 0x000F000F000F000F
     x = (x | (x >> 12)) & 0x000000FF000000FF
     x = (x | (x >> 24)) & 0x1FFF
-    return np.int64(flush[x])
+    return int(flush[x])
 
 
 @nb.njit(inline="always", cache=True)
@@ -224,7 +225,7 @@ def _rows_chunk(cards: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, offs
         for j in range(k):
             c = np.int64(cards[i, j])
             outside |= c | (51 - c)         # negative iff some id is outside 0..51
-            key += np.int64(card_keys[min(c & 63, 51)])  # stay in bounds on bad rows
+            key += np.int64(card_keys[c if 0 <= c < 52 else 0])  # stay in bounds on bad rows
             mask |= np.int64(1) << (c & 63)
         if outside < 0 or ctpop64(mask) != k:
             out[i] = 0
@@ -310,6 +311,19 @@ def score_hands_fast(cards: np.ndarray, tables: EvalTables) -> np.ndarray:
     return out
 
 
-__all__ = ["EvalTables", "build_eval_tables", "hand_score", "hand_key", "score_rows",
-           "score_bitmaps", "score_hands_fast", "card_keys", "RANK_KEYS", "SUIT_SHIFT", "SUIT_BIAS", "FLUSH_CHECK",
-           "HASH_SHIFT", "RANK_KEY_MASK"]
+__all__ = [
+    "FLUSH_CHECK",
+    "HASH_SHIFT",
+    "RANK_KEYS",
+    "RANK_KEY_MASK",
+    "SUIT_BIAS",
+    "SUIT_SHIFT",
+    "EvalTables",
+    "build_eval_tables",
+    "card_keys",
+    "hand_key",
+    "hand_score",
+    "score_bitmaps",
+    "score_hands_fast",
+    "score_rows",
+]

@@ -71,7 +71,7 @@ def _settle(buf_key: np.ndarray, buf_mask: np.ndarray, buf_w: np.ndarray, count:
         best = scores[e, 0]
         for p in range(1, n):
             best = max(best, scores[e, p])
-        nbest = 0
+        nbest = np.int64(0)
         for p in range(n):
             nbest += np.int64(scores[e, p] == best)
         if nbest == 1:
@@ -328,7 +328,7 @@ def exact_fixed(hands: np.ndarray, board: np.ndarray, dead_mask: int, tables: Ev
     stats = np.zeros(2, np.int64)
     exact_kernel(h, b, np.int64(dead_mask), tables.card_keys, tables.offsets, tables.ranks,
                  tables.flush, BINOM, acc, stats)
-    live = DECK_SIZE - 2 * h.shape[0] - b.shape[0] - bin(int(dead_mask)).count("1")
+    live = DECK_SIZE - 2 * h.shape[0] - b.shape[0] - int(dead_mask).bit_count()
     boards = int(stats[BOARDS])
     if boards != comb(live, BOARD_CARDS - b.shape[0]):
         raise AssertionError(f"enumeration counted {boards} boards, expected C({live}, {5 - b.shape[0]})")

@@ -117,5 +117,12 @@ def expand(classes: MatchupClasses, solved: np.ndarray) -> tuple[np.ndarray, np.
     return win, tie
 
 
-__all__ = ["MATCHUP_BOARDS", "DISJOINT_PAIRS", "MatchupClasses", "hand_cards", "matchup_classes",
-           "solve_classes", "expand"]
+__all__ = [
+    "DISJOINT_PAIRS",
+    "MATCHUP_BOARDS",
+    "MatchupClasses",
+    "expand",
+    "hand_cards",
+    "matchup_classes",
+    "solve_classes",
+]

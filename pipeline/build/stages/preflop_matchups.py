@@ -26,7 +26,13 @@ from pipeline.build.stages.preflop import hand_classes
 from pipeline.build.store import atomic_path, write_parquet_atomic
 from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
 from pipeline.core.fasteval import EvalTables
-from pipeline.equity.matchups import MATCHUP_BOARDS, expand, hand_cards, matchup_classes, solve_classes
+from pipeline.equity.matchups import (
+    MATCHUP_BOARDS,
+    expand,
+    hand_cards,
+    matchup_classes,
+    solve_classes,
+)
 from pipeline.query.artifacts import map_dataset
 
 OUTPUTS = ("preflop_matchups.h5", "parquet/preflop_matchups.parquet", "preflop_matchups.png")
@@ -99,32 +105,31 @@ def run(ctx: Context) -> dict[str, Any]:
 
     ctx.progress("writing preflop_matchups.h5", 0.93)
     cards = hand_cards()
-    with atomic_path(ctx.path("preflop_matchups.h5")) as tmp:
-        with h5py.File(tmp, "w", track_order=True) as f:
-            f.attrs["title"] = "exact heads-up preflop counts of every pair of starting hands"
-            f.attrs["index_formula"] = INDEX_FORMULA
-            f.attrs["boards"] = MATCHUP_BOARDS
-            f.attrs["classes"] = len(classes.reps)
-            f.attrs["pairs"] = len(classes.first)
-            f.attrs["evaluations"] = int(solved[:, 3].sum())  # boards scored; the rest by suit symmetry
-            f.attrs["definitions"] = ("win[a, b] = boards where hand a (row) beats hand b (column); "
-                                      "tie[a, b] = boards where they tie; lose[a, b] = win[b, a]; "
-                                      "all 0 when a and b share a card")
-            f.attrs["method"] = ("one exact rank-first enumeration per suit-isomorphism class, "
-                                 "expanded by the 24 suit permutations")
-            for name, arr in (("win", win), ("tie", tie)):
-                f.create_dataset(name, data=arr)
-                f[name].attrs["index_formula"] = INDEX_FORMULA
-            g = f.create_group("hands")
-            g["cards"] = cards
-            g["cards"].attrs["index_formula"] = INDEX_FORMULA
+    with atomic_path(ctx.path("preflop_matchups.h5")) as tmp, h5py.File(tmp, "w", track_order=True) as f:
+        f.attrs["title"] = "exact heads-up preflop counts of every pair of starting hands"
+        f.attrs["index_formula"] = INDEX_FORMULA
+        f.attrs["boards"] = MATCHUP_BOARDS
+        f.attrs["classes"] = len(classes.reps)
+        f.attrs["pairs"] = len(classes.first)
+        f.attrs["evaluations"] = int(solved[:, 3].sum())  # boards scored; the rest by suit symmetry
+        f.attrs["definitions"] = ("win[a, b] = boards where hand a (row) beats hand b (column); "
+                                  "tie[a, b] = boards where they tie; lose[a, b] = win[b, a]; "
+                                  "all 0 when a and b share a card")
+        f.attrs["method"] = ("one exact rank-first enumeration per suit-isomorphism class, "
+                             "expanded by the 24 suit permutations")
+        for name, arr in (("win", win), ("tie", tie)):
+            f.create_dataset(name, data=arr)
+            f[name].attrs["index_formula"] = INDEX_FORMULA
+        g = f.create_group("hands")
+        g["cards"] = cards
+        g["cards"].attrs["index_formula"] = INDEX_FORMULA
 
     ctx.progress("class matrix, Parquet and heat map", 0.96)
     cls, names, _rows, _cols, _combos = hand_classes()
     m = class_matrix(win, tie, cls)
     equity = (m["win"] + m["tie"] / 2) / np.maximum(m["boards"], 1)
-    hero, vill = np.meshgrid(np.arange(N_HAND_CLASSES), np.arange(N_HAND_CLASSES), indexing="ij")
-    hero, vill = hero.ravel(), vill.ravel()
+    grid_h, grid_v = np.meshgrid(np.arange(N_HAND_CLASSES), np.arange(N_HAND_CLASSES), indexing="ij")
+    hero, vill = grid_h.ravel(), grid_v.ravel()
     name_arr = np.array(names, dtype=object)
     table = pa.table({
         "hero": pa.array(name_arr[hero].tolist(), pa.string()),
