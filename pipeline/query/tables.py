@@ -16,7 +16,7 @@ import mmap
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Union, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -29,12 +29,24 @@ from pipeline.query.artifacts import REBUILD, ArtifactFolder
 # colex weights C(c, j) per position j, bound once for the single-hand fast path
 _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
 
+if TYPE_CHECKING:
+    from pipeline.core.fasteval import EvalTables
+
 #: One hand: card text, a sequence of card ids or texts, or a bitmap int.
 OneHand = Union[str, Sequence[int], Sequence[str], int]
 #: One hand or a batch (an ``(N, k)`` array of card ids or a ``uint64[N]`` bitmap array).
 HandInput = Union[OneHand, npt.NDArray[Any]]
 Scores = npt.NDArray[np.uint16]
 TABLE_FILES = {5: "five.h5", 6: "six.h5", 7: "seven.h5"}
+EVAL_TABLES_FILE = "eval_tables.h5"
+MATCHUPS_FILE = "preflop_matchups.h5"
+
+
+class PreflopMatchups(NamedTuple):
+    """Heads-up counts of row hand vs column hand over all 1,712,304 boards (uint32[1326, 1326])."""
+
+    win: npt.NDArray[np.uint32]
+    tie: npt.NDArray[np.uint32]
 
 
 class _MappedTable:
@@ -109,6 +121,8 @@ class Tables:
         self._tables: dict[int, _MappedTable] = {}
         self._classes: dict[str, npt.NDArray[Any]] | None = None
         self._top: int | None = None
+        self._eval: EvalTables | None = None
+        self._matchups: PreflopMatchups | None = None
 
     # ------------------------------------------------------------------ opening
     def _file(self, rel: str) -> Path:
@@ -177,6 +191,49 @@ class Tables:
         if k not in TABLE_FILES:
             raise InputError(f"no table for {k}-card hands (5, 6 or 7)")
         return self._table(k).array
+
+    def eval_tables(self) -> EvalTables:
+        """The cache-resident evaluator's tables (standard rules), memory-mapped read-only.
+
+        Pass them to :func:`pipeline.core.fasteval.hand_score` (``*tables[1:]``) or
+        :func:`pipeline.core.fasteval.score_hands_fast`. Raises :class:`ArtifactError` if
+        ``eval_tables.h5`` is missing or was not written contiguously.
+        """
+        if self._eval is None:
+            from pipeline.core.fasteval import EvalTables
+            from pipeline.query.artifacts import map_dataset
+
+            p = self._file(EVAL_TABLES_FILE)
+            try:
+                arrays = {name: map_dataset(p, name) for name in EvalTables._fields}
+            except (OSError, KeyError) as exc:
+                raise ArtifactError(f"{p} cannot be read ({exc}); rebuild with "
+                                    "`pokertables build eval_tables --force`") from None
+            self._eval = EvalTables(**arrays)
+        return self._eval
+
+    def preflop_matchups(self) -> PreflopMatchups:
+        """Exact heads-up counts of every pair of the 1,326 hands, memory-mapped read-only.
+
+        ``win[a, b]`` = boards (of 1,712,304) where hand ``a`` beats hand ``b``, ``tie[a, b]``
+        where they tie; 0 when the hands share a card. Hands are numbered in colex order of
+        their card ids ``c1 < c2``: ``c1 + c2*(c2-1)/2`` (``engine.hand_index2``). Raises
+        :class:`ArtifactError` if ``preflop_matchups.h5`` is not built (stage
+        ``preflop_matchups``, see configs/build.toml).
+        """
+        if self._matchups is None:
+            from pipeline.query.artifacts import map_dataset
+
+            if not (self.path / MATCHUPS_FILE).exists():
+                raise ArtifactError(f"{self.path / MATCHUPS_FILE} is not built; run "
+                                    "`pokertables build preflop_matchups`")
+            p = self._file(MATCHUPS_FILE)
+            try:
+                self._matchups = PreflopMatchups(map_dataset(p, "win"), map_dataset(p, "tie"))
+            except (OSError, KeyError) as exc:
+                raise ArtifactError(f"{p} cannot be read ({exc}); rebuild with "
+                                    "`pokertables build preflop_matchups --force`") from None
+        return self._matchups
 
     @property
     def classes(self) -> dict[str, npt.NDArray[Any]]:
@@ -310,24 +367,45 @@ class Tables:
         """Score of a 5-card hand or batch."""
         return self.score(hand, 5)
 
-    def _score_rows(self, arr: npt.NDArray[Any]) -> Scores:
-        from pipeline.query.lookup import score_rows
+    def _fast_eval(self) -> EvalTables | None:
+        """The small evaluator tables if built (standard rules only), else ``None``."""
+        if self.rules is not None:
+            return None
+        if self._eval is None and EVAL_TABLES_FILE not in self.manifest.get("files", {}):
+            return None
+        return self.eval_tables()
 
+    def _score_rows(self, arr: npt.NDArray[Any]) -> Scores:
         k = arr.shape[1]
         if arr.dtype.kind not in "iu":
             raise InputError(f"card ids must be integers, got dtype {arr.dtype}")
         out = np.empty(arr.shape[0], np.uint16)
-        nbad = score_rows(np.ascontiguousarray(arr), BINOM, self._table(k).array, out)
+        fast = self._fast_eval()
+        if fast is not None:
+            # the cache-resident evaluator: ~10x the dense table's speed on random hands
+            from pipeline.core.fasteval import score_rows as fast_rows
+
+            nbad = fast_rows(np.ascontiguousarray(arr), fast, out)
+        else:
+            from pipeline.query.lookup import score_rows
+
+            nbad = score_rows(np.ascontiguousarray(arr), BINOM, self._table(k).array, out)
         if nbad:
             i = int(np.flatnonzero(out == 0)[0])
             raise InputError(f"row {i} is not {k} distinct card ids 0..51: {arr[i].tolist()}")
         return self._check_batch(out, k)
 
     def _score_bitmaps(self, bits: npt.NDArray[np.uint64], k: int) -> Scores:
-        from pipeline.query.lookup import score_bitmaps
-
         out = np.empty(bits.shape[0], np.uint16)
-        nbad = score_bitmaps(np.ascontiguousarray(bits), k, BINOM, self._table(k).array, out)
+        fast = self._fast_eval()
+        if fast is not None:
+            from pipeline.core.fasteval import score_bitmaps as fast_bitmaps
+
+            nbad = fast_bitmaps(np.ascontiguousarray(bits), k, fast, out)
+        else:
+            from pipeline.query.lookup import score_bitmaps
+
+            nbad = score_bitmaps(np.ascontiguousarray(bits), k, BINOM, self._table(k).array, out)
         if nbad:
             i = int(np.flatnonzero(out == 0)[0])
             raise InputError(f"bitmap {int(bits[i]):#x} (item {i}) does not hold {k} cards 0..51")

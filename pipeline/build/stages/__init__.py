@@ -8,11 +8,13 @@ Pipeline order (the folder listing reads the same way):
     six         -> six.h5
     seven       -> seven.h5
     seven_parquet -> parquet/seven_card_hands
+    eval_tables -> eval_tables.h5 (the cache-resident evaluator's small tables)
     rules       -> rules/<name>/five.h5 (+ seven.h5) per known rule set (pipeline.registry)
     vp_classes  -> vp_classes.h5, parquet/vp_deal_classes
     paytable:*  -> paytables/<slug>.h5, parquet/paytables/<slug>_strategy (one per known paytable)
     vp_summary  -> parquet/paytable_summary
     preflop     -> preflop.h5, parquet/preflop, preflop_equity.png (heads-up exact, 2-9 MC)
+    preflop_matchups -> preflop_matchups.h5, parquet/preflop_matchups, preflop_matchups.png
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from pipeline.build.config import BuildConfig
 from pipeline.errors import ConfigError, InputError
 
 #: Stage modules in build order; each exposes ``stages(config) -> list[Stage]``.
-STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "rules", "vp_classes", "paytable", "vp_summary", "preflop")
+STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "eval_tables", "rules", "vp_classes", "paytable",
+                 "vp_summary", "preflop", "preflop_matchups")
 
 
 @dataclass
