@@ -17,7 +17,7 @@ import mmap
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -27,8 +27,12 @@ from pipeline.core.cards import BINOM, CATEGORY_NAMES, COLEX_WEIGHTS, DECK_SIZE,
 # colex weights C(c, j) per position j, bound once for the single-hand fast path
 _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
 
+if TYPE_CHECKING:
+    from pipeline.core.fasteval import EvalTables
+
 HandInput = Union[str, Sequence[int], Sequence[str], int, np.ndarray]
 TABLE_FILES = {5: "five.h5", 6: "six.h5", 7: "seven.h5"}
+EVAL_TABLES_FILE = "eval_tables.h5"
 
 
 class _MappedTable:
@@ -104,6 +108,7 @@ class Tables:
         self._tables: dict[int, _MappedTable] = {}
         self._classes: dict[str, np.ndarray] | None = None
         self._hashed: set[str] = set()
+        self._eval: EvalTables | None = None
 
     # ------------------------------------------------------------------ opening
     def _file(self, rel: str) -> Path:
@@ -151,6 +156,26 @@ class Tables:
         if k not in TABLE_FILES:
             raise ValueError(f"no table for {k}-card hands (5, 6 or 7)")
         return self._table(k).array
+
+    def eval_tables(self) -> EvalTables:
+        """The cache-resident evaluator's tables (standard rules), memory-mapped read-only.
+
+        Pass them to :func:`pipeline.core.fasteval.hand_score` (``*tables[1:]``) or
+        :func:`pipeline.core.fasteval.score_hands_fast`. Raises :class:`ArtifactError` if
+        ``eval_tables.h5`` is missing or was not written contiguously.
+        """
+        if self._eval is None:
+            from pipeline.core.fasteval import EvalTables
+            from pipeline.query.artifacts import map_dataset
+
+            p = self._file(EVAL_TABLES_FILE)
+            try:
+                arrays = {name: map_dataset(p, name) for name in EvalTables._fields}
+            except (OSError, KeyError) as exc:
+                raise ArtifactError(f"{p} cannot be read ({exc}); rebuild with "
+                                    "`pokertables build eval_tables --force`") from None
+            self._eval = EvalTables(**arrays)
+        return self._eval
 
     @property
     def classes(self) -> dict[str, np.ndarray]:

@@ -7,6 +7,7 @@ Pipeline order (the folder listing reads the same way):
     six         -> six.h5
     seven       -> seven.h5
     seven_parquet -> parquet/seven_card_hands
+    eval_tables -> eval_tables.h5 (the cache-resident evaluator's small tables)
     rules       -> rules/<name>/five.h5 (+ seven.h5) per rule set in configs/rules/
     vp_classes  -> vp_classes.h5, parquet/vp_deal_classes
     paytable:*  -> paytables/<slug>.h5, parquet/paytables/<slug>_strategy (one per configs/paytables/*.toml)
@@ -25,7 +26,7 @@ from typing import Any
 from pipeline.build.config import BuildConfig
 
 #: Stage modules in build order; each exposes ``stages(config) -> list[Stage]``.
-STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "rules", "vp_classes", "paytable", "vp_summary", "preflop")
+STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "eval_tables", "rules", "vp_classes", "paytable", "vp_summary", "preflop")
 
 
 @dataclass

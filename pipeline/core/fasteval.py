@@ -1,0 +1,237 @@
+"""Cache-resident hand evaluator: per-card keys that add up, a perfect hash and two small tables.
+
+The dense 7-card table answers one hand with one lookup, but each lookup misses every cache
+(267 MB). This evaluator keeps its tables under 200 kB so they stay in L2, and it takes the
+cards in any order, so a board is summed once and each player adds two cards on top.
+
+Design (after OMPEval's hand evaluator; written up in ``docs/ALGORITHM.md``):
+
+* Each card's 64-bit key is ``RANK_KEYS[rank] + (1 << (SUIT_SHIFT + 4 * suit))``. The rank
+  keys are chosen so that the sum over any multiset of at most 7 ranks (at most 4 of one rank)
+  is unique; above bit ``SUIT_SHIFT`` sit four 4-bit suit counters. A hand's key is the plain
+  sum of its cards' keys, its mask the OR of ``1 << card``.
+* A flush exists when some suit has 5+ cards: adding ``SUIT_BIAS`` (3 to each counter) sets bit
+  3 of exactly that counter, so ``(key + SUIT_BIAS) & FLUSH_CHECK`` is one test. Then the flush
+  suit's 13-bit rank mask (compressed out of ``mask``) indexes ``flush[8192]``.
+* Otherwise the rank-key sum goes through a perfect hash, ``k + offsets[k >> HASH_SHIFT]``,
+  into ``ranks``: first-fit row displacement (rows of ``2**HASH_SHIFT`` consecutive keys,
+  densest first), which is collision-free by construction.
+
+Scores are copied from :mod:`pipeline.core.evaluate` (``FLUSH`` and the non-flush multiset
+tables), so this evaluator returns exactly the scores of the dense tables.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import NamedTuple
+
+import numba as nb
+import numpy as np
+
+from pipeline.core.constants import DECK_SIZE
+from pipeline.core.evaluate import MBINOM, RankTables, build_rank_tables
+
+#: Per-rank keys (2..A): the smallest increasing integers, chosen greedily rank by rank, such
+#: that every multiset of at most 7 ranks with at most 4 of a rank has its own sum. The largest
+#: 7-card sum is 4 * 3,453,520 + 3 * 1,526,359 = 18,393,157 (< 2**25). tests/test_fasteval.py
+#: re-checks uniqueness over all 76,155 such multisets.
+RANK_KEYS = (1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520)
+#: Most cards in one evaluated hand.
+MAX_HAND_CARDS = 7
+#: Fewest cards in an evaluated hand.
+MIN_HAND_CARDS = 5
+#: Bits below this hold the rank-key sum; four 4-bit suit counters sit above it.
+SUIT_SHIFT = 32
+#: Suit counter width in bits.
+SUIT_BITS = 4
+#: Adding 3 to every suit counter makes bit 3 of a counter set exactly when the suit has 5+ cards.
+SUIT_BIAS = 0x3333 << SUIT_SHIFT
+#: The four counters' bit 3.
+FLUSH_CHECK = 0x8888 << SUIT_SHIFT
+#: Low bits of a key: the rank-key sum.
+RANK_KEY_MASK = (1 << SUIT_SHIFT) - 1
+#: Perfect hash rows hold 2**HASH_SHIFT consecutive rank-key sums.
+HASH_SHIFT = 10
+#: Every fourth bit of a card mask: one suit's 13 ranks (before compression).
+SUIT_LANE = 0x1111111111111
+#: Size of the flush table: one entry per 13-bit rank mask.
+FLUSH_TABLE_SIZE = 1 << 13
+#: Batch scoring: fewest rows worth a chunk of their own, and chunks per thread (load balance).
+_MIN_CHUNK = 4096
+_CHUNKS_PER_THREAD = 4
+
+
+
+class EvalTables(NamedTuple):
+    """The evaluator's four arrays (about 190 kB together)."""
+
+    card_keys: np.ndarray  # uint64[52]: rank key + suit counter increment of each card id
+    offsets: np.ndarray    # int32[rows]: perfect-hash displacement per row of rank-key sums
+    ranks: np.ndarray      # uint16[n]: score of a non-flush hand, at its hashed rank-key sum
+    flush: np.ndarray      # uint16[8192]: score of a flush, by the flush suit's 13-bit rank mask
+
+
+def card_keys() -> np.ndarray:
+    """The 52 card keys: ``RANK_KEYS[c >> 2] + (1 << (SUIT_SHIFT + 4 * (c & 3)))``."""
+    c = np.arange(DECK_SIZE)
+    rk = np.asarray(RANK_KEYS, np.uint64)[c >> 2]
+    return rk + (np.uint64(1) << (np.uint64(SUIT_SHIFT) + np.uint64(SUIT_BITS) * (c & 3).astype(np.uint64)))
+
+
+def _nonflush_entries(rt: RankTables) -> tuple[np.ndarray, np.ndarray]:
+    """Rank-key sums and scores of every possible 5-, 6- and 7-rank multiset."""
+    keys_out, vals_out = [], []
+    rk = np.asarray(RANK_KEYS, np.int64)
+    for k, table in ((5, rt.nonflush5), (6, rt.nonflush6), (7, rt.nonflush7)):
+        ms = np.array(list(combinations_with_replacement(range(13), k)), dtype=np.int64)
+        valid = np.ones(len(ms), bool)
+        for i in range(k - 4):  # sorted, so five equal ranks would be five adjacent entries
+            valid &= ms[:, i] != ms[:, i + 4]
+        ms = ms[valid]
+        idx = np.zeros(len(ms), np.int64)
+        for i in range(k):
+            idx += MBINOM[ms[:, i] + i, i + 1]
+        keys_out.append(rk[ms].sum(axis=1))
+        vals_out.append(table[idx])
+    return np.concatenate(keys_out), np.concatenate(vals_out).astype(np.uint16)
+
+
+@nb.njit(cache=True)
+def _displace(keys: np.ndarray, vals: np.ndarray, shift: int) -> tuple[np.ndarray, np.ndarray]:
+    """First-fit row displacement: offsets per row and the packed table (0 = empty slot).
+
+    Rows are placed densest first; a slot may be shared by two keys with the same value.
+    """
+    nrows = (keys.max() >> shift) + 1
+    width = 1 << shift
+    colmask = width - 1
+    counts = np.zeros(nrows, np.int64)
+    for k in keys:
+        counts[k >> shift] += 1
+    start = np.zeros(nrows + 1, np.int64)
+    for r in range(nrows):
+        start[r + 1] = start[r] + counts[r]
+    fill = start[:-1].copy()
+    members = np.empty(len(keys), np.int64)
+    for i in range(len(keys)):
+        r = keys[i] >> shift
+        members[fill[r]] = i
+        fill[r] += 1
+    order = np.argsort(-counts, kind="mergesort")
+    table = np.zeros(4 * len(keys) + width, np.uint16)
+    offsets = np.zeros(nrows, np.int32)
+    top = 0
+    free = 0  # every slot below ``free`` is taken: no row can start its lowest key there
+    for r in order:
+        if counts[r] == 0:
+            break
+        lowcol = width
+        for j in range(start[r], start[r + 1]):
+            lowcol = min(lowcol, keys[members[j]] & colmask)
+        off = max(0, free - lowcol)
+        while True:
+            ok = True
+            for j in range(start[r], start[r + 1]):
+                i = members[j]
+                t = table[(keys[i] & colmask) + off]
+                if t != 0 and t != vals[i]:
+                    ok = False
+                    break
+            if ok:
+                break
+            off += 1
+            if off + width > len(table):
+                raise ValueError("perfect hash table overflow")
+        for j in range(start[r], start[r + 1]):
+            i = members[j]
+            pos = (keys[i] & colmask) + off
+            table[pos] = vals[i]
+            top = max(top, pos + 1)
+        offsets[r] = off - (r << shift)
+        while table[free] != 0:
+            free += 1
+    return offsets, table[:top].copy()
+
+
+def build_eval_tables(rank_tables: RankTables | None = None) -> EvalTables:
+    """Compute the evaluator's tables in memory from the rank-multiset evaluator (well under 1 s)."""
+    rt = build_rank_tables() if rank_tables is None else rank_tables
+    keys, vals = _nonflush_entries(rt)
+    offsets, ranks = _displace(keys, vals, HASH_SHIFT)
+    return EvalTables(card_keys(), offsets, ranks, rt.flush.astype(np.uint16))
+
+
+@nb.njit(inline="always", cache=True)
+def hand_score(key: np.uint64, mask: np.uint64, offsets: np.ndarray, ranks: np.ndarray,
+               flush: np.ndarray) -> int:
+    """Score 1..7462 (higher is stronger) of a 5-, 6- or 7-card hand, cards in any order.
+
+    ``key`` is the sum of ``card_keys[c]`` over the hand's cards and ``mask`` the OR of
+    ``1 << c``; both may be built up incrementally (board once, each player's cards on top).
+    All values stay below 2**48, so uint64 and int64 arithmetic give the same keys.
+    """
+    k = np.int64(key)
+    fl = (k + SUIT_BIAS) & FLUSH_CHECK
+    if fl == 0:
+        rk = k & RANK_KEY_MASK
+        return np.int64(ranks[rk + offsets[rk >> HASH_SHIFT]])
+    f = fl >> (SUIT_SHIFT + 3)  # 1, 16, 256 or 4096: the flush suit's counter
+    suit = np.int64(f > 1) + np.int64(f > 16) + np.int64(f > 256)
+    # gather the suit's bits (every fourth bit of the mask) into 13 contiguous bits
+    x = (np.int64(mask) >> suit) & SUIT_LANE
+    x = (x | (x >> 3)) & 0x0303030303030303
+    x = (x | (x >> 6)) & 0x000F000F000F000F
+    x = (x | (x >> 12)) & 0x000000FF000000FF
+    x = (x | (x >> 24)) & 0x1FFF
+    return np.int64(flush[x])
+
+
+@nb.njit(inline="always", cache=True)
+def hand_key(cards: np.ndarray, n: int, card_keys: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """``(key, mask)`` of the first ``n`` card ids of ``cards``."""
+    key = np.uint64(0)
+    mask = np.uint64(0)
+    for i in range(n):
+        c = cards[i]
+        key += card_keys[c]
+        mask |= np.uint64(1) << np.uint64(c)
+    return key, mask
+
+
+@nb.njit(cache=True, parallel=True)
+def score_rows(cards: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+               flush: np.ndarray, out: np.ndarray, nchunks: int) -> None:
+    """``out[i]`` = score of the hand in row ``i`` of ``cards`` (uint8[N, 5..7], any order).
+
+    Rows are cut into ``nchunks`` contiguous chunks, spread over the threads.
+    """
+    n = cards.shape[0]
+    k = cards.shape[1]
+    for ch in nb.prange(nchunks):
+        lo = n * ch // nchunks
+        hi = n * (ch + 1) // nchunks
+        for i in range(lo, hi):
+            key = np.int64(0)
+            mask = np.int64(0)
+            for j in range(k):
+                c = np.int64(cards[i, j])
+                key += np.int64(card_keys[c])
+                mask |= np.int64(1) << c
+            out[i] = hand_score(key, mask, offsets, ranks, flush)
+
+
+def score_hands_fast(cards: np.ndarray, tables: EvalTables) -> np.ndarray:
+    """Scores (uint16[N]) of hands given as card ids, uint8/int[N, 5..7], cards in any order."""
+    arr = np.ascontiguousarray(cards, dtype=np.uint8)
+    if arr.ndim != 2 or not MIN_HAND_CARDS <= arr.shape[1] <= MAX_HAND_CARDS:
+        raise ValueError(f"expected an (N, 5..7) card array, got shape {arr.shape}")
+    out = np.empty(arr.shape[0], np.uint16)
+    nchunks = max(1, min(arr.shape[0] // _MIN_CHUNK, _CHUNKS_PER_THREAD * nb.get_num_threads()))
+    score_rows(arr, tables.card_keys, tables.offsets, tables.ranks, tables.flush, out, nchunks)
+    return out
+
+
+__all__ = ["EvalTables", "build_eval_tables", "hand_score", "hand_key", "score_rows",
+           "score_hands_fast", "card_keys", "RANK_KEYS", "SUIT_SHIFT", "SUIT_BIAS", "FLUSH_CHECK",
+           "HASH_SHIFT", "RANK_KEY_MASK"]
