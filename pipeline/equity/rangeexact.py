@@ -29,6 +29,8 @@ N_CHUNKS = 64
 NS_PER_SCORE = 6.0
 NS_PER_LEAF = 2.5
 NS_PER_BOARD = 60.0
+#: Every board completion is tested for being its orbit's representative: per suit permutation.
+NS_PER_ORBIT_TEST = 40.0
 
 
 @nb.njit(cache=True, parallel=True)
@@ -157,10 +159,13 @@ def range_group(seats: Seats, card_sets: list[list[int]]) -> np.ndarray:
 
 def range_exact_cost(seats: Seats, n_avail: int, r: int, group_size: int) -> float:
     """Estimated seconds of :func:`range_exact` on one core (boards x (scores + leaves))."""
-    boards = math.comb(n_avail, r) / max(group_size, 1)
+    every = math.comb(n_avail, r)
+    boards = every / max(group_size, 1)
     sizes = np.diff(seats.off)
     leaves = float(np.prod(sizes.astype(np.float64)))
-    return boards * (NS_PER_BOARD + NS_PER_SCORE * float(sizes.sum()) + NS_PER_LEAF * leaves) * 1e-9
+    orbit = every * NS_PER_ORBIT_TEST * group_size if group_size > 1 else 0.0
+    return (orbit + boards * (NS_PER_BOARD + NS_PER_SCORE * float(sizes.sum())
+                              + NS_PER_LEAF * leaves)) * 1e-9
 
 
 def range_exact(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
