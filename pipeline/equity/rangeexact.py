@@ -30,7 +30,7 @@ NS_PER_SCORE = 6.0
 NS_PER_LEAF = 2.5
 NS_PER_BOARD = 60.0
 #: Every board completion is tested for being its orbit's representative: per suit permutation.
-NS_PER_ORBIT_TEST = 40.0
+NS_PER_ORBIT_TEST = 120.0
 
 
 @nb.njit(cache=True, parallel=True)

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.core.cards import RANKS, card_id, format_cards
+from pipeline.core.cards import RANKS, card_id, format_cards, parse_cards
 from pipeline.core.constants import N_HOLE_PAIRS
 from pipeline.equity.holes import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_MASKS, HOLE_SUITED, hole_index
 from pipeline.errors import InputError
@@ -57,6 +57,8 @@ class Range:
     text: str
     hands: np.ndarray
     weights: np.ndarray
+    #: the two cards in the order the user wrote them, for a range that is one explicit hand
+    given: tuple[int, ...] = ()
 
     @property
     def combos(self) -> int:
@@ -79,14 +81,16 @@ class Range:
         return bool(np.all(self.weights == 1.0))
 
     def cards(self, i: int = 0) -> list[int]:
-        """The two card ids of the range's i-th hand."""
-        return [int(c) for c in HOLE_CARDS[self.hands[i]]]
+        """The two card ids of the range's i-th hand (as written, for one explicit hand)."""
+        if self.given and self.is_single:
+            return list(self.given)
+        a, b = (int(c) for c in HOLE_CARDS[self.hands[i]])
+        return [b, a]
 
     def label(self) -> str:
         """Short text for output: the hand for a single combo, else the range text."""
         if self.is_single:
-            a, b = self.cards()
-            return format_cards([b, a])
+            return format_cards(self.cards())
         return self.text
 
     def without(self, mask: int, why: str) -> Range:
@@ -96,7 +100,7 @@ class Range:
             return self
         if not keep.any():
             raise InputError(f"range {_shown(self.text)!r} has no hand left once {why} are removed")
-        return Range(self.text, self.hands[keep], self.weights[keep])
+        return Range(self.text, self.hands[keep], self.weights[keep], self.given)
 
 
 def _shown(token: str) -> str:
@@ -136,7 +140,7 @@ def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
         a = card_id(m.group(1) + m.group(2))
         b = card_id(m.group(3) + m.group(4))
         if a == b:
-            raise _bad(raw, "the same card twice")
+            raise InputError(f"duplicate card {format_cards([a])} in range token {_shown(raw)!r}")
         return np.array([hole_index(a, b)])
     m = _PAIR.fullmatch(body)
     if m:
@@ -167,6 +171,14 @@ def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
             raise _bad(raw, "a run keeps the top card and the s/o suffix, e.g. A5s-A2s or 22-66")
         lo, hi = sorted((ranks[1], ranks[3]))
         return np.concatenate([_class_hands(ranks[0], k, s1) for k in range(lo, hi + 1)])
+    if re.search(r"[2-9TJQKA][CDHS]", body):
+        # it looks like cards: say what is wrong with them as cards
+        try:
+            cards = parse_cards(raw)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        if len(cards) != 2:
+            raise InputError(f"expected 2 hole cards, got {len(cards)}: {format_cards(cards)}")
     raise _bad(raw, "expected a hand class (QQ, AKs, AKo, AK), a run (QQ+, AQs+, 22-66, "
                     "A5s-A2s), a combo (AsKs), random, or a top fraction (15%)")
 
@@ -199,7 +211,9 @@ def parse_range(text: str, strength: Any = None) -> Range:
     squeezed = "".join(text.split())
     weights = np.zeros(N_HOLE_PAIRS, np.float64)
     named = np.zeros(N_HOLE_PAIRS, bool)
-    for raw in squeezed.split(","):
+    last_combo = None
+    tokens = [t for t in squeezed.split(",") if t]
+    for raw in tokens:
         if not raw:
             continue
         body, sep, wtxt = raw.partition(":")
@@ -213,19 +227,24 @@ def parse_range(text: str, strength: Any = None) -> Range:
         hands = _token_hands(body.upper(), raw, strength)
         weights[hands] = w
         named[hands] = True
+        last_combo = _COMBO.fullmatch(body.upper())
     if not named.any():
         raise InputError(f"empty range {_shown(text.strip())!r}: name at least one hand")
     idx = np.flatnonzero(weights > 0)
     if idx.size == 0:
         raise InputError(f"range {_shown(text.strip())!r} has weight 0 on every hand")
-    return Range(" ".join(text.split()), idx.astype(np.int64), weights[idx])
+    given: tuple[int, ...] = ()
+    if len(tokens) == 1 and last_combo is not None and idx.size == 1:
+        given = (card_id(last_combo.group(1) + last_combo.group(2)),
+                 card_id(last_combo.group(3) + last_combo.group(4)))
+    return Range(" ".join(text.split()), idx.astype(np.int64), weights[idx], given)
 
 
 def single_hand(cards: list[int]) -> Range:
     """The range holding exactly the two given cards."""
     a, b = cards
-    return Range(format_cards([max(a, b), min(a, b)]), np.array([hole_index(a, b)], np.int64),
-                 np.ones(1, np.float64))
+    return Range(format_cards([a, b]), np.array([hole_index(a, b)], np.int64),
+                 np.ones(1, np.float64), (a, b))
 
 
 __all__ = ["Range", "parse_range", "single_hand", "MAX_SHOWN"]

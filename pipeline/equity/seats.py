@@ -100,7 +100,8 @@ def parse_table(tables: Any, hero: str, vs: Sequence[str], opponents: int | None
     if len(seats) < 2:
         raise InputError("need at least one opponent (-n K or --vs RANGE)")
     if len(seats) > MAX_PLAYERS:
-        raise InputError(f"at most {MAX_PLAYERS} players in all, got {len(seats)}")
+        raise InputError(f"at most {MAX_PLAYERS - 1} opponents in all ({MAX_PLAYERS} players), "
+                         f"got {len(seats) - 1}")
     owner: dict[int, str] = {}
     groups = [("the board", b), ("dead", d)] + [
         (f"seat {i + 1} ({s.label()})", s.cards()) for i, s in enumerate(seats) if s.is_single]
@@ -185,6 +186,8 @@ def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int 
         res = _from_preflop_tables(tables, table, exact)
     if res is None and not mc_asked:
         res = _exact(tables, table, exact or from_tables)
+        if res is not None and preflop and len(table.seats) == 2 and not any(table.random):
+            res.note = "preflop_matchups.h5 is not built: enumerated every board instead"
     if res is None:
         if exact or from_tables:
             raise InputError("exact enumeration of this spot would take too long; use Monte "

@@ -196,6 +196,13 @@ class Tables:
             self._classes = cols
         return self._classes
 
+    def preflop(self, hand: str, vs: str | None = None, opponents: int | None = None) -> Any:
+        """Preflop equity of a hand or range from the preflop tables (see
+        :func:`pipeline.query.preflop.preflop`); returns an ``EquityResult``."""
+        from pipeline.query.preflop import preflop
+
+        return preflop(self, hand, vs=vs, opponents=opponents)
+
     # ------------------------------------------------------------------ lookups
     def score(self, hand: HandInput, k: int | None = None) -> Any:
         """Score of one hand or a batch; ``k`` (5, 6 or 7) is inferred when not given."""
