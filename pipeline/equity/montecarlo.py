@@ -39,6 +39,9 @@ from pipeline.core.rng import below, seed_state, uniform01
 CHUNK = 4096
 #: Chunks per parallel round when running to a target error or a time limit.
 ROUND_CHUNKS = 16
+#: Deals per chunk when running to a target error or a time limit (small first rounds, so a
+#: loose target does not overshoot by much).
+TARGET_CHUNK = 1024
 #: Per-seat accumulator columns: win, tie, lose, share sum, share-squared sum.
 WIN, TIE, LOSE, SHARE, SHARE2 = range(5)
 N_COLS = 5
@@ -232,13 +235,18 @@ def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.nda
             sizes[-1] = left - CHUNK * (n_ch - 1) if left < CHUNK * n_ch else CHUNK
         else:
             n_ch = ROUND_CHUNKS
-            if target is not None and done >= 2 * CHUNK:
+            if target is not None and done > 0:
                 tot = McTotals(sums, done, tries, "")
                 worst = float(tot.stderr().max())
                 # stderr ~ 1/sqrt(n): aim 10% past the estimate, in whole chunks
                 want = int(done * (worst / target) ** 2 * 1.1) - done
-                n_ch = int(min(max(-(-want // CHUNK), 1), 8 * ROUND_CHUNKS))
-            sizes = np.full(n_ch, CHUNK, np.int64)
+                n_ch = int(min(max(-(-want // TARGET_CHUNK), 1), 64 * ROUND_CHUNKS))
+            elif time_limit is not None and done > 0:
+                per_deal = (time.perf_counter() - t0) / done
+                left_s = time_limit - (time.perf_counter() - t0)
+                n_ch = int(min(max(left_s / per_deal / TARGET_CHUNK, 1), 64 * ROUND_CHUNKS))
+                n_ch = max(1, min(n_ch, int(0.25 / per_deal / TARGET_CHUNK) + 1))
+            sizes = np.full(n_ch, TARGET_CHUNK, np.int64)
         acc, tr = mc_round(sizes, seed, next_chunk, np.uint64(board0_key), np.uint64(board0_mask),
                            r, deck, ranged, seats.off, seats.hand_a, seats.hand_b, seats.hand_w,
                            seats.hand_m, seats.n_random, keys, offsets, ranks, flush)
