@@ -190,6 +190,9 @@ def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int 
             res.note = "preflop_matchups.h5 is not built: enumerated every board instead"
     if res is None:
         if exact or from_tables:
+            if table.n_random > 3:
+                raise InputError(f"exact enumeration handles at most 3 random opponents (got "
+                                 f"{table.n_random}); use Monte Carlo (--samples, --stderr or --time)")
             raise InputError("exact enumeration of this spot would take too long; use Monte "
                              "Carlo (--samples, --stderr or --time)")
         res = _monte_carlo(tables, table, samples, stderr, time_limit,
