@@ -74,4 +74,62 @@ def seed_state(seed: int, stream: int) -> np.ndarray:
     return st
 
 
-__all__ = ["splitmix", "bits32", "below", "uniform01", "seed_state"]
+
+
+
+@nb.njit(inline="always", cache=True)
+def step(s: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Register form of splitmix64 for hot loops: (next state, output) from a state value."""
+    s = s + np.uint64(_GAMMA)
+    z = s
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
+    return s, z ^ (z >> np.uint64(31))
+
+
+@nb.njit(inline="always", cache=True)
+def step_below(s: np.uint64, n: int) -> tuple[np.uint64, int]:
+    """(next state, uniform integer in [0, n)) by Lemire's multiply-and-reject on the output's
+    top 32 bits: exact for n < 2**32, one splitmix step unless the rare rejection fires."""
+    nn = np.uint64(n)
+    s, z = step(s)
+    m = (z >> np.uint64(32)) * nn
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < nn:
+        t = (np.uint64(0x100000000) - nn) % nn
+        while low < t:
+            s, z = step(s)
+            m = (z >> np.uint64(32)) * nn
+            low = m & np.uint64(0xFFFFFFFF)
+    return s, int(m >> np.uint64(32))
+
+
+@nb.njit(inline="always", cache=True)
+def step_uniform(s: np.uint64) -> tuple[np.uint64, float]:
+    """(next state, uniform double in [0, 1))."""
+    s, z = step(s)
+    return s, float(z >> np.uint64(11)) * _INV53
+
+@nb.njit(inline="always", cache=True)
+def step_below_buffered(s: np.uint64, buf: np.uint64, n: int) -> tuple[np.uint64, np.uint64, int]:
+    """Like :func:`step_below`, but each splitmix output serves two draws: ``buf`` holds the
+    unused low 32 bits plus a flag in bit 32 (0 = empty). Returns (state, buffer, draw)."""
+    nn = np.uint64(n)
+    lo32 = np.uint64(0xFFFFFFFF)
+    flag = np.uint64(1) << np.uint64(32)
+    while True:
+        if buf & flag:
+            r32 = buf & lo32
+            buf = np.uint64(0)
+        else:
+            s, z = step(s)
+            r32 = z >> np.uint64(32)
+            buf = (z & lo32) | flag
+        m = r32 * nn
+        low = m & lo32
+        if low >= nn or low >= (np.uint64(0x100000000) - nn) % nn:
+            return s, buf, int(m >> np.uint64(32))
+
+
+__all__ = ["splitmix", "bits32", "below", "uniform01", "seed_state", "step", "step_below",
+           "step_uniform", "step_below_buffered"]

@@ -33,7 +33,7 @@ import numpy as np
 
 from pipeline.core.constants import SHARE_SCALE
 from pipeline.core.fasteval import hand_score
-from pipeline.core.rng import below, seed_state, uniform01
+from pipeline.core.rng import seed_state, step_below, step_below_buffered, step_uniform
 
 #: Deals per chunk (one generator stream each).
 CHUNK = 4096
@@ -50,20 +50,27 @@ MAX_TRIES = 1_000_000
 
 
 @nb.njit(cache=True)
-def _deal_chunk(deals: int, st: np.ndarray, board0_key: np.uint64, board0_mask: np.uint64,
+def _deal_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np.uint64,
                 r: int, deck: np.ndarray, ranged: np.ndarray, off: np.ndarray,
                 hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
                 hand_m: np.ndarray, n_random: int, keys: np.ndarray, offsets: np.ndarray,
                 ranks: np.ndarray, flush: np.ndarray, acc: np.ndarray) -> int:
-    """Play ``deals`` deals into acc[P, N_COLS]; returns assignment draws (tries) made."""
+    """Play ``deals`` deals into acc[P, N_COLS]; returns assignment draws (tries) made, or -1
+    when the ranges kept conflicting. The generator state lives in a register (``s``)."""
     n_ranged = ranged.shape[0]
     P = n_ranged + n_random
     sc = np.empty(P, np.int64)
     hk = np.empty(n_ranged, np.uint64)
     hm = np.empty(n_ranged, np.uint64)
+    wins = np.zeros(P, np.int64)
+    ties = np.zeros(P, np.int64)
+    shares = np.zeros(P, np.int64)
+    squares = np.zeros(P, np.int64)
     n_deck = deck.shape[0]
     need = r + 2 * n_random
     tries = 0
+    one = np.uint64(1)
+    buf = np.uint64(0)
     for _ in range(deals):
         used = np.uint64(0)
         while True:
@@ -77,9 +84,13 @@ def _deal_chunk(deals: int, st: np.ndarray, board0_key: np.uint64, board0_mask: 
                 k = lo
                 if size > 1:
                     while True:
-                        k = lo + below(st, size)
+                        s, j = step_below(s, size)
+                        k = lo + j
                         w = hand_w[k]
-                        if w >= 1.0 or uniform01(st) < w:
+                        if w >= 1.0:
+                            break
+                        s, u = step_uniform(s)
+                        if u < w:
                             break
                 m = hand_m[k]
                 if m & used:
@@ -95,9 +106,10 @@ def _deal_chunk(deals: int, st: np.ndarray, board0_key: np.uint64, board0_mask: 
         n = n_deck
         for i in range(need):
             while True:
-                j = i + below(st, n - i)
+                s, buf, j = step_below_buffered(s, buf, n - i)
+                j += i
                 c = deck[j]
-                if not (used >> np.uint64(c)) & np.uint64(1):
+                if not (used >> np.uint64(c)) & one:
                     break
                 deck[j] = deck[n - 1]
                 deck[n - 1] = c
@@ -109,40 +121,44 @@ def _deal_chunk(deals: int, st: np.ndarray, board0_key: np.uint64, board0_mask: 
         for i in range(r):
             c = deck[i]
             bkey += keys[c]
-            bmask |= np.uint64(1) << np.uint64(c)
+            bmask |= one << np.uint64(c)
         best = 0
         nbest = 0
         for q in range(n_ranged):
-            s = hand_score(bkey + hk[q], bmask | hm[q], offsets, ranks, flush)
-            sc[q] = s
-            if s > best:
-                best = s
+            v = hand_score(bkey + hk[q], bmask | hm[q], offsets, ranks, flush)
+            sc[q] = v
+            if v > best:
+                best = v
                 nbest = 1
-            elif s == best:
+            elif v == best:
                 nbest += 1
         for t in range(n_random):
             a = deck[r + 2 * t]
             b = deck[r + 2 * t + 1]
-            s = hand_score(bkey + keys[a] + keys[b],
-                           bmask | (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b)),
+            v = hand_score(bkey + keys[a] + keys[b],
+                           bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
                            offsets, ranks, flush)
-            sc[n_ranged + t] = s
-            if s > best:
-                best = s
+            sc[n_ranged + t] = v
+            if v > best:
+                best = v
                 nbest = 1
-            elif s == best:
+            elif v == best:
                 nbest += 1
         sh = 2520 // nbest
         for p in range(P):
             if sc[p] == best:
                 if nbest == 1:
-                    acc[p, 0] += 1
+                    wins[p] += 1
                 else:
-                    acc[p, 1] += 1
-                acc[p, 3] += sh
-                acc[p, 4] += sh * sh
-            else:
-                acc[p, 2] += 1
+                    ties[p] += 1
+                shares[p] += sh
+                squares[p] += sh * sh
+    for p in range(P):
+        acc[p, 0] += wins[p]
+        acc[p, 1] += ties[p]
+        acc[p, 2] += deals - wins[p] - ties[p]
+        acc[p, 3] += shares[p]
+        acc[p, 4] += squares[p]
     return tries
 
 
@@ -165,7 +181,7 @@ def mc_round(sizes: np.ndarray, seed: int, stream0: int, board0_key: np.uint64,
     for ch in nb.prange(nch):
         st = seed_state(seed, stream0 + ch)
         dk = deck.copy()
-        tries[ch] = _deal_chunk(sizes[ch], st, board0_key, board0_mask, r, dk, ranged, off,
+        tries[ch] = _deal_chunk(sizes[ch], st[0], board0_key, board0_mask, r, dk, ranged, off,
                                 hand_a, hand_b, hand_w, hand_m, n_random, keys, offsets,
                                 ranks, flush, acc[ch])
     return acc, tries
