@@ -24,13 +24,16 @@ tables), so this evaluator returns exactly the scores of the dense tables.
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numba as nb
 import numpy as np
 
+from pipeline.core.bits import ctpop64, cttz64
 from pipeline.core.constants import DECK_SIZE
-from pipeline.core.evaluate import MBINOM, RankTables, build_rank_tables
+
+if TYPE_CHECKING:
+    from pipeline.core.evaluate import RankTables
 
 #: Per-rank keys (2..A): the smallest increasing integers, chosen greedily rank by rank, such
 #: that every multiset of at most 7 ranks with at most 4 of a rank has its own sum. The largest
@@ -57,9 +60,10 @@ HASH_SHIFT = 10
 SUIT_LANE = 0x1111111111111
 #: Size of the flush table: one entry per 13-bit rank mask.
 FLUSH_TABLE_SIZE = 1 << 13
-#: Batch scoring: fewest rows worth a chunk of their own, and chunks per thread (load balance).
-_MIN_CHUNK = 4096
-_CHUNKS_PER_THREAD = 4
+#: Batch scoring works in chunks of this many rows (one parallel task each) ...
+CHUNK = 4096
+#: ... and batches up to this size run on the calling thread: waking the pool costs more.
+SERIAL_MAX = 8 * CHUNK
 
 
 
@@ -81,6 +85,8 @@ def card_keys() -> np.ndarray:
 
 def _nonflush_entries(rt: RankTables) -> tuple[np.ndarray, np.ndarray]:
     """Rank-key sums and scores of every possible 5-, 6- and 7-rank multiset."""
+    from pipeline.core.evaluate import MBINOM
+
     keys_out, vals_out = [], []
     rk = np.asarray(RANK_KEYS, np.int64)
     for k, table in ((5, rt.nonflush5), (6, rt.nonflush6), (7, rt.nonflush7)):
@@ -155,7 +161,13 @@ def _displace(keys: np.ndarray, vals: np.ndarray, shift: int) -> tuple[np.ndarra
 
 
 def build_eval_tables(rank_tables: RankTables | None = None) -> EvalTables:
-    """Compute the evaluator's tables in memory from the rank-multiset evaluator (well under 1 s)."""
+    """Compute the evaluator's tables in memory from the rank-multiset evaluator (~2 s).
+
+    Build side only (the read side memory-maps them: ``Tables.eval_tables()``); the scores are
+    copied from :mod:`pipeline.core.evaluate`, imported here so lookups never load it.
+    """
+    from pipeline.core.evaluate import build_rank_tables
+
     rt = build_rank_tables() if rank_tables is None else rank_tables
     keys, vals = _nonflush_entries(rt)
     offsets, ranks = _displace(keys, vals, HASH_SHIFT)
@@ -199,39 +211,105 @@ def hand_key(cards: np.ndarray, n: int, card_keys: np.ndarray) -> tuple[np.uint6
     return key, mask
 
 
-@nb.njit(cache=True, parallel=True)
-def score_rows(cards: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-               flush: np.ndarray, out: np.ndarray, nchunks: int) -> None:
-    """``out[i]`` = score of the hand in row ``i`` of ``cards`` (uint8[N, 5..7], any order).
-
-    Rows are cut into ``nchunks`` contiguous chunks, spread over the threads.
-    """
-    n = cards.shape[0]
+@nb.njit(cache=True, nogil=True)
+def _rows_chunk(cards: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, offsets: np.ndarray,
+                ranks: np.ndarray, flush: np.ndarray, out: np.ndarray) -> int:
+    """Score rows ``lo:hi``; a row that is not ``k`` distinct ids 0..51 gets 0 and is counted."""
     k = cards.shape[1]
-    for ch in nb.prange(nchunks):
-        lo = n * ch // nchunks
-        hi = n * (ch + 1) // nchunks
-        for i in range(lo, hi):
-            key = np.int64(0)
-            mask = np.int64(0)
-            for j in range(k):
-                c = np.int64(cards[i, j])
-                key += np.int64(card_keys[c])
-                mask |= np.int64(1) << c
+    bad = 0
+    for i in range(lo, hi):
+        key = np.int64(0)
+        mask = np.int64(0)
+        outside = np.int64(0)
+        for j in range(k):
+            c = np.int64(cards[i, j])
+            outside |= c | (51 - c)         # negative iff some id is outside 0..51
+            key += np.int64(card_keys[min(c & 63, 51)])  # stay in bounds on bad rows
+            mask |= np.int64(1) << (c & 63)
+        if outside < 0 or ctpop64(mask) != k:
+            out[i] = 0
+            bad += 1
+        else:
             out[i] = hand_score(key, mask, offsets, ranks, flush)
+    return bad
+
+
+@nb.njit(cache=True, nogil=True)
+def _bitmaps_chunk(bits: np.ndarray, lo: int, hi: int, k: int, card_keys: np.ndarray,
+                   offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, out: np.ndarray) -> int:
+    """Score bitmaps ``lo:hi``; one that is not ``k`` cards below bit 52 gets 0 and is counted."""
+    bad = 0
+    for i in range(lo, hi):
+        mask = np.int64(bits[i])
+        if (mask >> 52) != 0 or ctpop64(mask) != k:
+            out[i] = 0
+            bad += 1
+            continue
+        key = np.int64(0)
+        s = mask
+        while s:
+            key += np.int64(card_keys[cttz64(s)])
+            s &= s - 1
+        out[i] = hand_score(key, mask, offsets, ranks, flush)
+    return bad
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def _rows_parallel(cards: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                   flush: np.ndarray, out: np.ndarray) -> int:
+    n = cards.shape[0]
+    bad = 0
+    for ch in nb.prange((n + CHUNK - 1) // CHUNK):
+        lo = ch * CHUNK
+        bad += _rows_chunk(cards, lo, min(n, lo + CHUNK), card_keys, offsets, ranks, flush, out)
+    return bad
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def _bitmaps_parallel(bits: np.ndarray, k: int, card_keys: np.ndarray, offsets: np.ndarray,
+                      ranks: np.ndarray, flush: np.ndarray, out: np.ndarray) -> int:
+    n = bits.shape[0]
+    bad = 0
+    for ch in nb.prange((n + CHUNK - 1) // CHUNK):
+        lo = ch * CHUNK
+        bad += _bitmaps_chunk(bits, lo, min(n, lo + CHUNK), k, card_keys, offsets, ranks, flush, out)
+    return bad
+
+
+def score_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray) -> int:
+    """``out[i]`` = score of row ``i`` of a C-contiguous integer (N, k) id array, k = 5..7, cards
+    in any order; returns how many rows were bad (not ``k`` distinct ids 0..51; their out is 0).
+
+    Batches above :data:`SERIAL_MAX` rows run in parallel chunks of :data:`CHUNK` rows.
+    """
+    if cards.shape[0] <= SERIAL_MAX:
+        return int(_rows_chunk(cards, 0, cards.shape[0], *tables, out))
+    return int(_rows_parallel(cards, *tables, out))
+
+
+def score_bitmaps(bits: np.ndarray, k: int, tables: EvalTables, out: np.ndarray) -> int:
+    """``out[i]`` = score of the k-card hand with bitmap ``bits[i]`` (uint64/int64); returns how
+    many bitmaps were bad (not exactly ``k`` bits, all below bit 52; their out is 0)."""
+    if bits.shape[0] <= SERIAL_MAX:
+        return int(_bitmaps_chunk(bits, 0, bits.shape[0], k, *tables, out))
+    return int(_bitmaps_parallel(bits, k, *tables, out))
 
 
 def score_hands_fast(cards: np.ndarray, tables: EvalTables) -> np.ndarray:
-    """Scores (uint16[N]) of hands given as card ids, uint8/int[N, 5..7], cards in any order."""
-    arr = np.ascontiguousarray(cards, dtype=np.uint8)
-    if arr.ndim != 2 or not MIN_HAND_CARDS <= arr.shape[1] <= MAX_HAND_CARDS:
-        raise ValueError(f"expected an (N, 5..7) card array, got shape {arr.shape}")
+    """Scores (uint16[N]) of hands given as card ids, int[N, 5..7], cards in any order.
+
+    Raises ``ValueError`` naming the first row that is not 5..7 distinct ids 0..51.
+    """
+    arr = np.ascontiguousarray(cards)
+    if arr.ndim != 2 or not MIN_HAND_CARDS <= arr.shape[1] <= MAX_HAND_CARDS or arr.dtype.kind not in "iu":
+        raise ValueError(f"expected an integer (N, 5..7) card array, got shape {arr.shape} {arr.dtype}")
     out = np.empty(arr.shape[0], np.uint16)
-    nchunks = max(1, min(arr.shape[0] // _MIN_CHUNK, _CHUNKS_PER_THREAD * nb.get_num_threads()))
-    score_rows(arr, tables.card_keys, tables.offsets, tables.ranks, tables.flush, out, nchunks)
+    if score_rows(arr, tables, out):
+        i = int(np.flatnonzero(out == 0)[0])
+        raise ValueError(f"row {i} is not {arr.shape[1]} distinct card ids 0..51: {arr[i].tolist()}")
     return out
 
 
 __all__ = ["EvalTables", "build_eval_tables", "hand_score", "hand_key", "score_rows",
-           "score_hands_fast", "card_keys", "RANK_KEYS", "SUIT_SHIFT", "SUIT_BIAS", "FLUSH_CHECK",
+           "score_bitmaps", "score_hands_fast", "card_keys", "RANK_KEYS", "SUIT_SHIFT", "SUIT_BIAS", "FLUSH_CHECK",
            "HASH_SHIFT", "RANK_KEY_MASK"]

@@ -13,6 +13,7 @@ Pipeline order (the folder listing reads the same way):
     paytable:*  -> paytables/<slug>.h5, parquet/paytables/<slug>_strategy (one per configs/paytables/*.toml)
     vp_summary  -> parquet/paytable_summary
     preflop     -> preflop.h5, parquet/preflop, preflop_equity.png (heads-up exact, 2-9 MC)
+    preflop_matchups -> preflop_matchups.h5, parquet/preflop_matchups, preflop_matchups.png
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from typing import Any
 from pipeline.build.config import BuildConfig
 
 #: Stage modules in build order; each exposes ``stages(config) -> list[Stage]``.
-STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "eval_tables", "rules", "vp_classes", "paytable", "vp_summary", "preflop")
+STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "eval_tables", "rules", "vp_classes", "paytable", "vp_summary", "preflop",
+                 "preflop_matchups")
 
 
 @dataclass
