@@ -121,8 +121,8 @@ def print_result(out: dict[str, Any]) -> None:
     for p in players:
         cells = [f"{100 * p[k]:8.3f}" if p[k] is not None else f"{'-':>8}" for k in ("win", "tie", "lose")]
         se = f"{100 * p['stderr']:9.3f}" if p["stderr"] is not None else f"{'':>9}"
-        typer.echo(f"  {p['player']:<5} {p['range']:<{width}} {' '.join(cells)} "
-                   f"{100 * p['equity']:9.3f} {se}")
+        eq = f"{100 * p['equity']:9.3f}" if p["equity"] is not None else f"{'-':>9}"
+        typer.echo(f"  {p['player']:<5} {p['range']:<{width}} {' '.join(cells)} {eq} {se}")
     c = out.get("counts") or {}
     if out["method"] == "exact" and "win" in c and "equity_numerator" in c:
         typer.echo(f"  hero counts: win {c['win']:,}  tie {c['tie']:,}  lose {c['lose']:,}  "
@@ -138,18 +138,9 @@ def _omaha(hole: str, board: str, opponents: Optional[int], vs: list[str], dead:
     n = opponents if opponents is not None else (0 if vs else 1)
     res = omaha_equity(Tables(artifacts_dir()), hole, board=board, opponents=n, vs=vs, dead=dead,
                        exact=True if exact else None, samples=samples, seed=seed or 0)
+    out = res.to_json()
     if as_json:
-        typer.echo(json.dumps(res))
+        typer.echo(json.dumps(out))
         return
-    who = ([f"{n} random hand{'s' if n > 1 else ''}"] if n else []) + res["vs"]
-    typer.echo(f"Omaha {res['hole']}" + (f" on {res['board']}" if res["board"] else " preflop")
-               + " vs " + ", ".join(who))
-    if res["method"] == "exact":
-        typer.echo(f"  exact over {res['deals']:,} deals in {res['seconds']:.3f}s")
-    else:
-        typer.echo(f"  Monte Carlo, {res['samples']:,} deals (seed {seed or 0}) in {res['seconds']:.3f}s")
-    typer.echo(f"  win  {100 * res['win']:7.3f}%")
-    typer.echo(f"  tie  {100 * res['tie']:7.3f}%")
-    typer.echo(f"  lose {100 * res['lose']:7.3f}%")
-    err = f" \u00b1 {100 * res['stderr']:.3f} pp (1 stderr)" if res["stderr"] is not None else ""
-    typer.echo(f"  equity {100 * res['equity']:.3f}%{err}")
+    typer.echo("Omaha (two hole cards + three board cards)")
+    print_result(out)

@@ -69,7 +69,7 @@ class EquityResult:
 
 
 def seat_row(player: str, label: str, combos: int, win: float | None, tie: float | None,
-             lose: float | None, equity: float, stderr: float | None,
+             lose: float | None, equity: float | None, stderr: float | None,
              hand: str | None = None) -> dict[str, Any]:
     """One entry of ``players`` (the JSON contract's keys, plus ``player`` and ``hand``)."""
     row: dict[str, Any] = {"player": player, "range": label, "combos": combos, "win": win,
