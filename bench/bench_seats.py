@@ -40,6 +40,7 @@ def run(report: Any) -> None:
                f"{OMPEVAL['mc_hu'] / 1e6:.1f} M deals/s, vs 5 random {OMPEVAL['mc_5'] / 1e6:.1f} M "
                f"deals/s, \"QQ+,AKs\" vs \"JJ-88,AQs+,KQs\" preflop exact {OMPEVAL['rvr_preflop_s'] * 1e3:.0f} ms")
 
+    start = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
         n = 4_000_000
@@ -72,7 +73,7 @@ def run(report: Any) -> None:
         report.value("mc_ranges3_per_s", n / t3, f"  Monte Carlo 3 ranges on Ts 7h 2c, 1 thread: "
                      f"{n / t3 / 1e6:.2f} M deals/s (conflicting assignments redrawn)")
     finally:
-        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        numba.set_num_threads(start)
 
     # range vs range preflop from the matchup table
     tables.preflop("QQ+,AKs", vs="JJ-88,AQs+,KQs")

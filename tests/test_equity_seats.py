@@ -150,7 +150,7 @@ def test_stderr_target_really_stops(tables) -> None:  # type: ignore[no-untyped-
     ses = [p["stderr"] for p in res.players]
     assert max(ses) <= target
     # about var / target^2 deals (var <= 1/4), not far more
-    assert res.samples <= 2 * 0.25 / target ** 2
+    assert res.samples is not None and res.samples <= 2 * 0.25 / target ** 2
     assert res.note and "stderr" in res.note
 
 
@@ -158,13 +158,14 @@ def test_same_result_on_one_or_two_threads(tables) -> None:  # type: ignore[no-u
     import numba
 
     runs = []
+    start = numba.get_num_threads()
     for n in (1, 2):
-        numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(n, start))
         r = equity_seats(tables, "AK,99", ["random", "QJs+"], board="2c 7d 9h", samples=70_000,
                          seed=99)
         runs.append([(p["win"], p["tie"], p["equity"]) for p in r.players])
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    assert runs[0] == runs[1]
+    numba.set_num_threads(start)
+    assert start == 1 or runs[0] == runs[1]
 
 
 def test_cli_range_vs_range(capsys, artifacts) -> None:  # type: ignore[no-untyped-def]

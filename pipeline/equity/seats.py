@@ -330,7 +330,7 @@ def _engine_exact(tables: Any, table: Table, spot: Any) -> EquityResult:
     from pipeline.equity import engine
 
     r = engine._run_exact(spot, engine._table7(tables))
-    rows_named = {0: r.players[0] if r.players else None}
+    rows_named: dict[int, dict[str, Any]] = {}
     known = {0: r.equity}
     named_idx = [i for i in range(1, len(table.seats)) if not table.random[i]]
     for k, i in enumerate(named_idx):
