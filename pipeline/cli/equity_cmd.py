@@ -104,7 +104,11 @@ def print_result(out: dict[str, Any]) -> None:
     names = [f"{p['range']}" + (f" ({p['combos']} combos)" if p["combos"] > 1 and p["range"] != "random"
                                 else "") for p in players]
     where = f" on {out['board']}" if out["board"] else " preflop"
-    typer.echo(f"{names[0]}{where} vs " + ", ".join(names[1:])
+    others = [n for n in names[1:] if n != "random"]
+    k = len(names) - 1 - len(others)
+    if k:
+        others.append(f"{k} random hand{'s' if k > 1 else ''}")
+    typer.echo(f"{names[0]}{where} vs " + ", ".join(others)
                + (f" (dead: {out['dead']})" if out["dead"] else ""))
     if out["method"] == "exact":
         how = f"  exact over {out['deals']:,} deals" if out.get("deals") else "  exact (weighted)"
