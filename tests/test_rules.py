@@ -203,10 +203,10 @@ def test_omaha_exact_river_agrees_with_monte_carlo(tables: Tables) -> None:
     from pipeline.equity.omaha import omaha_equity
 
     ex = omaha_equity(tables, "As Ad Ks Kd", "2c 7h 9s Qd 3c")
-    assert ex["method"] == "exact" and ex["deals"] == comb(43, 4)
-    assert ex["wins"] + ex["ties"] + ex["losses"] == ex["deals"]
+    assert ex.method == "exact" and ex.deals == comb(43, 4)
+    assert ex.counts["win"] + ex.counts["tie"] + ex.counts["lose"] == ex.deals
     mc = omaha_equity(tables, "As Ad Ks Kd", "2c 7h 9s Qd 3c", exact=False, samples=200_000, seed=5)
-    assert abs(mc["equity"] - ex["equity"]) < 4 * mc["stderr"]
+    assert mc.stderr is not None and abs(mc.equity - ex.equity) < 4 * mc.stderr
 
 
 def test_cli_plo_equity() -> None:

@@ -1,11 +1,13 @@
-"""``pokertables equity HOLE``: win/tie/lose and pot equity against random and named hands."""
+"""``pokertables equity HERO``: win/tie/lose and pot equity of every seat (hands, ranges, random)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Optional
+import re
+import sys
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
@@ -13,92 +15,134 @@ if TYPE_CHECKING:
     from pipeline.query.tables import Tables
 
 from pipeline.cli import app, artifacts_dir
-from pipeline.errors import InputError, PokertablesError
+from pipeline.errors import InputError
+
+#: A progress bar appears only for runs that last longer than this (s).
+PROGRESS_AFTER = 1.0
+_ONLY_CARDS = re.compile(r"(?:(?:10|[2-9tjqka])[cdhs])+", re.IGNORECASE)
 
 
-@contextmanager
-def _spot_errors() -> Iterator[None]:
-    """Report the equity engine's plain ``ValueError``s about the spot as bad input.
+def progress_bar() -> tuple[Callable[[float, str], None], Callable[[], None]]:
+    """A (callback, close) pair drawing a rich progress bar on stderr, only when stderr is a
+    terminal and only once the run has lasted :data:`PROGRESS_AFTER` seconds."""
+    t0 = time.perf_counter()
+    state: dict[str, Any] = {}
 
-    pipeline/equity/ (being rewritten) still raises ``ValueError`` for impossible spots; this
-    adapter goes once it raises :class:`InputError` itself.
-    """
-    try:
-        yield
-    except ValueError as exc:
-        if isinstance(exc, PokertablesError):
-            raise
-        raise InputError(str(exc)) from exc
+    def update(frac: float, text: str) -> None:
+        if not sys.stderr.isatty() or time.perf_counter() - t0 < PROGRESS_AFTER:
+            return
+        if "bar" not in state:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            bar = Progress(TextColumn("equity"), BarColumn(), TextColumn("{task.description}"),
+                           TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+            bar.start()
+            state["bar"] = bar
+            state["task"] = bar.add_task(text, total=1.0)
+        state["bar"].update(state["task"], completed=frac, description=text)
+
+    def close() -> None:
+        if "bar" in state:
+            state["bar"].stop()
+
+    return update, close
 
 
 @app.command("equity")
 def equity_cmd(
-    hole: list[str] = typer.Argument(..., help="your two cards (hold'em), e.g. AsKs, or four (Omaha)"),
-    board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
+    hero: list[str] = typer.Argument(..., help="your hand (AsKs), a range (\"QQ+,AKs\"), or four "
+                                               "cards for Omaha"),
+    vs: Optional[list[str]] = typer.Option(None, "--vs", help="an opponent: hand, range or random; "
+                                                              "repeat for more seats"),
     opponents: Optional[int] = typer.Option(None, "--opponents", "-n",
                                             help="random opponents (default 1, or 0 with --vs)"),
-    vs: Optional[list[str]] = typer.Option(None, "--vs", help="a named opponent hand; repeat"),
+    board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
     dead: str = typer.Option("", "--dead", help="cards out of play (folded, burned, seen)"),
-    exact: bool = typer.Option(False, "--exact", help="insist on exact enumeration"),
+    exact: bool = typer.Option(False, "--exact", help="insist on an exact method"),
     samples: Optional[int] = typer.Option(None, "--samples", "-s",
                                           help="Monte Carlo deals (default 300,000: stderr < 0.1 pp)"),
+    stderr: Optional[float] = typer.Option(None, "--stderr",
+                                           help="Monte Carlo until every seat's stderr is below this"),
+    time_limit: Optional[float] = typer.Option(None, "--time", help="Monte Carlo for this many seconds"),
     seed: Optional[int] = typer.Option(None, "--seed", help="Monte Carlo seed (reproducible)"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
-    """Probability to win, tie and lose, and the expected pot share (a k-way tie pays 1/k).
+    """Win, tie, lose and pot equity (a k-way tie pays 1/k) of every seat.
 
-    Exact when enumeration is cheap (every street heads-up, up to 3 random opponents after
-    the flop, any all-named spot), Monte Carlo with a standard error otherwise.
+    Up to 10 players, each a hand, a range (QQ+, AKs, A5s-A2s, KK:0.5, 15%, random ...) or a
+    random hand. Preflop answers come from the preflop tables when they hold them; otherwise
+    exact when the cost estimate says about 2 s or less, Monte Carlo with a standard error
+    otherwise.
     """
+    from pipeline.core.cards import parse_cards
     from pipeline.core.constants import MAX_SAMPLES
-    from pipeline.errors import InputError, clip
+    from pipeline.errors import clip
+    from pipeline.query.tables import Tables
 
     if seed is not None and not 0 <= seed < 2 ** 63:
         raise InputError(f"--seed must be 0 .. 2^63-1, got {clip(str(seed))}")
     if samples is not None and samples > MAX_SAMPLES:
         raise InputError(f"--samples {clip(str(samples))} is more than {MAX_SAMPLES:,} "
                          "(the Monte Carlo error is already below 0.003 pp there)")
-    from pipeline.core.cards import parse_cards
-    from pipeline.equity.engine import equity
-    from pipeline.query.tables import Tables
 
-    n_hole = len(parse_cards(" ".join(hole)))
-    if n_hole not in (2, 4):
-        raise InputError(f"expected 2 hole cards (hold'em) or 4 (Omaha), got {n_hole}: {' '.join(hole)}")
-    tables = Tables(artifacts_dir())
-    if n_hole == 4:
-        with _spot_errors():
-            _omaha(tables, " ".join(hole), board, opponents, vs or [], dead, exact, samples, seed, as_json)
-        return
-    with _spot_errors():
-        res = equity(tables, " ".join(hole), board=board, opponents=opponents, vs=vs or [], dead=dead,
-                     exact=True if exact else None, samples=samples, seed=seed)
+    text = " ".join(hero)
+    if _ONLY_CARDS.fullmatch("".join(text.split())):
+        n_hole = len(parse_cards(text))
+        if n_hole == 4:
+            _omaha(Tables(artifacts_dir()), text, board, opponents, vs or [], dead, exact, samples, seed, as_json)
+            return
+        if n_hole != 2:
+            raise InputError(f"expected 2 hole cards (hold'em) or 4 (Omaha), got {n_hole}: {text}")
+    from pipeline.equity.seats import equity_seats
+
+    update, close = progress_bar()
+    try:
+        res = equity_seats(Tables(artifacts_dir()), text, vs or [], opponents=opponents,
+                           board=board, dead=dead, exact=True if exact else None, samples=samples,
+                           stderr=stderr, time_limit=time_limit, seed=seed, progress=update)
+    finally:
+        close()
     out = res.to_json()
     if as_json:
         typer.echo(json.dumps(out))
         return
-    who = []
-    if res.opponents:
-        who.append(f"{res.opponents} random hand{'s' if res.opponents > 1 else ''}")
-    who += out["vs"]
-    typer.echo(f"{out['hole']}" + (f" on {out['board']}" if out["board"] else " preflop")
-               + " vs " + ", ".join(who) + (f" (dead: {out['dead']})" if out["dead"] else ""))
-    if res.method == "exact":
-        c = res.counts
-        typer.echo(f"  exact over {res.deals:,} deals in {res.seconds:.3f}s")
-        typer.echo(f"  win  {100 * res.win:7.3f}%  ({c['win']:,})")
-        typer.echo(f"  tie  {100 * res.tie:7.3f}%  ({c['tie']:,})")
-        typer.echo(f"  lose {100 * res.lose:7.3f}%  ({c['lose']:,})")
-        typer.echo(f"  equity {100 * res.equity:.4f}%")
+    print_result(out)
+
+
+def print_result(out: dict[str, Any]) -> None:
+    """The text report of an equity answer (a seat table after a method line)."""
+    players = out.get("players", [])
+    names = [f"{p['range']}" + (f" ({p['combos']} combos)" if p["combos"] > 1 and p["range"] != "random"
+                                else "") for p in players]
+    where = f" on {out['board']}" if out["board"] else " preflop"
+    others = [n for n in names[1:] if n != "random"]
+    k = len(names) - 1 - len(others)
+    if k:
+        others.append(f"{k} random hand{'s' if k > 1 else ''}")
+    typer.echo(f"{names[0]}{where} vs " + ", ".join(others)
+               + (f" (dead: {out['dead']})" if out["dead"] else ""))
+    if out["method"] == "exact":
+        how = f"  exact over {out['deals']:,} deals" if out.get("deals") else "  exact (weighted)"
+    elif out.get("samples"):
+        how = f"  Monte Carlo, {out['samples']:,} deals (seed {out['seed']})"
     else:
-        typer.echo(f"  Monte Carlo, {res.samples:,} deals (seed {res.seed}) in {res.seconds:.3f}s")
-        typer.echo(f"  win  {100 * res.win:7.3f}%")
-        typer.echo(f"  tie  {100 * res.tie:7.3f}%")
-        typer.echo(f"  lose {100 * res.lose:7.3f}%")
-        typer.echo(f"  equity {100 * res.equity:.3f}% \u00b1 {100 * (res.stderr or 0.0):.3f} pp (1 stderr)")
-    for p in out.get("players", []):
-        typer.echo(f"  {p['player']:>5} {p['hand']}: win {100 * p['win']:.3f}%  tie "
-                   f"{100 * p['tie']:.3f}%  equity {100 * p['equity']:.3f}%")
+        how = "  Monte Carlo"
+    if out.get("source"):
+        how += f", read from {out['source']}"
+    typer.echo(f"{how} in {out['seconds']:.3f}s" + (f"; {out['note']}" if out.get("note") else ""))
+    width = max(6, *(len(p["range"]) for p in players))
+    typer.echo(f"  {'seat':<5} {'range':<{width}} {'win %':>8} {'tie %':>8} {'lose %':>8} "
+               f"{'equity %':>9} {'± stderr':>9}")
+    for p in players:
+        cells = [f"{100 * p[k]:8.3f}" if p[k] is not None else f"{'-':>8}" for k in ("win", "tie", "lose")]
+        se = f"{100 * p['stderr']:9.3f}" if p["stderr"] is not None else f"{'':>9}"
+        eq = f"{100 * p['equity']:9.3f}" if p["equity"] is not None else f"{'-':>9}"
+        typer.echo(f"  {p['player']:<5} {p['range']:<{width}} {' '.join(cells)} {eq} {se}")
+    c = out.get("counts") or {}
+    if out["method"] == "exact" and "win" in c and "equity_numerator" in c:
+        typer.echo(f"  hero counts: win {c['win']:,}  tie {c['tie']:,}  lose {c['lose']:,}  "
+                   f"equity {c['equity_numerator']:,} / {c['equity_denominator']:,}")
 
 
 def _omaha(tables: Tables, hole: str, board: str, opponents: Optional[int], vs: list[str], dead: str,
@@ -109,18 +153,9 @@ def _omaha(tables: Tables, hole: str, board: str, opponents: Optional[int], vs: 
     n = opponents if opponents is not None else (0 if vs else 1)
     res = omaha_equity(tables, hole, board=board, opponents=n, vs=vs, dead=dead,
                        exact=True if exact else None, samples=samples, seed=seed or 0)
+    out = res.to_json()
     if as_json:
-        typer.echo(json.dumps(res))
+        typer.echo(json.dumps(out))
         return
-    who = ([f"{n} random hand{'s' if n > 1 else ''}"] if n else []) + res["vs"]
-    typer.echo(f"Omaha {res['hole']}" + (f" on {res['board']}" if res["board"] else " preflop")
-               + " vs " + ", ".join(who))
-    if res["method"] == "exact":
-        typer.echo(f"  exact over {res['deals']:,} deals in {res['seconds']:.3f}s")
-    else:
-        typer.echo(f"  Monte Carlo, {res['samples']:,} deals (seed {seed or 0}) in {res['seconds']:.3f}s")
-    typer.echo(f"  win  {100 * res['win']:7.3f}%")
-    typer.echo(f"  tie  {100 * res['tie']:7.3f}%")
-    typer.echo(f"  lose {100 * res['lose']:7.3f}%")
-    err = f" \u00b1 {100 * res['stderr']:.3f} pp (1 stderr)" if res["stderr"] is not None else ""
-    typer.echo(f"  equity {100 * res['equity']:.3f}%{err}")
+    typer.echo("Omaha (two hole cards + three board cards)")
+    print_result(out)

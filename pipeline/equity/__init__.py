@@ -1,9 +1,12 @@
-"""Hold'em and Omaha win probabilities: spots, exact counting, Monte Carlo, suit symmetry and
-the all-hands kernels behind the preflop tables.
+"""Hold'em and Omaha win probabilities: spots and ranges, exact counting, Monte Carlo, suit
+symmetry, the all-hands kernels behind the preflop tables, and every-seat equity.
 """
 
-from pipeline.equity.engine import DEFAULT_SAMPLES, MAX_OPPONENTS, EquityResult, Spot, equity, exact_cost, make_spot
+from pipeline.equity.engine import DEFAULT_SAMPLES, MAX_OPPONENTS, Spot, equity, exact_cost, make_spot
 from pipeline.equity.omaha import omaha_equity, score_omaha
+from pipeline.equity.ranges import Range, parse_range
+from pipeline.equity.result import EquityResult
+from pipeline.equity.seats import equity_seats
 
-__all__ = ["DEFAULT_SAMPLES", "MAX_OPPONENTS", "EquityResult", "Spot", "equity", "exact_cost", "make_spot",
-           "omaha_equity", "score_omaha"]
+__all__ = ["DEFAULT_SAMPLES", "MAX_OPPONENTS", "EquityResult", "Spot", "equity", "exact_cost",
+           "make_spot", "omaha_equity", "score_omaha", "Range", "parse_range", "equity_seats"]

@@ -42,14 +42,17 @@ import math
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Union
 
 import numba as nb
 import numpy as np
 
+from pipeline.errors import InputError
 from pipeline.core.cards import BINOM, format_cards, parse_cards
 from pipeline.core.combos import next_combination, sort_small, unrank_into
+from pipeline.core.rng import below, bits32, seed_state, splitmix
+from pipeline.equity.result import EquityResult, seat_row
 
 MAX_OPPONENTS = 9
 #: lcm(1..10): a k-way split (k <= 10 players) is an integer number of 1/2520ths of the pot.
@@ -602,51 +605,11 @@ def _exact_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: i
 
 
 # --------------------------------------------------------------------------- Monte Carlo
-@nb.njit(cache=True)
-def _splitmix(state: np.ndarray) -> np.uint64:
-    """Next output of splitmix64 (state[0] is the counter)."""
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@nb.njit(cache=True)
-def _below(state: np.ndarray, n: int) -> int:
-    """Uniform integer in [0, n) without modulo bias (Lemire's multiply-and-reject, 32-bit)."""
-    nn = np.uint64(n)
-    mask = np.uint64(0xFFFFFFFF)
-    m = _bits32(state) * nn
-    low = m & mask
-    if low < nn:
-        t = (np.uint64(0x100000000) - nn) % nn
-        while low < t:
-            m = _bits32(state) * nn
-            low = m & mask
-    return int(m >> np.uint64(32))
-
-
-@nb.njit(cache=True)
-def _bits32(state: np.ndarray) -> np.uint64:
-    """32 random bits; each 64-bit splitmix output serves two calls (state[1..2] buffer it)."""
-    if state[2]:
-        state[2] = np.uint64(0)
-        return state[1]
-    z = _splitmix(state)
-    state[1] = z & np.uint64(0xFFFFFFFF)
-    state[2] = np.uint64(1)
-    return z >> np.uint64(32)
-
-
-@nb.njit(cache=True)
-def _seed_state(seed: int, stream: int) -> np.ndarray:
-    """Independent generator state for (seed, stream): chunks never share a sequence start."""
-    st = np.zeros(3, np.uint64)
-    st[0] = np.uint64(seed) ^ (np.uint64(stream) * np.uint64(0xD1B54A32D192ED03))
-    st[0] = _splitmix(st)
-    st[0] = _splitmix(st) ^ np.uint64(stream)
-    return st
+# the generator lives in pipeline.core.rng (shared with Omaha and the seat kernels)
+_splitmix = splitmix
+_bits32 = bits32
+_below = below
+_seed_state = seed_state
 
 
 @nb.njit(cache=True, parallel=True)
@@ -803,55 +766,11 @@ def multiway_all_hands(table7: np.ndarray, opponents: int, samples: int, seed: i
     different ``stream0`` are independent, so callers can add rounds until a target error.
     """
     if not 1 <= opponents <= MAX_OPPONENTS:
-        raise ValueError(f"opponents must be 1..{MAX_OPPONENTS}, got {opponents}")
+        raise InputError(f"opponents must be 1..{MAX_OPPONENTS}, got {opponents}")
     return _mc_all_hands(opponents, samples, seed, stream0, N_CHUNKS, table7, BINOM)
 
 
 # --------------------------------------------------------------------------- the Python API
-@dataclass
-class EquityResult:
-    """One equity answer; :meth:`to_json` gives the command line's JSON object."""
-
-    hole: list[int]
-    board: list[int]
-    dead: list[int]
-    vs: list[list[int]]
-    opponents: int
-    method: str
-    win: float
-    tie: float
-    lose: float
-    equity: float
-    stderr: float | None
-    seconds: float
-    deals: int | None = None
-    samples: int | None = None
-    seed: int | None = None
-    counts: dict[str, int] = field(default_factory=dict)
-    players: list[dict[str, Any]] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready dict with the keys the command line promises."""
-        out: dict[str, Any] = {
-            "hole": format_cards(self.hole),
-            "board": format_cards(self.board),
-            "opponents": self.opponents,
-            "vs": [format_cards(h) for h in self.vs],
-            "dead": format_cards(self.dead),
-            "method": self.method,
-        }
-        if self.method == "exact":
-            out["deals"] = self.deals
-        else:
-            out["samples"] = self.samples
-            out["seed"] = self.seed
-        out.update(win=self.win, tie=self.tie, lose=self.lose, equity=self.equity,
-                   stderr=self.stderr, counts=self.counts, seconds=round(self.seconds, 4))
-        if self.players:
-            out["players"] = self.players
-        return out
-
-
 @dataclass(frozen=True)
 class Spot:
     """A validated equity question: known cards and how many random opponents."""
@@ -882,38 +801,38 @@ def make_spot(hole: CardsInput, board: CardsInput = (), opponents: int | None = 
     h = parse_cards(hole, count=2) if not _is_empty(hole) else parse_cards("", count=2)
     b = parse_cards(board) if not _is_empty(board) else []
     if len(b) not in (0, 3, 4, 5):
-        raise ValueError(f"the board must have 0, 3, 4 or 5 cards, got {len(b)}: {format_cards(b)}")
+        raise InputError(f"the board must have 0, 3, 4 or 5 cards, got {len(b)}: {format_cards(b)}")
     named = []
     for i, v in enumerate(vs):
         cards = parse_cards(v)
         if len(cards) != 2:
-            raise ValueError(f"--vs hand {i + 1} must be 2 cards, got {len(cards)}: "
+            raise InputError(f"--vs hand {i + 1} must be 2 cards, got {len(cards)}: "
                              f"{format_cards(cards) or '(none)'}")
         named.append(tuple(cards))
     d = parse_cards(dead) if not _is_empty(dead) else []
     if opponents is None:
         opponents = 0 if named else 1
     if opponents < 0:
-        raise ValueError(f"--opponents must be 0 or more, got {opponents}")
+        raise InputError(f"--opponents must be 0 or more, got {opponents}")
     total = opponents + len(named)
     if total > MAX_OPPONENTS:
-        raise ValueError(f"at most {MAX_OPPONENTS} opponents in all, got {total} "
+        raise InputError(f"at most {MAX_OPPONENTS} opponents in all, got {total} "
                          f"({opponents} random + {len(named)} named)")
     if total == 0:
-        raise ValueError("need at least one opponent (--opponents N or --vs HAND)")
+        raise InputError("need at least one opponent (--opponents N or --vs HAND)")
     owner: dict[int, str] = {}
     groups = [("hole", h), ("board", b)] + [(f"--vs hand {i + 1}", list(v)) for i, v in
                                              enumerate(named)] + [("dead", d)]
     for name, cards in groups:
         for c in cards:
             if c in owner:
-                raise ValueError(f"card {format_cards([c])} appears twice (in {owner[c]} and {name})")
+                raise InputError(f"card {format_cards([c])} appears twice (in {owner[c]} and {name})")
             owner[c] = name
     spot = Spot((h[0], h[1]), tuple(b), tuple(named), tuple(d), opponents)
     need = spot.missing_board + 2 * opponents
     have = len(spot.live)
     if need > have:
-        raise ValueError(f"deck exhausted: the missing board cards and {opponents} random hands "
+        raise InputError(f"deck exhausted: the missing board cards and {opponents} random hands "
                          f"need {need} cards but only {have} are left")
     return spot
 
@@ -974,19 +893,19 @@ def equity(tables: Any, hole: CardsInput, board: CardsInput = (), opponents: int
     """
     spot = make_spot(hole, board, opponents, vs, dead)
     if exact and samples is not None:
-        raise ValueError("choose either --exact or --samples, not both")
+        raise InputError("choose either --exact or --samples, not both")
     if samples is not None and samples < 1:
-        raise ValueError(f"--samples must be at least 1, got {samples}")
+        raise InputError(f"--samples must be at least 1, got {samples}")
     table7 = _table7(tables)
     cost = exact_cost(spot)
     if exact is None:
         exact = samples is None and cost <= EXACT_BUDGET
     if exact:
         if spot.opponents > MAX_EXACT_RANDOM:
-            raise ValueError(f"exact enumeration handles at most {MAX_EXACT_RANDOM} random "
+            raise InputError(f"exact enumeration handles at most {MAX_EXACT_RANDOM} random "
                              f"opponents (got {spot.opponents}); use Monte Carlo (--samples)")
         if cost > EXACT_HARD_LIMIT:
-            raise ValueError(f"exact enumeration of this spot needs about {cost:.2g} lookups; "
+            raise InputError(f"exact enumeration of this spot needs about {cost:.2g} lookups; "
                              "use Monte Carlo (--samples)")
         return _run_exact(spot, table7)
     return _run_mc(spot, table7, samples or DEFAULT_SAMPLES,
@@ -998,9 +917,9 @@ def _player_rows(spot: Spot, acc: np.ndarray, denom: int, eq_scale: int) -> list
     hands = [spot.hole, *spot.vs]
     for p, hand in enumerate(hands):
         w, t, lo, e = (int(v) for v in acc[p, :4])
-        rows.append({"player": "hero" if p == 0 else f"vs{p}", "hand": format_cards(hand),
-                     "win": w / denom, "tie": t / denom, "lose": lo / denom,
-                     "equity": e / (eq_scale * denom)})
+        text = format_cards(hand)
+        rows.append(seat_row("hero" if p == 0 else f"vs{p}", text, 1, w / denom, t / denom,
+                             lo / denom, e / (eq_scale * denom), None, hand=text))
     return rows
 
 

@@ -18,6 +18,10 @@ import numpy as np
 from pipeline.core.bits import cttz64
 from pipeline.core.cards import BINOM, format_cards, parse_cards
 from pipeline.core.combos import next_combination, unrank_into
+from pipeline.core.constants import SHARE_SCALE
+from pipeline.core.rng import below, seed_state
+from pipeline.equity.result import EquityResult, seat_row
+from pipeline.errors import InputError
 
 HOLE_PAIRS = np.array([(a, b) for a in range(4) for b in range(a + 1, 4)], dtype=np.int64)
 BOARD_TRIPLES = np.array([(a, b, c) for a in range(5) for b in range(a + 1, 5)
@@ -79,15 +83,15 @@ def score_omaha(tables: Any, hole4: Any, board5: Any) -> Any:
         holes = np.ascontiguousarray(hole4, dtype=np.int64)
         boards = np.ascontiguousarray(board5, dtype=np.int64)
         if holes.shape[1] != 4 or boards.shape != (holes.shape[0], 5):
-            raise ValueError(f"expected (N,4) holes and (N,5) boards, got {holes.shape} and {boards.shape}")
+            raise InputError(f"expected (N,4) holes and (N,5) boards, got {holes.shape} and {boards.shape}")
         both = np.concatenate([holes, boards], axis=1)
         if both.min(initial=0) < 0 or both.max(initial=0) > 51:
-            raise ValueError("card ids must be 0..51")
+            raise InputError("card ids must be 0..51")
         srt = np.sort(both, axis=1)
         dup = (srt[:, 1:] == srt[:, :-1]).any(axis=1)
         if dup.any():
             i = int(np.flatnonzero(dup)[0])
-            raise ValueError(f"row {i} uses a card twice: {format_cards(both[i])}")
+            raise InputError(f"row {i} uses a card twice: {format_cards(both[i])}")
         out = np.empty(holes.shape[0], np.uint16)
         score_omaha_rows(holes, boards, five, BINOM, HOLE_PAIRS, BOARD_TRIPLES, out)
         return out
@@ -128,13 +132,18 @@ def _exact_river_vs_all(hero: int, board: np.ndarray, deck: np.ndarray, five: np
 def _monte_carlo(hero_hole: np.ndarray, board: np.ndarray, named: np.ndarray, n_random: int,
                  deck: np.ndarray, samples: int, seed: int, five: np.ndarray, binom: np.ndarray,
                  pairs: np.ndarray, triples: np.ndarray, chunks: int, result: np.ndarray) -> None:
-    """result[chunk] = (wins, ties, losses, equity share sum) over seeded random completions."""
+    """result[chunk] = (wins, ties, losses, share sum, share-squared sum) over seeded deals;
+    shares in units of 1/2520 of the pot. Each chunk draws from its own stream of
+    :mod:`pipeline.core.rng` (partial Fisher-Yates of the live deck), so the result depends
+    only on the seed and the sample count."""
     need_board = 5 - board.shape[0]
     n_named = named.shape[0]
     for ch in nb.prange(chunks):
-        np.random.seed(seed * 1000003 + ch)
+        st = seed_state(seed, ch)
         lo = samples * ch // chunks
         hi = samples * (ch + 1) // chunks
+        dk = deck.copy()
+        n = dk.shape[0]
         full = np.empty(5, np.int64)
         for i in range(board.shape[0]):
             full[i] = board[i]
@@ -142,31 +151,24 @@ def _monte_carlo(hero_hole: np.ndarray, board: np.ndarray, named: np.ndarray, n_
         for j in range(n_named):
             for t in range(4):
                 opp[j, t] = named[j, t]
-        draw = np.empty(need_board + 4 * n_random, np.int64)
+        need = need_board + 4 * n_random
         tm = np.empty(10, np.int64)
-        w = 0.0
-        ti = 0.0
-        lo_ = 0.0
-        eq = 0.0
+        w = 0
+        ti = 0
+        lo_ = 0
+        eq = 0
+        eq2 = 0
         for _ in range(lo, hi):
-            # sample distinct deck positions; a collision means redraw the whole deal (unbiased)
-            while True:
-                ok = True
-                for i in range(draw.shape[0]):
-                    draw[i] = np.random.randint(0, deck.shape[0])
-                    for j in range(i):
-                        if draw[j] == draw[i]:
-                            ok = False
-                            break
-                    if not ok:
-                        break
-                if ok:
-                    break
+            for i in range(need):
+                j = i + below(st, n - i)
+                tmp = dk[i]
+                dk[i] = dk[j]
+                dk[j] = tmp
             for i in range(need_board):
-                full[board.shape[0] + i] = deck[draw[i]]
+                full[board.shape[0] + i] = dk[i]
             for j in range(n_random):
                 for t in range(4):
-                    opp[n_named + j, t] = deck[draw[need_board + 4 * j + t]]
+                    opp[n_named + j, t] = dk[need_board + 4 * j + t]
             hero = _omaha_scratch(hero_hole, full, five, binom, pairs, triples, tm)
             best_other = 0
             ties = 0
@@ -179,24 +181,28 @@ def _monte_carlo(hero_hole: np.ndarray, board: np.ndarray, named: np.ndarray, n_
                     ties += 1
             if hero > best_other:
                 w += 1
-                eq += 1.0
+                eq += 2520
+                eq2 += 2520 * 2520
             elif hero == best_other:
                 ti += 1
-                eq += 1.0 / (ties + 1)
+                sh = 2520 // (ties + 1)
+                eq += sh
+                eq2 += sh * sh
             else:
                 lo_ += 1
         result[ch, 0] = w
         result[ch, 1] = ti
         result[ch, 2] = lo_
         result[ch, 3] = eq
+        result[ch, 4] = eq2
 
 
 def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
                  vs: list[str] | None = None, dead: str = "", exact: bool | None = None,
-                 samples: int | None = None, seed: int = 0) -> dict[str, Any]:
+                 samples: int | None = None, seed: int = 0) -> EquityResult:
     """PLO win/tie/lose/equity of 4 hole cards vs ``opponents`` random hands plus ``vs`` named ones.
 
-    Returns a JSON-ready dict with the equity command's keys.
+    Returns the same :class:`EquityResult` as hold'em (``game='omaha'``).
     Exact on a complete board against one random opponent or named hands only (``exact=None``
     picks exact whenever that holds); otherwise Monte Carlo with ``samples`` deals
     (default 400,000, stderr well under 0.1 pp).
@@ -211,19 +217,20 @@ def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
     n_random = opponents
     total_opp = n_random + len(named)
     if total_opp < 1 or total_opp > 9:
-        raise ValueError(f"opponents must be 1..9 in all, got {total_opp}")
+        raise InputError(f"opponents must be 1..9 in all, got {total_opp}")
     deck = np.array(sorted(set(range(52)) - set(used)), dtype=np.int64)
     if len(deck) < (5 - len(b)) + 4 * n_random:
-        raise ValueError(f"deck exhausted: {len(deck)} cards left for {5 - len(b)} board cards and "
+        raise InputError(f"deck exhausted: {len(deck)} cards left for {5 - len(b)} board cards and "
                          f"{n_random} random hands")
     feasible = len(b) == 5 and (n_random == 0 or (n_random == 1 and not named))
     if exact and not feasible:
-        raise ValueError("exact Omaha equity is available on the river against one random hand "
+        raise InputError("exact Omaha equity is available on the river against one random hand "
                          "or named hands; use --samples for Monte Carlo")
     five = tables.table(5)
-    res: dict[str, Any] = {"hole": format_cards(h), "board": format_cards(b), "opponents": total_opp,
-                           "vs": [format_cards(v) for v in named], "game": "omaha"}
     hero_hole = np.array(h, np.int64)
+    stderr: float | None = None
+    n_samples: int | None = None
+    deals: int | None = None
     if (exact or exact is None) and feasible:
         bb = np.array(b, np.int64)
         hero = _omaha_one(hero_hole, bb, five, BINOM, HOLE_PAIRS, BOARD_TRIPLES)
@@ -233,7 +240,6 @@ def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
             _exact_river_vs_all(hero, bb, deck, five, BINOM, HOLE_PAIRS, BOARD_TRIPLES, out)
             win, tie, lose = int((out == 1).sum()), int((out == 0).sum()), int((out == -1).sum())
             eq = (win + tie / 2) / m
-            res.update(method="exact", deals=m, wins=win, ties=tie, losses=lose)
         else:
             scores = [_omaha_one(np.array(v, np.int64), bb, five, BINOM, HOLE_PAIRS, BOARD_TRIPLES)
                       for v in named]
@@ -243,23 +249,40 @@ def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
             tie = int(hero == top)
             lose = int(hero < top)
             eq = 1.0 / (1 + scores.count(top)) if tie else float(win)
-            res.update(method="exact", deals=1, wins=win, ties=tie, losses=lose)
-        res.update(win=win / m, tie=tie / m, lose=lose / m, equity=eq, stderr=None)
+        method = "exact"
+        deals = m
+        counts = {"win": win, "tie": tie, "lose": lose}
+        pw, pt, pl = win / m, tie / m, lose / m
     else:
         n = int(samples or 400_000)
         if n < 1:
-            raise ValueError(f"samples must be positive, got {n}")
+            raise InputError(f"samples must be positive, got {n}")
         chunks = 64
-        out = np.zeros((chunks, 4), np.float64)
+        res = np.zeros((chunks, 5), np.int64)
         nm = np.array(named, np.int64).reshape(len(named), 4)
         _monte_carlo(hero_hole, np.array(b, np.int64), nm, n_random, deck, n, seed, five, BINOM,
-                     HOLE_PAIRS, BOARD_TRIPLES, chunks, out)
-        w, t, lo, eq_sum = (float(x) for x in out.sum(axis=0))
-        p = w / n
-        # stderr of the pot share X per deal: Var X <= E[X] - E[X]^2 since X^2 <= X on [0, 1],
-        # so this is a slight over-estimate when split pots occur
-        se = math.sqrt(max(eq_sum / n - (eq_sum / n) ** 2, 0.0) / n)
-        res.update(method="monte-carlo", samples=n, win=p, tie=t / n, lose=lo / n,
-                   equity=eq_sum / n, stderr=se)
-    res["seconds"] = round(time.perf_counter() - t0, 4)
-    return res
+                     HOLE_PAIRS, BOARD_TRIPLES, chunks, res)
+        w, t, lo, s1, s2 = (int(x) for x in res.sum(axis=0))
+        eq = s1 / (SHARE_SCALE * n)
+        var = (n * s2 - s1 * s1) / (n * max(n - 1, 1) * SHARE_SCALE * SHARE_SCALE)
+        stderr = math.sqrt(max(var, 0.0) / n)
+        method = "monte-carlo"
+        n_samples = n
+        counts = {"win": w, "tie": t, "lose": lo}
+        pw, pt, pl = w / n, t / n, lo / n
+    rows = [seat_row("hero", format_cards(h), 1, pw, pt, pl, eq, stderr, hand=format_cards(h))]
+    for i, v in enumerate(named):
+        rows.append(seat_row(f"vs{i + 1}", format_cards(v), 1, None, None, None, None, None,
+                             hand=format_cards(v)))
+    for i in range(n_random):
+        rows.append(seat_row(f"vs{len(named) + i + 1}", "random", math.comb(len(deck), 4), None,
+                             None, None, None, None))
+    if n_random and not named:
+        # random seats are exchangeable: they split what the hero leaves
+        for r in rows[1:]:
+            r["equity"] = (1.0 - eq) / n_random
+    return EquityResult(hole=h, board=b, dead=d, vs=named, opponents=total_opp, method=method,
+                        win=pw, tie=pt, lose=pl, equity=eq, stderr=stderr,
+                        seconds=time.perf_counter() - t0, deals=deals, samples=n_samples,
+                        seed=seed if method != "exact" else None, counts=counts, players=rows,
+                        game="omaha")

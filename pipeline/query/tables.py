@@ -254,6 +254,13 @@ class Tables:
             self._classes = cols
         return self._classes
 
+    def preflop(self, hand: str, vs: str | None = None, opponents: int | None = None) -> Any:
+        """Preflop equity of a hand or range from the preflop tables (see
+        :func:`pipeline.query.preflop.preflop`); returns an ``EquityResult``."""
+        from pipeline.query.preflop import preflop
+
+        return preflop(self, hand, vs=vs, opponents=opponents)
+
     # ------------------------------------------------------------------ lookups
     @overload
     def score(self, hand: OneHand, k: int | None = None) -> int: ...

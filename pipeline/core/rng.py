@@ -1,0 +1,135 @@
+"""Counter-based random numbers for numba kernels: one stream per (seed, chunk).
+
+Every Monte Carlo kernel (hold'em seats, Omaha, the preflop stage's all-hands pass) draws
+from these, so a result depends only on the seed and the sample count, never on how chunks
+were scheduled over threads. The generator is splitmix64; bounded integers use Lemire's
+multiply-and-reject on 32-bit halves (no modulo bias).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+#: splitmix64 increment (the golden-ratio constant) and its two output multipliers.
+_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+#: Odd constant that spreads stream numbers over the seed space.
+_STREAM_MIX = 0xD1B54A32D192ED03
+#: 2**-53: a 53-bit integer times this is a uniform double in [0, 1).
+_INV53 = 1.0 / 9007199254740992.0
+
+
+@nb.njit(cache=True)
+def splitmix(state: np.ndarray) -> np.uint64:
+    """Next output of splitmix64 (state[0] is the counter)."""
+    state[0] += np.uint64(_GAMMA)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True)
+def bits32(state: np.ndarray) -> np.uint64:
+    """32 random bits; each 64-bit splitmix output serves two calls (state[1..2] buffer it)."""
+    if state[2]:
+        state[2] = np.uint64(0)
+        return state[1]
+    z = splitmix(state)
+    state[1] = z & np.uint64(0xFFFFFFFF)
+    state[2] = np.uint64(1)
+    return z >> np.uint64(32)
+
+
+@nb.njit(cache=True)
+def below(state: np.ndarray, n: int) -> int:
+    """Uniform integer in [0, n) without modulo bias (Lemire's multiply-and-reject, 32-bit)."""
+    nn = np.uint64(n)
+    mask = np.uint64(0xFFFFFFFF)
+    m = bits32(state) * nn
+    low = m & mask
+    if low < nn:
+        t = (np.uint64(0x100000000) - nn) % nn
+        while low < t:
+            m = bits32(state) * nn
+            low = m & mask
+    return int(m >> np.uint64(32))
+
+
+@nb.njit(cache=True)
+def uniform01(state: np.ndarray) -> float:
+    """Uniform double in [0, 1) from the top 53 bits of one splitmix output."""
+    return float(splitmix(state) >> np.uint64(11)) * _INV53
+
+
+@nb.njit(cache=True)
+def seed_state(seed: int, stream: int) -> np.ndarray:
+    """Independent generator state for (seed, stream): chunks never share a sequence start."""
+    st = np.zeros(3, np.uint64)
+    st[0] = np.uint64(seed) ^ (np.uint64(stream) * np.uint64(_STREAM_MIX))
+    st[0] = splitmix(st)
+    st[0] = splitmix(st) ^ np.uint64(stream)
+    return st
+
+
+
+
+
+@nb.njit(inline="always", cache=True)
+def step(s: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Register form of splitmix64 for hot loops: (next state, output) from a state value."""
+    s = s + np.uint64(_GAMMA)
+    z = s
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX1)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
+    return s, z ^ (z >> np.uint64(31))
+
+
+@nb.njit(inline="always", cache=True)
+def step_below(s: np.uint64, n: int) -> tuple[np.uint64, int]:
+    """(next state, uniform integer in [0, n)) by Lemire's multiply-and-reject on the output's
+    top 32 bits: exact for n < 2**32, one splitmix step unless the rare rejection fires."""
+    nn = np.uint64(n)
+    s, z = step(s)
+    m = (z >> np.uint64(32)) * nn
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < nn:
+        t = (np.uint64(0x100000000) - nn) % nn
+        while low < t:
+            s, z = step(s)
+            m = (z >> np.uint64(32)) * nn
+            low = m & np.uint64(0xFFFFFFFF)
+    return s, int(m >> np.uint64(32))
+
+
+@nb.njit(inline="always", cache=True)
+def step_uniform(s: np.uint64) -> tuple[np.uint64, float]:
+    """(next state, uniform double in [0, 1))."""
+    s, z = step(s)
+    return s, float(z >> np.uint64(11)) * _INV53
+
+@nb.njit(inline="always", cache=True)
+def step_below_buffered(s: np.uint64, buf: np.uint64, n: int) -> tuple[np.uint64, np.uint64, int]:
+    """Like :func:`step_below`, but each splitmix output serves two draws: ``buf`` holds the
+    unused low 32 bits plus a flag in bit 32 (0 = empty). Returns (state, buffer, draw)."""
+    nn = np.uint64(n)
+    lo32 = np.uint64(0xFFFFFFFF)
+    flag = np.uint64(1) << np.uint64(32)
+    while True:
+        if buf & flag:
+            r32 = buf & lo32
+            buf = np.uint64(0)
+        else:
+            s, z = step(s)
+            r32 = z >> np.uint64(32)
+            buf = (z & lo32) | flag
+        m = r32 * nn
+        low = m & lo32
+        if low >= nn or low >= (np.uint64(0x100000000) - nn) % nn:
+            return s, buf, int(m >> np.uint64(32))
+
+
+__all__ = ["splitmix", "bits32", "below", "uniform01", "seed_state", "step", "step_below",
+           "step_uniform", "step_below_buffered"]

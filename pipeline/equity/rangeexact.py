@@ -1,0 +1,183 @@
+"""Exact equity for seats holding ranges: every board, every non-conflicting assignment.
+
+For each board completion (one per orbit of the suit permutations that fix the board, the
+dead cards and every seat's weighted range, counted with the orbit's size) each seat's hands
+are scored once; then a depth-first walk over the seats visits every assignment of hands
+whose cards are pairwise disjoint and avoid the board, and adds the showdown to each seat
+with the product of the assignment's weights. Summing board-major is the same sum as
+assignment-major (each assignment sees every board that avoids its cards, and every
+assignment leaves the same number of free cards), so the result is exactly the
+PokerStove/Equilab convention. Unit weights give integer counts.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+from pipeline.core.cards import BINOM
+from pipeline.core.combos import next_combination, unrank_into
+from pipeline.core.fasteval import hand_score
+from pipeline.equity.engine import SUIT_PERMS, _hand_perm_table, _orbit_weight
+from pipeline.equity.montecarlo import Seats
+
+#: Chunks the boards are split into (parallel work units).
+N_CHUNKS = 64
+#: Cost model of :func:`range_exact_cost`, in nanoseconds on one core of the reference machine.
+NS_PER_SCORE = 6.0
+NS_PER_LEAF = 2.5
+NS_PER_BOARD = 60.0
+#: Every board completion is tested for being its orbit's representative: per suit permutation.
+NS_PER_ORBIT_TEST = 120.0
+
+
+@nb.njit(cache=True, parallel=True)
+def _range_kernel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
+                  off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
+                  hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                  flush: np.ndarray, binom: np.ndarray, n_chunks: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per chunk: int64[P, 4] unit-weight win/tie/lose/share counts, int64 assignments seen,
+    and the same two weighted by the product of hand weights (float64)."""
+    P = off.shape[0] - 1
+    n = avail.shape[0]
+    total = binom[n, r]
+    nh = hand_a.shape[0]
+    acc_i = np.zeros((n_chunks, P, 4), np.int64)
+    tot_i = np.zeros(n_chunks, np.int64)
+    acc_f = np.zeros((n_chunks, P, 4), np.float64)
+    tot_f = np.zeros(n_chunks, np.float64)
+    b0key = np.uint64(0)
+    b0mask = np.uint64(0)
+    for i in range(board0.shape[0]):
+        b0key += keys[board0[i]]
+        b0mask |= np.uint64(1) << np.uint64(board0[i])
+    for ch in nb.prange(n_chunks):
+        start = total * ch // n_chunks
+        stop = total * (ch + 1) // n_chunks
+        if start >= stop:
+            continue
+        pos = np.zeros(8, np.int64)
+        x = np.empty(8, np.int64)
+        work = np.empty(8, np.int64)
+        score = np.empty(nh, np.int64)
+        sel = np.empty(P, np.int64)
+        at = np.empty(P, np.int64)
+        used = np.zeros(P + 1, np.uint64)
+        wp = np.ones(P + 1, np.float64)
+        sc = np.empty(P, np.int64)
+        unrank_into(start, r, n, binom, pos)
+        pos[r] = n
+        for idx in range(start, stop):
+            if idx > start:
+                next_combination(pos)
+            for i in range(r):
+                x[i] = avail[pos[i]]
+            wb = _orbit_weight(x, r, perms, binom, work)
+            if wb == 0:
+                continue
+            bkey = b0key
+            bmask = b0mask
+            for i in range(r):
+                bkey += keys[x[i]]
+                bmask |= np.uint64(1) << np.uint64(x[i])
+            for k in range(nh):
+                if hand_m[k] & bmask:
+                    score[k] = -1
+                else:
+                    score[k] = hand_score(bkey + keys[hand_a[k]] + keys[hand_b[k]],
+                                          bmask | hand_m[k], offsets, ranks, flush)
+            # depth-first over seats; used[d] / wp[d] = cards / weight of seats above d
+            d = 0
+            at[0] = off[0] - 1
+            used[0] = bmask
+            wp[0] = 1.0
+            while d >= 0:
+                at[d] += 1
+                k = at[d]
+                if k >= off[d + 1]:
+                    d -= 1
+                    continue
+                if score[k] < 0 or (hand_m[k] & used[d]):
+                    continue
+                sel[d] = k
+                if d + 1 < P:
+                    used[d + 1] = used[d] | hand_m[k]
+                    wp[d + 1] = wp[d] * hand_w[k]
+                    d += 1
+                    at[d] = off[d] - 1
+                    continue
+                w = wp[d] * hand_w[k]
+                best = 0
+                nbest = 0
+                for p in range(P):
+                    s = score[sel[p]]
+                    sc[p] = s
+                    if s > best:
+                        best = s
+                        nbest = 1
+                    elif s == best:
+                        nbest += 1
+                sh = 2520 // nbest
+                col = 0 if nbest == 1 else 1
+                for p in range(P):
+                    if sc[p] == best:
+                        acc_i[ch, p, col] += wb
+                        acc_i[ch, p, 3] += wb * sh
+                        acc_f[ch, p, col] += wb * w
+                        acc_f[ch, p, 3] += wb * w * sh
+                    else:
+                        acc_i[ch, p, 2] += wb
+                        acc_f[ch, p, 2] += wb * w
+                tot_i[ch] += wb
+                tot_f[ch] += wb * w
+    return acc_i, tot_i, acc_f, tot_f
+
+
+def range_group(seats: Seats, card_sets: list[list[int]]) -> np.ndarray:
+    """Suit permutations fixing each card set and mapping every seat's weighted range onto
+    itself (so board orbits under them give every seat the same counts)."""
+    ptab = _hand_perm_table(SUIT_PERMS)
+    keep = []
+    dense = []
+    for p in range(seats.off.shape[0] - 1):
+        w = np.zeros(1326)
+        hands = seats.hand_a[seats.off[p]:seats.off[p + 1]] + \
+            seats.hand_b[seats.off[p]:seats.off[p + 1]] * (seats.hand_b[seats.off[p]:seats.off[p + 1]] - 1) // 2
+        w[hands] = seats.hand_w[seats.off[p]:seats.off[p + 1]]
+        dense.append(w)
+    for i, perm in enumerate(SUIT_PERMS):
+        ok = all({4 * (c >> 2) + int(perm[c & 3]) for c in cs} == set(cs) for cs in card_sets)
+        if ok:
+            ok = all(np.array_equal(w[ptab[i]], w) for w in dense)
+        if ok:
+            keep.append(perm)
+    return np.array(keep, dtype=np.int64).reshape(-1, 4)
+
+
+def range_exact_cost(seats: Seats, n_avail: int, r: int, group_size: int) -> float:
+    """Estimated seconds of :func:`range_exact` on one core (boards x (scores + leaves))."""
+    every = math.comb(n_avail, r)
+    boards = every / max(group_size, 1)
+    sizes = np.diff(seats.off)
+    leaves = float(np.prod(sizes.astype(np.float64)))
+    orbit = every * NS_PER_ORBIT_TEST * group_size if group_size > 1 else 0.0
+    return (orbit + boards * (NS_PER_BOARD + NS_PER_SCORE * float(sizes.sum())
+                              + NS_PER_LEAF * leaves)) * 1e-9
+
+
+def range_exact(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
+                keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray
+                ) -> tuple[np.ndarray, int, np.ndarray, float]:
+    """Exact per-seat sums: (int64[P, 4] win/tie/lose/share counts, assignments x boards,
+    float64[P, 4] the same weighted, weighted total)."""
+    acc_i, tot_i, acc_f, tot_f = _range_kernel(
+        np.ascontiguousarray(board0, dtype=np.int64), np.ascontiguousarray(avail, dtype=np.int64),
+        r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, keys,
+        offsets, ranks, flush, BINOM, N_CHUNKS)
+    return acc_i.sum(axis=0), int(tot_i.sum()), acc_f.sum(axis=0), float(tot_f.sum())
+
+
+__all__ = ["range_exact", "range_exact_cost", "range_group"]

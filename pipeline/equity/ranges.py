@@ -1,0 +1,250 @@
+"""Hold'em hand ranges in PokerStove / Equilab / PioSolver notation, parsed into arrays.
+
+Forms (comma separated, case-insensitive, spaces ignored):
+
+==============  ==========================================================
+``QQ``          the 6 combos of a pair
+``QQ+``         QQ, KK, AA (18 combos);  ``22-66`` (either order) 30 combos
+``AKs``         4 suited combos; ``AKo`` 12 offsuit; ``AK`` all 16
+``AQs+``        the kicker climbs to one below the top card: AQs, AKs
+``K9o+``        K9o .. KQo;  ``A5s-A2s`` / ``KTs-K7s`` a kicker run (same top card)
+``AsKs``        one explicit combo (``10`` accepted for ``T``)
+``random``      every hand (also ``any``): 1,326 combos
+``15%``         the top 15 % of the 1,326 hands by heads-up equity vs a random hand
+``KK:0.5``      a weight in 0..1 (PioSolver style) on any token
+==============  ==========================================================
+
+A combo named twice takes the weight of its last mention. The top-% ordering is the exact
+heads-up equity of each hand against one random hand (``preflop.h5``, integer counts, so no
+rounding decides the order); hands of equal equity (the combos of one class are equal by
+suit symmetry) are taken or left together, and the prefix whose combo count is nearest to
+``p * 1326`` is chosen (a tie between two prefixes takes the smaller).
+
+A range is two arrays: sorted hand indices (colex ``a + C(b, 2)``, 0..1325) and float64
+weights in (0, 1]. Card removal (board, dead cards, named hands) filters them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pipeline.core.cards import RANKS, card_id, format_cards, parse_cards
+from pipeline.core.constants import N_HOLE_PAIRS
+from pipeline.equity.holes import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_MASKS, HOLE_SUITED, hole_index
+from pipeline.errors import InputError
+
+#: Longest token quoted back in an error message.
+MAX_SHOWN = 24
+_RANK = "[2-9TJQKA]"
+_COMBO = re.compile(r"(10|[2-9TJQKA])([CDHS])(10|[2-9TJQKA])([CDHS])")
+_PAIR = re.compile(rf"({_RANK})\1(\+)?")
+_PAIR_RUN = re.compile(rf"({_RANK})\1-({_RANK})\2")
+_TWO = re.compile(rf"({_RANK})({_RANK})([SO])?(\+)?")
+_TWO_RUN = re.compile(rf"({_RANK})({_RANK})([SO])?-({_RANK})({_RANK})([SO])?")
+_PCT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)%")
+_WEIGHT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)")
+
+
+@dataclass(frozen=True)
+class Range:
+    """A weighted set of two-card hands: ``hands`` (sorted int64 colex indices) and
+    ``weights`` (float64 in (0, 1]), with the text it came from."""
+
+    text: str
+    hands: np.ndarray
+    weights: np.ndarray
+    #: the two cards in the order the user wrote them, for a range that is one explicit hand
+    given: tuple[int, ...] = ()
+
+    @property
+    def combos(self) -> int:
+        """Number of hands with a positive weight."""
+        return int(self.hands.shape[0])
+
+    @property
+    def is_single(self) -> bool:
+        """True when the range is one hand of weight 1 (a named hand)."""
+        return self.combos == 1
+
+    @property
+    def is_random(self) -> bool:
+        """True when every one of the 1,326 hands is in with weight 1."""
+        return self.combos == N_HOLE_PAIRS and bool(np.all(self.weights == 1.0))
+
+    @property
+    def unit_weights(self) -> bool:
+        """True when every weight is 1 (then exact results are integer counts)."""
+        return bool(np.all(self.weights == 1.0))
+
+    def cards(self, i: int = 0) -> list[int]:
+        """The two card ids of the range's i-th hand (as written, for one explicit hand)."""
+        if self.given and self.is_single:
+            return list(self.given)
+        a, b = (int(c) for c in HOLE_CARDS[self.hands[i]])
+        return [b, a]
+
+    def label(self) -> str:
+        """Short text for output: the hand for a single combo, else the range text."""
+        if self.is_single:
+            return format_cards(self.cards())
+        return self.text
+
+    def without(self, mask: int, why: str) -> Range:
+        """The range minus every hand touching a card of ``mask``; InputError if that empties it."""
+        keep = (HOLE_MASKS[self.hands] & np.uint64(mask)) == 0
+        if keep.all():
+            return self
+        if not keep.any():
+            raise InputError(f"range {_shown(self.text)!r} has no hand left once {why} are removed")
+        return Range(self.text, self.hands[keep], self.weights[keep], self.given)
+
+
+def _shown(token: str) -> str:
+    return token if len(token) <= MAX_SHOWN else token[:MAX_SHOWN] + "..."
+
+
+def _bad(token: str, why: str) -> InputError:
+    return InputError(f"bad range token {_shown(token)!r}: {why}")
+
+
+def _rank(ch: str) -> int:
+    return RANKS.index(ch)
+
+
+def _class_hands(high: int, low: int, suit: str | None) -> np.ndarray:
+    """Hand indices of the class high-low with suitedness 's', 'o' or None (both)."""
+    if high == low:
+        sel = (HOLE_HIGH == high) & (HOLE_LOW == high)
+    else:
+        sel = (HOLE_HIGH == high) & (HOLE_LOW == low)
+        if suit == "S":
+            sel &= HOLE_SUITED
+        elif suit == "O":
+            sel &= ~HOLE_SUITED
+    return np.flatnonzero(sel)
+
+
+def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
+    """Hand indices named by one token body (upper case, no spaces, no weight)."""
+    if body in ("RANDOM", "ANY"):
+        return np.arange(N_HOLE_PAIRS)
+    m = _PCT.fullmatch(body)
+    if m:
+        return _top_fraction(float(m.group(1)), raw, strength)
+    m = _COMBO.fullmatch(body)
+    if m:
+        a = card_id(m.group(1) + m.group(2))
+        b = card_id(m.group(3) + m.group(4))
+        if a == b:
+            raise InputError(f"duplicate card {format_cards([a])} in range token {_shown(raw)!r}")
+        return np.array([hole_index(a, b)])
+    m = _PAIR.fullmatch(body)
+    if m:
+        r = _rank(m.group(1))
+        top = 12 if m.group(2) else r
+        return np.concatenate([_class_hands(x, x, None) for x in range(r, top + 1)])
+    m = _PAIR_RUN.fullmatch(body)
+    if m:
+        lo, hi = sorted((_rank(m.group(1)), _rank(m.group(2))))
+        return np.concatenate([_class_hands(x, x, None) for x in range(lo, hi + 1)])
+    m = _TWO.fullmatch(body)
+    if m:
+        high, low = _rank(m.group(1)), _rank(m.group(2))
+        if high == low:
+            raise _bad(raw, "a pair has no suited/offsuit form")
+        if high < low:
+            high, low = low, high
+        top = high - 1 if m.group(4) else low
+        return np.concatenate([_class_hands(high, k, m.group(3)) for k in range(low, top + 1)])
+    m = _TWO_RUN.fullmatch(body)
+    if m:
+        h1, k1, s1, h2, k2, s2 = (m.group(1), m.group(2), m.group(3), m.group(4), m.group(5),
+                                  m.group(6))
+        ranks = [_rank(x) for x in (h1, k1, h2, k2)]
+        if ranks[0] < ranks[1] or ranks[2] < ranks[3]:
+            raise _bad(raw, "write the higher card first in a run like A5s-A2s")
+        if ranks[0] != ranks[2] or s1 != s2:
+            raise _bad(raw, "a run keeps the top card and the s/o suffix, e.g. A5s-A2s or 22-66")
+        lo, hi = sorted((ranks[1], ranks[3]))
+        return np.concatenate([_class_hands(ranks[0], k, s1) for k in range(lo, hi + 1)])
+    if re.search(r"[2-9TJQKA][CDHS]", body):
+        # it looks like cards: say what is wrong with them as cards
+        try:
+            cards = parse_cards(raw)
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        if len(cards) != 2:
+            raise InputError(f"expected 2 hole cards, got {len(cards)}: {format_cards(cards)}")
+    raise _bad(raw, "expected a hand class (QQ, AKs, AKo, AK), a run (QQ+, AQs+, 22-66, "
+                    "A5s-A2s), a combo (AsKs), random, or a top fraction (15%)")
+
+
+def _top_fraction(pct: float, raw: str, strength: Any) -> np.ndarray:
+    """The top ``pct`` percent of hands by heads-up equity vs a random hand (see module doc)."""
+    if not 0 < pct <= 100:
+        raise _bad(raw, "a top fraction must be above 0% and at most 100%")
+    if strength is None:
+        raise InputError(f"range token {_shown(raw)!r} needs the preflop table (preflop.h5); "
+                         "build it with `pokertables build preflop`")
+    key = np.asarray(strength() if callable(strength) else strength, dtype=np.int64)
+    order = np.argsort(-key, kind="stable")
+    srt = key[order]
+    # prefixes end where the key changes: equal-equity hands go together
+    ends = np.flatnonzero(np.append(srt[1:] != srt[:-1], True)) + 1
+    target = pct / 100 * N_HOLE_PAIRS
+    best = ends[int(np.argmin(np.abs(ends - target)))]
+    return np.sort(order[:best])
+
+
+def parse_range(text: str, strength: Any = None) -> Range:
+    """Parse range text into a :class:`Range`; raises :class:`InputError` naming a bad token.
+
+    ``strength`` (int64[1326], or a callable returning it) orders hands for ``N%`` tokens:
+    larger is stronger (use :func:`pipeline.query.preflop.hand_strength`).
+    """
+    if not isinstance(text, str):
+        raise InputError(f"a range must be text, got {type(text).__name__}")
+    squeezed = "".join(text.split())
+    weights = np.zeros(N_HOLE_PAIRS, np.float64)
+    named = np.zeros(N_HOLE_PAIRS, bool)
+    last_combo = None
+    tokens = [t for t in squeezed.split(",") if t]
+    for raw in tokens:
+        if not raw:
+            continue
+        body, sep, wtxt = raw.partition(":")
+        w = 1.0
+        if sep:
+            if not _WEIGHT.fullmatch(wtxt):
+                raise _bad(raw, f"weight {_shown(wtxt)!r} is not a number in 0..1")
+            w = float(wtxt)
+            if not 0 <= w <= 1:
+                raise _bad(raw, "a weight must be between 0 and 1")
+        hands = _token_hands(body.upper(), raw, strength)
+        weights[hands] = w
+        named[hands] = True
+        last_combo = _COMBO.fullmatch(body.upper())
+    if not named.any():
+        raise InputError(f"empty range {_shown(text.strip())!r}: name at least one hand")
+    idx = np.flatnonzero(weights > 0)
+    if idx.size == 0:
+        raise InputError(f"range {_shown(text.strip())!r} has weight 0 on every hand")
+    given: tuple[int, ...] = ()
+    if len(tokens) == 1 and last_combo is not None and idx.size == 1:
+        given = (card_id(last_combo.group(1) + last_combo.group(2)),
+                 card_id(last_combo.group(3) + last_combo.group(4)))
+    return Range(" ".join(text.split()), idx.astype(np.int64), weights[idx], given)
+
+
+def single_hand(cards: list[int]) -> Range:
+    """The range holding exactly the two given cards."""
+    a, b = cards
+    return Range(format_cards([a, b]), np.array([hole_index(a, b)], np.int64),
+                 np.ones(1, np.float64), (a, b))
+
+
+__all__ = ["Range", "parse_range", "single_hand", "MAX_SHOWN"]

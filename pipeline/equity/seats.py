@@ -1,0 +1,396 @@
+"""Equity for every seat: up to 10 players, each a hand, a weighted range or a random hand.
+
+The method is chosen by what is known and what it costs:
+
+1. preflop, no dead cards, everyone else random: read ``preflop.h5`` (exact heads-up counts;
+   2..9 opponents from its Monte Carlo columns with their standard error);
+2. preflop heads-up range vs range: the matchup table ``preflop_matchups.h5`` (exact);
+3. one hand against named hands and up to 3 random hands: the counting engine of
+   :mod:`pipeline.equity.engine` (board orbits x inclusion-exclusion over random hands);
+4. ranges, when the cost model says about 2 s or less: every board x every non-conflicting
+   assignment (:mod:`pipeline.equity.rangeexact`);
+5. otherwise Monte Carlo (:mod:`pipeline.equity.montecarlo`) for a sample count, a target
+   standard error or a time limit.
+
+Convention (PokerStove/Equilab): each non-conflicting assignment of hands to seats counts
+with the product of its weights; equity = wins + split shares (a k-way tie pays 1/k).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pipeline.core.cards import format_cards, parse_cards
+from pipeline.core.constants import MAX_PLAYERS, SHARE_SCALE
+from pipeline.equity.holes import HOLE_CARDS, HOLE_MASKS
+from pipeline.equity.montecarlo import Seats, run_mc
+from pipeline.equity.ranges import Range, parse_range
+from pipeline.equity.result import EquityResult, seat_row
+from pipeline.errors import ArtifactError, InputError
+
+#: Exact methods are chosen automatically when their estimated time is at most this (s).
+EXACT_SECONDS = 2.0
+#: ``exact=True`` refuses spots estimated above this (s).
+EXACT_HARD_SECONDS = 600.0
+#: Default Monte Carlo sample count: shares lie in [0, 1] so a seat's variance is <= 1/4 and
+#: 0.5 / sqrt(300,000) < 0.1 percentage point.
+DEFAULT_SAMPLES = 300_000
+#: Lookups per second the counting engine's cost estimate is converted with.
+ENGINE_LOOKUPS_PER_S = 2.0e8
+
+
+@dataclass
+class Table:
+    """A parsed question: seats in order (ranges after card removal), random flags, cards."""
+
+    seats: list[Range]
+    random: list[bool]
+    board: list[int]
+    dead: list[int]
+
+    @property
+    def n_random(self) -> int:
+        """Seats holding a random hand."""
+        return sum(self.random)
+
+    def labels(self) -> list[str]:
+        """Text of each seat for output."""
+        return ["random" if rnd else s.label() for s, rnd in zip(self.seats, self.random)]
+
+
+def _strength(tables: Any) -> Callable[[], np.ndarray]:
+    def get() -> np.ndarray:
+        from pipeline.query.preflop import hand_strength
+
+        try:
+            return hand_strength(tables)
+        except ArtifactError as exc:
+            raise InputError(f"a top-% range needs the preflop table: {exc}") from None
+    return get
+
+
+def parse_table(tables: Any, hero: str, vs: Sequence[str], opponents: int | None,
+                board: str, dead: str) -> Table:
+    """Parse every seat and the cards; remove board, dead and named-hand cards from ranges."""
+    b = parse_cards(board) if board and board.strip() else []
+    if len(b) not in (0, 3, 4, 5):
+        raise InputError(f"the board must have 0, 3, 4 or 5 cards, got {len(b)}: {format_cards(b)}")
+    d = parse_cards(dead) if dead and dead.strip() else []
+    texts = [hero, *vs]
+    strength = _strength(tables)
+    seats: list[Range] = []
+    rnd: list[bool] = []
+    for t in texts:
+        r = parse_range(t, strength)
+        rnd.append(r.is_random and t.strip().lower() in ("random", "any"))
+        seats.append(r)
+    if opponents is None:
+        opponents = 0 if vs else 1
+    if opponents < 0:
+        raise InputError(f"-n must be 0 or more random opponents, got {opponents}")
+    for _ in range(opponents):
+        seats.append(parse_range("random"))
+        rnd.append(True)
+    if len(seats) < 2:
+        raise InputError("need at least one opponent (-n K or --vs RANGE)")
+    if len(seats) > MAX_PLAYERS:
+        raise InputError(f"at most {MAX_PLAYERS - 1} opponents in all ({MAX_PLAYERS} players), "
+                         f"got {len(seats) - 1}")
+    owner: dict[int, str] = {}
+    groups = [("the board", b), ("dead", d)] + [
+        (f"seat {i + 1} ({s.label()})", s.cards()) for i, s in enumerate(seats) if s.is_single]
+    for name, cards in groups:
+        for c in cards:
+            if c in owner:
+                raise InputError(f"card {format_cards([c])} appears twice (in {owner[c]} and {name})")
+            owner[c] = name
+    known = 0
+    for c in owner:
+        known |= 1 << c
+    why = "the board, dead cards and named hands"
+    seats = [s if s.is_single else s.without(known, why) for s in seats]
+    return Table(seats, rnd, b, d)
+
+
+def _seats_arrays(seats: list[Range]) -> Seats:
+    off = np.zeros(len(seats) + 1, np.int64)
+    off[1:] = np.cumsum([s.combos for s in seats])
+    hands = np.concatenate([s.hands for s in seats]) if seats else np.zeros(0, np.int64)
+    w = np.concatenate([s.weights for s in seats]) if seats else np.zeros(0)
+    return Seats(off, np.ascontiguousarray(HOLE_CARDS[hands, 0]),
+                 np.ascontiguousarray(HOLE_CARDS[hands, 1]), np.ascontiguousarray(w),
+                 np.ascontiguousarray(HOLE_MASKS[hands]), 0)
+
+
+def _check_fits(table: Table) -> None:
+    """InputError when no assignment gives every range seat a hand without a shared card."""
+    ranged = sorted((s for s, r in zip(table.seats, table.random) if not r), key=lambda s: s.combos)
+    masks = [HOLE_MASKS[s.hands].astype(object) for s in ranged]
+    budget = [200_000]
+
+    def dfs(i: int, used: int) -> bool | None:
+        if i == len(masks):
+            return True
+        for m in masks[i]:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            if not int(m) & used:
+                got = dfs(i + 1, used | int(m))
+                if got is None or got:
+                    return got
+        return False
+
+    if dfs(0, 0) is False:
+        raise InputError("the ranges cannot all be dealt at once: every assignment of hands "
+                         "shares a card")
+    need = 5 - len(table.board) + 2 * len(table.seats)
+    free = 52 - len(table.board) - len(table.dead)
+    if need > free:
+        raise InputError(f"deck exhausted: {len(table.seats)} hands and {5 - len(table.board)} "
+                         f"board cards need {need} cards but only {free} are left")
+
+
+def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int | None = None,
+                 board: str = "", dead: str = "", exact: bool | None = None,
+                 samples: int | None = None, stderr: float | None = None,
+                 time_limit: float | None = None, seed: int | None = None,
+                 progress: Callable[[float, str], None] | None = None,
+                 from_tables: bool = False) -> EquityResult:
+    """Win/tie/lose/equity of every seat; see the module docstring for the method chosen.
+
+    ``exact=True`` insists on an exact method, ``samples``/``stderr``/``time_limit`` ask for
+    Monte Carlo; ``from_tables`` (the ``preflop`` command) answers only from the tables or by
+    exact enumeration, never by sampling.
+    """
+    t0 = time.perf_counter()
+    for name, v in (("--samples", samples), ("--stderr", stderr), ("--time", time_limit)):
+        if v is not None and v <= 0:
+            raise InputError(f"{name} must be positive, got {v}")
+    mc_asked = samples is not None or stderr is not None or time_limit is not None
+    if exact and mc_asked:
+        raise InputError("choose either --exact or Monte Carlo (--samples/--stderr/--time)")
+    if sum(v is not None for v in (samples, stderr, time_limit)) > 1:
+        raise InputError("choose one of --samples, --stderr and --time")
+    table = parse_table(tables, hero, vs, opponents, board, dead)
+    _check_fits(table)
+    preflop = not table.board and not table.dead
+    res: EquityResult | None = None
+    if preflop and not mc_asked:
+        res = _from_preflop_tables(tables, table, exact)
+    if res is None and not mc_asked:
+        res = _exact(tables, table, exact or from_tables)
+        if res is not None and preflop and len(table.seats) == 2 and not any(table.random):
+            res.note = "preflop_matchups.h5 is not built: enumerated every board instead"
+    if res is None:
+        if exact or from_tables:
+            if table.n_random > 3:
+                raise InputError(f"exact enumeration handles at most 3 random opponents (got "
+                                 f"{table.n_random}); use Monte Carlo (--samples, --stderr or --time)")
+            raise InputError("exact enumeration of this spot would take too long; use Monte "
+                             "Carlo (--samples, --stderr or --time)")
+        res = _monte_carlo(tables, table, samples, stderr, time_limit,
+                           seed if seed is not None else int.from_bytes(os.urandom(4), "little"),
+                           progress)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+# --------------------------------------------------------------------------- result assembly
+def _result(table: Table, method: str, rows: list[dict[str, Any]], counts: dict[str, int] | None,
+            deals: int | None = None, samples: int | None = None, seed: int | None = None,
+            source: str | None = None, note: str | None = None) -> EquityResult:
+    hero = table.seats[0]
+    h = rows[0]
+    vs_cards = [s.cards() for s, r in zip(table.seats[1:], table.random[1:]) if not r and s.is_single]
+    return EquityResult(
+        hole=hero.cards() if hero.is_single else [], board=table.board, dead=table.dead,
+        vs=vs_cards, opponents=table.n_random, method=method, win=h["win"], tie=h["tie"],
+        lose=h["lose"], equity=h["equity"], stderr=h["stderr"], seconds=0.0, deals=deals,
+        samples=samples, seed=seed, counts=counts or {}, players=rows,
+        hero_range=None if hero.is_single else hero.text, source=source, note=note)
+
+
+def _rows(table: Table, nums: Sequence[tuple[float | None, float | None, float | None, float,
+                                             float | None]]) -> list[dict[str, Any]]:
+    out = []
+    for i, (s, rnd, n) in enumerate(zip(table.seats, table.random, nums)):
+        label = "random" if rnd else s.label()
+        out.append(seat_row("hero" if i == 0 else f"vs{i}", label, s.combos, n[0], n[1], n[2],
+                            n[3], n[4], hand=label if s.is_single and not rnd else None))
+    return out
+
+
+def _symmetric_random(table: Table, known: dict[int, float]) -> dict[int, float]:
+    """Equity of random seats: they are exchangeable, so they split what the others leave."""
+    rest = 1.0 - sum(known.values())
+    rnd = [i for i in range(len(table.seats)) if i not in known]
+    return {i: rest / len(rnd) for i in rnd}
+
+
+# --------------------------------------------------------------------------- 1 + 2: tables
+def _from_preflop_tables(tables: Any, table: Table, exact: bool | None) -> EquityResult | None:
+    from pipeline.query import preflop as pq
+
+    others_random = all(table.random[1:])
+    n = len(table.seats) - 1
+    hero = table.seats[0]
+    if others_random and not table.random[0]:
+        if n > 1 and exact:
+            return None
+        try:
+            num = pq.vs_random(tables, hero.hands, hero.weights, n)
+        except ArtifactError:
+            return None
+        eq = _symmetric_random(table, {0: num.equity})
+        rows = [(num.win, num.tie, num.lose, num.equity, num.stderr)]
+        for i in range(1, n + 1):
+            if n == 1:
+                rows.append((num.lose, num.tie, num.win, eq[i], None))
+            else:
+                rows.append((None, None, None, eq[i], None))
+        if n == 1:
+            return _result(table, "exact", _rows(table, rows), num.counts, deals=num.deals,
+                           source="preflop.h5 (exact heads-up counts)")
+        return _result(table, "monte-carlo", _rows(table, rows), None,
+                       source=f"preflop.h5 (Monte Carlo column vs {n}, stderr from the table)")
+    if n == 1 and not any(table.random):
+        mt = pq.matchup_tables(tables)
+        if mt is None:
+            return None
+        a, b = table.seats
+        h, v = pq.range_vs_range(mt, a.hands, a.weights, b.hands, b.weights)
+        rows = [(h.win, h.tie, h.lose, h.equity, None), (v.win, v.tie, v.lose, v.equity, None)]
+        return _result(table, "exact", _rows(table, rows), h.counts, deals=h.deals,
+                       source="preflop_matchups.h5 (exact heads-up matchup table)")
+    return None
+
+
+# --------------------------------------------------------------------------- 3 + 4: exact
+def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | None:
+    limit = EXACT_HARD_SECONDS if insist else EXACT_SECONDS
+    singles = all(s.is_single for s, r in zip(table.seats, table.random) if not r)
+    if singles and not table.random[0] and table.n_random <= 3:
+        from pipeline.equity import engine
+
+        named = [s.cards() for s, r in zip(table.seats[1:], table.random[1:]) if not r]
+        spot = engine.make_spot(table.seats[0].cards(), table.board, table.n_random, named,
+                                table.dead)
+        cost = engine.exact_cost(spot) / ENGINE_LOOKUPS_PER_S
+        if cost <= limit:
+            return _engine_exact(tables, table, spot)
+    ranged = [s for s, r in zip(table.seats, table.random) if not r]
+    seats = _seats_arrays(list(table.seats))
+    from pipeline.equity.rangeexact import range_exact, range_exact_cost, range_group
+
+    single_cards = [c for s in ranged if s.is_single for c in s.cards()]
+    gone = set(table.board) | set(table.dead) | set(single_cards)
+    avail = np.array([c for c in range(52) if c not in gone], np.int64)
+    r = 5 - len(table.board)
+    cost0 = range_exact_cost(seats, len(avail), r, 1)
+    if cost0 / 24 > limit:
+        return None
+    perms = range_group(seats, [table.board, table.dead])
+    cost = range_exact_cost(seats, len(avail), r, len(perms)) / _threads()
+    if cost > limit:
+        return None
+    ev = tables.eval_tables()
+    acc_i, tot_i, acc_f, tot_f = range_exact(seats, np.array(table.board, np.int64), avail, r,
+                                             perms, ev.card_keys, ev.offsets, ev.ranks, ev.flush)
+    unit = all(s.unit_weights for s in table.seats)
+    nums = []
+    for p in range(len(table.seats)):
+        if unit:
+            w, t, lo, sh = (int(v) for v in acc_i[p])
+            nums.append((w / tot_i, t / tot_i, lo / tot_i, sh / (SHARE_SCALE * tot_i), None))
+        else:
+            wf, tf, lf, sf = (float(v) for v in acc_f[p])
+            nums.append((wf / tot_f, tf / tot_f, lf / tot_f, sf / (SHARE_SCALE * tot_f), None))
+    counts = None
+    if unit:
+        w, t, lo, sh = (int(v) for v in acc_i[0])
+        counts = {"win": w, "tie": t, "lose": lo, "equity_numerator": sh,
+                  "equity_denominator": SHARE_SCALE * tot_i}
+    return _result(table, "exact", _rows(table, nums), counts, deals=tot_i if unit else None)
+
+
+def _threads() -> int:
+    import numba
+
+    return max(1, int(numba.get_num_threads()))
+
+
+def _engine_exact(tables: Any, table: Table, spot: Any) -> EquityResult:
+    from pipeline.equity import engine
+
+    r = engine._run_exact(spot, engine._table7(tables))
+    rows_named: dict[int, dict[str, Any]] = {}
+    known = {0: r.equity}
+    named_idx = [i for i in range(1, len(table.seats)) if not table.random[i]]
+    for k, i in enumerate(named_idx):
+        known[i] = r.players[k + 1]["equity"]
+        rows_named[i] = r.players[k + 1]
+    eq = _symmetric_random(table, known)
+    nums: list[tuple[float | None, float | None, float | None, float, float | None]] = []
+    for i in range(len(table.seats)):
+        if i == 0:
+            nums.append((r.win, r.tie, r.lose, r.equity, None))
+        elif i in rows_named:
+            p = rows_named[i]
+            nums.append((p["win"], p["tie"], p["lose"], p["equity"], None))
+        elif table.n_random == 1 and len(table.seats) == 2:
+            nums.append((r.lose, r.tie, r.win, eq[i], None))
+        else:
+            nums.append((None, None, None, eq[i], None))
+    return _result(table, "exact", _rows(table, nums), r.counts, deals=r.deals)
+
+
+# --------------------------------------------------------------------------- 5: Monte Carlo
+def _monte_carlo(tables: Any, table: Table, samples: int | None, stderr: float | None,
+                 time_limit: float | None, seed: int,
+                 progress: Callable[[float, str], None] | None) -> EquityResult:
+    if not 0 <= seed < 2 ** 63:
+        raise InputError(f"--seed must be 0 .. 2^63-1, got {seed}")
+    order = [i for i in range(len(table.seats)) if not table.random[i]] + \
+        [i for i in range(len(table.seats)) if table.random[i]]
+    ranged = [table.seats[i] for i in order if not table.random[i]]
+    seats = _seats_arrays(ranged)
+    seats.n_random = table.n_random
+    single_cards = [c for s in ranged if s.is_single for c in s.cards()]
+    gone = set(table.board) | set(table.dead) | set(single_cards)
+    deck = np.array([c for c in range(52) if c not in gone], np.int64)
+    ev = tables.eval_tables()
+    bkey = int(sum(int(ev.card_keys[c]) for c in table.board))
+    bmask = sum(1 << c for c in table.board)
+    if samples is None and stderr is None and time_limit is None:
+        samples = DEFAULT_SAMPLES
+    tot = run_mc(seats, bkey, bmask, 5 - len(table.board), deck, ev.card_keys, ev.offsets,
+                 ev.ranks, ev.flush, seed, samples=samples, target=stderr, time_limit=time_limit,
+                 progress=progress)
+    se = tot.stderr()
+    n = tot.deals
+    nums: list[Any] = [None] * len(table.seats)
+    for k, i in enumerate(order):
+        w, t, lo, sh = (int(v) for v in tot.sums[k, :4])
+        nums[i] = (w / n, t / n, lo / n, sh / (SHARE_SCALE * n), float(se[k]))
+    h = tot.sums[order.index(0)]
+    counts = {"win": int(h[0]), "tie": int(h[1]), "lose": int(h[2])}
+    note = None
+    if tot.stopped == "stderr":
+        note = f"stopped when every seat's stderr was below {stderr}"
+    elif tot.stopped == "time":
+        note = f"stopped at the {time_limit} s time limit"
+    res = _result(table, "monte-carlo", _rows(table, nums), counts, samples=n, seed=seed, note=note)
+    if tot.tries > n:
+        res.counts["assignment_draws"] = tot.tries
+    return res
+
+
+__all__ = ["equity_seats", "parse_table", "Table", "DEFAULT_SAMPLES", "EXACT_SECONDS"]
+

@@ -1,0 +1,167 @@
+"""Preflop answers read from the built tables instead of recomputed.
+
+* ``preflop.h5`` ``/heads_up``: exact win/tie/lose counts of each of the 1,326 hands against
+  one random hand (2,097,572,400 deals each); a range's counts are weighted sums of rows.
+* ``preflop.h5`` ``/multiway``: Monte Carlo equity/win/tie of each of the 169 classes against
+  2..9 random hands with a standard error per class. A range's value is the weighted mean of
+  its hands' classes; its standard error is given as the weighted mean of the class errors,
+  an upper bound whatever the correlation between classes (the stage's deals serve every
+  class at once, so they are correlated).
+* ``preflop_matchups.h5`` ``/win``, ``/tie``: exact heads-up counts for every pair of hands
+  (1,712,304 boards per disjoint pair); range vs range is a weighted sum over the pairs that
+  share no card - at most 1,326 x 1,326 entries, milliseconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from pipeline.core.constants import DECK_SIZE, N_HOLE_PAIRS
+from pipeline.errors import ArtifactError, InputError
+
+PREFLOP_FILE = "preflop.h5"
+#: Boards for one pair of disjoint hole-card pairs: C(48, 5).
+BOARDS_PER_MATCHUP = comb(DECK_SIZE - 4, 5)
+
+
+@dataclass
+class SeatNumbers:
+    """One seat's answer from a table: probabilities, and integer counts when exact."""
+
+    win: float | None
+    tie: float | None
+    lose: float | None
+    equity: float
+    stderr: float | None
+    counts: dict[str, int] | None = None
+    deals: int | None = None
+
+
+def _cache(tables: Any) -> dict[str, Any]:
+    c = getattr(tables, "_preflop_cache", None)
+    if c is None:
+        c = {}
+        tables._preflop_cache = c
+    return c
+
+
+def _read(tables: Any, names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Small datasets of preflop.h5 (at most 169 x 8 or 1,326 values), read once per Tables."""
+    cache = _cache(tables)
+    missing = [n for n in names if n not in cache]
+    if missing:
+        import h5py
+
+        path = tables._file(PREFLOP_FILE)
+        with h5py.File(path, "r") as f:
+            for n in missing:
+                if n not in f:
+                    raise ArtifactError(f"{path} has no {n}; rebuild with `pokertables build preflop`")
+                cache[n] = f[n][()]
+    return {n: cache[n] for n in names}
+
+
+def hand_strength(tables: Any) -> np.ndarray:
+    """int64[1326]: 2 x wins + ties of each hand against one random hand (exact, so hands
+    order by heads-up equity without rounding). The ordering of ``N%`` ranges."""
+    d = _read(tables, ("heads_up/win", "heads_up/tie"))
+    return 2 * d["heads_up/win"].astype(np.int64) + d["heads_up/tie"].astype(np.int64)
+
+
+def vs_random(tables: Any, hands: np.ndarray, weights: np.ndarray, opponents: int) -> SeatNumbers:
+    """The hero range's numbers against ``opponents`` random hands (exact for one)."""
+    if opponents == 1:
+        d = _read(tables, ("heads_up/win", "heads_up/tie", "heads_up/lose"))
+        win, tie, lose = (d[f"heads_up/{k}"][hands].astype(np.int64) for k in ("win", "tie", "lose"))
+        per_hand = win + tie + lose
+        if bool(np.all(weights == 1.0)):
+            w, t, lo = int(win.sum()), int(tie.sum()), int(lose.sum())
+            deals = int(per_hand.sum())
+            return SeatNumbers(w / deals, t / deals, lo / deals, (2 * w + t) / (2 * deals), None,
+                               {"win": w, "tie": t, "lose": lo, "equity_numerator": 2 * w + t,
+                                "equity_denominator": 2 * deals}, deals)
+        tot = float(weights @ per_hand)
+        wf, tf, lf = (float(weights @ a) / tot for a in (win, tie, lose))
+        return SeatNumbers(wf, tf, lf, wf + tf / 2, None, None, None)
+    d = _read(tables, ("hands/class", "multiway/opponents", "multiway/equity", "multiway/stderr",
+                       "multiway/win", "multiway/tie"))
+    cols = list(d["multiway/opponents"])
+    if opponents not in cols:
+        raise ArtifactError(f"preflop.h5 has Monte Carlo columns for {cols} opponents, not "
+                            f"{opponents}; add it to [preflop] opponents and rebuild")
+    j = cols.index(opponents)
+    cls = d["hands/class"][hands].astype(np.int64)
+    share = weights / weights.sum()
+    eq = float(share @ d["multiway/equity"][cls, j])
+    se = float(share @ d["multiway/stderr"][cls, j])
+    win = float(share @ d["multiway/win"][cls, j])
+    tie = float(share @ d["multiway/tie"][cls, j])
+    return SeatNumbers(win, tie, max(0.0, 1.0 - win - tie), eq, se)
+
+
+def matchup_tables(tables: Any) -> Any:
+    """The ``preflop_matchups`` (win, tie) memory maps, or None when that stage is not built."""
+    getter = getattr(tables, "preflop_matchups", None)
+    if getter is None:
+        return None
+    try:
+        return getter()
+    except ArtifactError:
+        return None
+
+
+def range_vs_range(matchups: Any, a_hands: np.ndarray, a_w: np.ndarray, b_hands: np.ndarray,
+                   b_w: np.ndarray) -> tuple[SeatNumbers, SeatNumbers]:
+    """Both seats' exact heads-up numbers from the matchup table (pairs sharing a card drop out)."""
+    from pipeline.equity.holes import HOLE_MASKS
+
+    ok = (HOLE_MASKS[a_hands][:, None] & HOLE_MASKS[b_hands][None, :]) == 0
+    if not ok.any():
+        raise InputError("the two ranges have no pair of hands without a shared card")
+    win = np.asarray(matchups.win)[np.ix_(a_hands, b_hands)].astype(np.int64)
+    tie = np.asarray(matchups.tie)[np.ix_(a_hands, b_hands)].astype(np.int64)
+    win[~ok] = 0
+    tie[~ok] = 0
+    pairs = ok.astype(np.int64)
+    if bool(np.all(a_w == 1.0)) and bool(np.all(b_w == 1.0)):
+        w, t, n = int(win.sum()), int(tie.sum()), int(pairs.sum())
+        deals = n * BOARDS_PER_MATCHUP
+        lo = deals - w - t
+        counts = {"win": w, "tie": t, "lose": lo, "equity_numerator": 2 * w + t,
+                  "equity_denominator": 2 * deals}
+        hero = SeatNumbers(w / deals, t / deals, lo / deals, (2 * w + t) / (2 * deals), None,
+                           counts, deals)
+        vill = SeatNumbers(lo / deals, t / deals, w / deals, (2 * lo + t) / (2 * deals), None,
+                           {"win": lo, "tie": t, "lose": w, "equity_numerator": 2 * lo + t,
+                            "equity_denominator": 2 * deals}, deals)
+        return hero, vill
+    wf = float(a_w @ win @ b_w)
+    tf = float(a_w @ tie @ b_w)
+    tot = float(a_w @ pairs @ b_w) * BOARDS_PER_MATCHUP
+    lf = tot - wf - tf
+    return (SeatNumbers(wf / tot, tf / tot, lf / tot, (wf + tf / 2) / tot, None),
+            SeatNumbers(lf / tot, tf / tot, wf / tot, (lf + tf / 2) / tot, None))
+
+
+def preflop(tables: Any, hand: str, vs: str | None = None, opponents: int | None = None) -> Any:
+    """``Tables.preflop``: a hand or range against ``opponents`` random hands (heads-up exact,
+    2..9 from the Monte Carlo columns) or heads-up against the range ``vs`` (exact from the
+    matchup table, or by enumeration when that table is not built). Returns an
+    :class:`pipeline.equity.result.EquityResult`."""
+    from pipeline.equity.seats import equity_seats
+
+    if vs is not None and opponents not in (None, 1):
+        raise InputError("--vs RANGE is heads-up: the matchup table holds one opponent")
+    if vs is None and opponents is not None and not 1 <= opponents <= 9:
+        raise InputError(f"-n must be 1..9 random opponents, got {opponents}")
+    return equity_seats(tables, hand, [vs] if vs is not None else [],
+                        opponents=None if vs is not None else (opponents or 1),
+                        from_tables=True)
+
+
+__all__ = ["hand_strength", "vs_random", "range_vs_range", "matchup_tables", "preflop",
+           "SeatNumbers", "BOARDS_PER_MATCHUP", "N_HOLE_PAIRS"]
