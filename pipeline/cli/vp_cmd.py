@@ -1,4 +1,5 @@
-"""``pokertables vp analyze PAYTABLE.toml`` and ``pokertables vp hold CARDS --paytable FILE``.
+"""``pokertables vp analyze GAME`` and ``pokertables vp hold CARDS --paytable GAME`` (GAME: a
+slug of a built-in paytable or a TOML path).
 
 Both use the built ``artifacts/paytables/<slug>.h5`` when it was made from exactly this file
 by this solver, and otherwise compute on the fly (about a second), so any TOML works.
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -37,15 +37,15 @@ def _classes(deck_size: int) -> DealClasses:
 
 @vp_app.command("analyze")
 def analyze_cmd(
-    paytable: Path = typer.Argument(..., help="paytable TOML, e.g. configs/paytables/jacks-or-better-9-6.toml"),
+    paytable: str = typer.Argument(..., help="game slug (see `vp list`, e.g. jacks-or-better-9-6) or paytable TOML path"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """Exact optimal-strategy return, variance and final-hand table of a paytable."""
     from pipeline.videopoker.analysis import analyze, current_artifact, read_final_counts, summary_dict
-    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.catalog import load_named
 
     t0 = time.perf_counter()
-    pt = load_paytable(paytable)
+    pt = load_named(paytable)
     art = current_artifact(pt, artifacts_dir())
     if art is not None:
         counts, den = read_final_counts(art)
@@ -58,8 +58,8 @@ def analyze_cmd(
     if as_json:
         typer.echo(json.dumps(info))
         return
-    deck = "53 cards (joker wild)" if pt.deck_size == 53 else \
-        "52 cards, deuces wild" if pt.wild == "deuces" else "52 cards"
+    deck = f"{pt.deck_size} cards ({pt.deck_size - 52} joker{'s' * (pt.deck_size > 53)} wild)" \
+        if pt.wild == "joker" else "52 cards, deuces wild" if pt.wild == "deuces" else "52 cards"
     typer.echo(f"{pt.name}  ({deck}; optimal strategy)")
     typer.echo(f"{'hand':<24}{'pays':>7}{'combinations':>24}{'probability':>14}{'return':>11}")
     for ln in info["lines"]:
@@ -74,16 +74,16 @@ def analyze_cmd(
 @vp_app.command("hold")
 def hold_cmd(
     cards: list[str] = typer.Argument(..., help="five cards, e.g. 'Jh Qh Kh Ah 2c' (Jk = joker)"),
-    paytable: Path = typer.Option(..., "--paytable", "-p", help="paytable TOML"),
+    paytable: str = typer.Option(..., "--paytable", "-p", help="game slug or paytable TOML path"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """EV of all 32 holds of a deal, best first."""
     from pipeline.videopoker.analysis import (compute_counts, current_artifact, hold_table, parse_deal,
                                        read_counts, vp_cards_text)
-    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.catalog import load_named
 
     t0 = time.perf_counter()
-    pt = load_paytable(paytable)
+    pt = load_named(paytable)
     ids = parse_deal(" ".join(cards), pt.deck_size)
     art = current_artifact(pt, artifacts_dir())
     pay_cat, counts = read_counts(art) if art is not None else compute_counts(pt)
@@ -95,8 +95,9 @@ def hold_cmd(
                                "seconds": round(seconds, 4)}))
         return
     typer.echo(f"{vp_cards_text(ids)} under {pt.name}: all 32 holds, best first")
-    typer.echo(f"{'':2}{'hold':<22}{'EV':>12}  exact")
+    typer.echo(f"{'':2}{'hold':<22}{'EV':>12}{'cost':>11}  {'EV exact':<24}cost exact")
     for r in rows:
         mark = "* " if r["best"] else "  "
-        typer.echo(f"{mark}{r['hold']:<22}{r['ev']:>12.6f}  {r['ev_exact']}")
+        typer.echo(f"{mark}{r['hold']:<22}{r['ev']:>12.6f}{r['cost']:>11.6f}  "
+                   f"{r['ev_exact']:<24}{r['cost_exact']}")
     typer.echo(f"{seconds:.2f} s ({'artifact' if art is not None else 'computed now'})")

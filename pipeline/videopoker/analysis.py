@@ -4,7 +4,6 @@ of one deal, and the ``paytables/<slug>.h5`` artifact (written by the stage, rea
 
 from __future__ import annotations
 
-import hashlib
 import re
 import time
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ import numpy as np
 
 from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, card_text, parse_cards
 from pipeline.videopoker.classify import classify_deals
+from pipeline.videopoker.digest import solver_digest
 from pipeline.videopoker.deals import DealClasses, deal_classes, deck_hands
 from pipeline.videopoker.paytable import Paytable
 from pipeline.videopoker.solve import NO_HOLD, draw_denominators, solve_holds
@@ -36,15 +36,6 @@ SECOND_HOLD_TEXT = ("second_hold: the best hold (same tie-break) among the holds
 HOLD_BITS = "bit t set = keep the t-th card of the deal's cards in ascending card id order"
 JOKER_TEXT = "Jk"
 JOKER = 52  # card id of the (first) joker; the second joker of a 54-card deck is 53
-
-
-def solver_digest() -> str:
-    """sha256 over the video poker modules' source: an artifact made by other code is stale."""
-    h = hashlib.sha256()
-    for p in sorted(Path(__file__).resolve().parent.glob("*.py")):
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()
 
 
 def vp_card_text(c: int) -> str:

@@ -28,7 +28,7 @@ from pipeline.build.stages import Context, Stage
 
 CODE = ("pipeline.videopoker.paytable", "pipeline.videopoker.classify",
         "pipeline.videopoker.deals", "pipeline.videopoker.subsets", "pipeline.videopoker.solve",
-        "pipeline.videopoker.analysis", "pipeline.build.stages.paytable")
+        "pipeline.videopoker.analysis", "pipeline.videopoker.digest", "pipeline.build.stages.paytable")
 DEFAULT_DIR = "configs/paytables"
 
 
