@@ -76,13 +76,10 @@ def all_hands(k: int) -> np.ndarray:
     return hands_range(k, 0, int(BINOM[52, k]))
 
 
-def hands_range(k: int, start: int, stop: int, n: int = 52, binom: np.ndarray = BINOM) -> np.ndarray:
-    """The k-subsets of 0..n-1 with colex index ``start <= i < stop`` as uint8[stop-start, k].
-
-    ``binom`` must have rows up to ``n - 1`` (decks beyond 53 cards pass a larger table).
-    """
+def hands_range(k: int, start: int, stop: int, n: int = 52) -> np.ndarray:
+    """The k-subsets of 0..n-1 with colex index ``start <= i < stop`` as uint8[stop-start, k]."""
     out = np.empty((stop - start, k), np.uint8)
-    _unrank_range(n, k, start, binom, out)
+    _unrank_range(n, k, start, BINOM, out)
     return out
 
 

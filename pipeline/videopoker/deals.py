@@ -40,8 +40,17 @@ def deck_hands(deck_size: int, k: int) -> np.ndarray:
     """
     if deck_size not in VP_DECKS or not 0 <= k <= 5:
         raise ValueError(f"deck_hands: deck {deck_size} / k {k} not supported (52-54 cards, k 0..5)")
-    out = hands_range(k, 0, comb(deck_size, k), deck_size, VP_BINOM) if k > 0 \
-        else np.zeros((1, 0), np.uint8)
+    if k == 0:
+        out = np.zeros((1, 0), np.uint8)
+    elif deck_size <= 53:
+        out = hands_range(k, 0, comb(deck_size, k), deck_size)
+    else:
+        # colex: the hands without the last card come first, then those holding it, ordered
+        # by their other k-1 cards (core's colex tables stop at card 52, so build it up)
+        last = deck_size - 1
+        with_last = np.hstack([deck_hands(last, k - 1),
+                               np.full((comb(last, k - 1), 1), last, np.uint8)])
+        out = np.vstack([deck_hands(last, k), with_last])
     out.setflags(write=False)
     return out
 
