@@ -47,8 +47,15 @@ def grade_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """The cost of a hold against the best hold of the deal (exact fraction and decimal)."""
-    from pipeline.videopoker.analysis import (compute_counts, current_artifact, grade_hold, parse_deal,
-                                              parse_hold, read_counts, vp_cards_text)
+    from pipeline.videopoker.analysis import (
+        compute_counts,
+        current_artifact,
+        grade_hold,
+        parse_deal,
+        parse_hold,
+        read_counts,
+        vp_cards_text,
+    )
     from pipeline.videopoker.catalog import load_named
 
     t0 = time.perf_counter()

@@ -197,26 +197,21 @@ def hold_table(pt: Paytable, cards: list[int], pay_cat: np.ndarray, counts: list
     pays, scale = pt.pay_units()
     h = solve_holds(hand, counts, pay_cat, pays, scale, pt.deck_size, pt.tie_break)
     exact, moment2 = exact_hold_evs(hand, pt, pay_cat, counts)
-    rows = []
-    for m in range(32):
-        kept_sorted = [t for t in range(5) if m >> t & 1]
-        positions = sorted(order[t] for t in kept_sorted)
-        rows.append({"mask": m, "positions": [p + 1 for p in positions], "held": len(positions),
-                     "hold": vp_cards_text(cards[p] for p in positions) or "discard all",
-                     "ev": float(h.ev[0, m]), "ev_exact": _frac_text(exact[m])})
     low_var = pt.tie_break == "low-variance"
     # the solver's tie-break: equal EV -> (lower variance) -> fewer cards -> lower mask
-    rows.sort(key=lambda r: (-exact[r["mask"]], moment2[r["mask"]] if low_var else 0,
-                             r["held"], r["mask"]))
-    if rows[0]["mask"] != int(h.best[0]):
+    masks = sorted(range(32), key=lambda m: (-exact[m], moment2[m] if low_var else 0,
+                                             bin(m).count("1"), m))
+    if masks[0] != int(h.best[0]):
         raise AssertionError("hold ordering disagrees with the solver's best hold")
-    top = exact[rows[0]["mask"]]
-    for i, r in enumerate(rows):
-        cost = top - exact[r["mask"]]
-        r["cost"] = float(cost)
-        r["cost_exact"] = _frac_text(cost)
-        r["best"] = i == 0
-        del r["mask"]
+    top = exact[masks[0]]
+    rows: list[dict[str, Any]] = []
+    for i, m in enumerate(masks):
+        positions = sorted(order[t] for t in range(5) if m >> t & 1)
+        cost = top - exact[m]
+        rows.append({"positions": [p + 1 for p in positions], "held": len(positions),
+                     "hold": vp_cards_text(cards[p] for p in positions) or "discard all",
+                     "ev": float(h.ev[0, m]), "ev_exact": _frac_text(exact[m]),
+                     "cost": float(cost), "cost_exact": _frac_text(cost), "best": i == 0})
     return rows
 
 
