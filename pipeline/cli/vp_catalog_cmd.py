@@ -48,12 +48,12 @@ def grade_cmd(
 ) -> None:
     """The cost of a hold against the best hold of the deal (exact fraction and decimal)."""
     from pipeline.videopoker.analysis import (
+        artifact_counts,
         compute_counts,
         current_artifact,
         grade_hold,
         parse_deal,
         parse_hold,
-        read_counts,
         vp_cards_text,
     )
     from pipeline.videopoker.catalog import load_named
@@ -63,8 +63,11 @@ def grade_cmd(
     ids = parse_deal(deal, pt.deck_size)
     held = parse_hold(hold, ids, pt.deck_size)
     art = current_artifact(pt, artifacts_dir())
-    pay_cat, counts = read_counts(art) if art is not None else compute_counts(pt)
-    g = grade_hold(pt, ids, held, pay_cat, counts)
+    if art is not None:
+        with artifact_counts(art) as (pay_cat, counts):  # reads only this deal's rows
+            g = grade_hold(pt, ids, held, pay_cat, counts)
+    else:
+        g = grade_hold(pt, ids, held, *compute_counts(pt))
     seconds = time.perf_counter() - t0
     if as_json:
         typer.echo(json.dumps({"name": pt.name, "cards": vp_cards_text(ids), **g,

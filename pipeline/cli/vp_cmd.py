@@ -79,15 +79,18 @@ def hold_cmd(
 ) -> None:
     """EV of all 32 holds of a deal, best first."""
     from pipeline.videopoker.analysis import (compute_counts, current_artifact, hold_table, parse_deal,
-                                       read_counts, vp_cards_text)
+                                       artifact_counts, vp_cards_text)
     from pipeline.videopoker.catalog import load_named
 
     t0 = time.perf_counter()
     pt = load_named(paytable)
     ids = parse_deal(" ".join(cards), pt.deck_size)
     art = current_artifact(pt, artifacts_dir())
-    pay_cat, counts = read_counts(art) if art is not None else compute_counts(pt)
-    rows = hold_table(pt, ids, pay_cat, counts)
+    if art is not None:
+        with artifact_counts(art) as (pay_cat, counts):  # reads only this deal's rows
+            rows = hold_table(pt, ids, pay_cat, counts)
+    else:
+        rows = hold_table(pt, ids, *compute_counts(pt))
     seconds = time.perf_counter() - t0
     if as_json:
         typer.echo(json.dumps({"name": pt.name, "cards": vp_cards_text(ids),

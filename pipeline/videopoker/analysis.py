@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -183,9 +185,12 @@ def _frac_text(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
-def hold_table(pt: Paytable, cards: list[int], pay_cat: np.ndarray, counts: list[np.ndarray]
+def hold_table(pt: Paytable, cards: list[int], pay_cat: Any, counts: Sequence[Any]
                ) -> list[dict[str, Any]]:
     """All 32 holds of one deal (cards in the user's order), best first.
+
+    ``pay_cat`` and ``counts`` are the arrays of :func:`compute_counts` or the datasets of an
+    artifact (:func:`artifact_counts`): only the 32 rows this deal needs are read.
 
     Each row: ``hold`` (held cards in the given order, or ``discard all``), ``positions``
     (1-based positions kept), ``held``, ``ev``, ``ev_exact``, ``cost`` and ``cost_exact`` (EV
@@ -194,15 +199,11 @@ def hold_table(pt: Paytable, cards: list[int], pay_cat: np.ndarray, counts: list
     """
     order = sorted(range(5), key=lambda t: cards[t])
     hand = np.array([[cards[t] for t in order]], dtype=np.uint8)
-    pays, scale = pt.pay_units()
-    h = solve_holds(hand, counts, pay_cat, pays, scale, pt.deck_size, pt.tie_break)
     exact, moment2 = exact_hold_evs(hand, pt, pay_cat, counts)
     low_var = pt.tie_break == "low-variance"
     # the solver's tie-break: equal EV -> (lower variance) -> fewer cards -> lower mask
     masks = sorted(range(32), key=lambda m: (-exact[m], moment2[m] if low_var else 0,
                                              bin(m).count("1"), m))
-    if masks[0] != int(h.best[0]):
-        raise AssertionError("hold ordering disagrees with the solver's best hold")
     top = exact[masks[0]]
     rows: list[dict[str, Any]] = []
     for i, m in enumerate(masks):
@@ -210,12 +211,12 @@ def hold_table(pt: Paytable, cards: list[int], pay_cat: np.ndarray, counts: list
         cost = top - exact[m]
         rows.append({"positions": [p + 1 for p in positions], "held": len(positions),
                      "hold": vp_cards_text(cards[p] for p in positions) or "discard all",
-                     "ev": float(h.ev[0, m]), "ev_exact": _frac_text(exact[m]),
+                     "ev": float(exact[m]), "ev_exact": _frac_text(exact[m]),
                      "cost": float(cost), "cost_exact": _frac_text(cost), "best": i == 0})
     return rows
 
 
-def exact_hold_evs(hand: np.ndarray, pt: Paytable, pay_cat: np.ndarray, counts: list[np.ndarray]
+def exact_hold_evs(hand: np.ndarray, pt: Paytable, pay_cat: Any, counts: Sequence[Any]
                    ) -> tuple[list[Fraction], list[Fraction]]:
     """Exact EV and exact second moment E[pay^2] of each of the 32 holds of one sorted deal
     (``hand`` uint8[1, 5] ascending; Python ints from the integer counts, for display)."""
@@ -248,8 +249,8 @@ def exact_hold_evs(hand: np.ndarray, pt: Paytable, pay_cat: np.ndarray, counts: 
     return evs, m2
 
 
-def grade_hold(pt: Paytable, cards: list[int], held: list[int], pay_cat: np.ndarray,
-               counts: list[np.ndarray]) -> dict[str, Any]:
+def grade_hold(pt: Paytable, cards: list[int], held: list[int], pay_cat: Any,
+               counts: Sequence[Any]) -> dict[str, Any]:
     """The cost of holding ``held`` (card ids, a subset of ``cards``) against the best hold.
 
     Returns ``hold``, ``ev``/``ev_exact``, ``best_hold``, ``best_ev``/``best_ev_exact``,
@@ -391,6 +392,14 @@ def read_final_counts(path: Path) -> tuple[list[int], int]:
     with h5py.File(path, "r") as f:
         ds = f["final_counts"]
         return [int(x) for x in ds[:]], int(ds.attrs["denominator"])
+
+
+@contextmanager
+def artifact_counts(path: Path) -> Iterator[tuple[Any, list[Any]]]:
+    """(pay categories, subset counts) of a paytable artifact as open HDF5 datasets, so one
+    deal's holds read their 32 rows and nothing else."""
+    with h5py.File(path, "r") as f:
+        yield f["pay_category"], [f[f"counts/held{k}"] for k in range(5)]
 
 
 def read_counts(path: Path) -> tuple[np.ndarray, list[np.ndarray]]:

@@ -271,13 +271,13 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
         kicker = ALL_RANKS
         if "ranks" in item:
             if code not in _RANKS_OK:
-                raise bad(f"cannot express 'ranks' on {hand!r}: rank filters apply to four of a "
+                raise bad(f"cannot express 'ranks' on {hand!r}: 'ranks' applies to four of a "
                           "kind, three of a kind and pair only")
             ranks = _rank_mask(item["ranks"], "ranks", bad)
         if "kicker" in item:
             if code not in _KICKER_OK:
-                raise bad(f"cannot express 'kicker' on {hand!r}: kickers apply to four of a kind "
-                          "and four deuces only")
+                raise bad(f"cannot express 'kicker' on {hand!r}: 'kicker' applies to four of a "
+                          "kind and four deuces only")
             kicker = _rank_mask(item["kicker"], "kicker", bad)
         label = item.get("label", "")
         if not isinstance(label, str):
