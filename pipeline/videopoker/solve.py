@@ -28,6 +28,7 @@ than the best EV, so its cost ``best EV - second EV`` is the cheapest real mista
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from math import comb, lcm
 
@@ -153,6 +154,10 @@ class Holds:
     best_counts: np.ndarray  # int64[N, K] its final-hand counts, out of C(R, cards drawn)
     second: np.ndarray       # uint8[N] best hold with a strictly lower EV (NO_HOLD if none)
     second_num: np.ndarray   # int64[N] its exact EV over L * scale
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        """``ev, best, best_num, best_counts = solve_holds(...)`` (the earlier tuple) still works."""
+        return iter((self.ev, self.best, self.best_num, self.best_counts))
 
 
 def solve_holds(hands: np.ndarray, counts: list[np.ndarray], pay_cat: np.ndarray,
