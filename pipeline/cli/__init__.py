@@ -51,7 +51,16 @@ def artifacts_dir() -> Path:
 
 
 def _register() -> None:
-    from pipeline.cli import build_cmd, equity_cmd, eval_cmd, preflop_cmd, showdown_cmd, verify_cmd, vp_cmd  # noqa: F401  (commands register on import)
+    from pipeline.cli import (  # noqa: F401  (commands register on import)
+        build_cmd,
+        equity_cmd,
+        eval_cmd,
+        preflop_cmd,
+        showdown_cmd,
+        verify_cmd,
+        vp_catalog_cmd,  # noqa: F401
+        vp_cmd,
+    )
 
 
 def _user_message(exc: BaseException) -> str | None:

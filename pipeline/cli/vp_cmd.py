@@ -1,6 +1,5 @@
-"""``pokertables vp analyze PAYTABLE`` and ``pokertables vp hold CARDS --paytable PAYTABLE``.
-
-A paytable is a slug (``jacks-or-better-9-6``, see :mod:`pipeline.registry`) or a TOML path.
+"""``pokertables vp analyze GAME`` and ``pokertables vp hold CARDS --paytable GAME`` (GAME: a
+slug of a built-in paytable or a TOML path).
 
 Both use the built ``artifacts/paytables/<slug>.h5`` when it was made from exactly this file
 by this solver, and otherwise compute on the fly (about a second), so any TOML works.
@@ -40,15 +39,15 @@ def _classes(deck_size: int) -> DealClasses:
 
 @vp_app.command("analyze")
 def analyze_cmd(
-    paytable: str = typer.Argument(..., help="paytable slug (e.g. jacks-or-better-9-6) or TOML file"),
+    paytable: str = typer.Argument(..., help="game slug (see `vp list`, e.g. jacks-or-better-9-6) or TOML path"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """Exact optimal-strategy return, variance and final-hand table of a paytable."""
     from pipeline.videopoker.analysis import analyze, current_artifact, read_final_counts, summary_dict
-    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.catalog import load_named
 
     t0 = time.perf_counter()
-    pt = load_paytable(paytable)
+    pt = load_named(paytable)
     art = current_artifact(pt, artifacts_dir())
     if art is not None:
         counts, den = read_final_counts(art)
@@ -61,8 +60,8 @@ def analyze_cmd(
     if as_json:
         typer.echo(json.dumps(info))
         return
-    deck = "53 cards (joker wild)" if pt.deck_size == 53 else \
-        "52 cards, deuces wild" if pt.wild == "deuces" else "52 cards"
+    deck = f"{pt.deck_size} cards ({pt.deck_size - 52} joker{'s' * (pt.deck_size > 53)} wild)" \
+        if pt.wild == "joker" else "52 cards, deuces wild" if pt.wild == "deuces" else "52 cards"
     typer.echo(f"{pt.name}  ({deck}; optimal strategy)")
     typer.echo(f"{'hand':<24}{'pays':>7}{'combinations':>24}{'probability':>14}{'return':>11}")
     for ln in info["lines"]:
@@ -77,26 +76,29 @@ def analyze_cmd(
 @vp_app.command("hold")
 def hold_cmd(
     cards: list[str] = typer.Argument(..., help="five cards, e.g. 'Jh Qh Kh Ah 2c' (Jk = joker)"),
-    paytable: str = typer.Option(..., "--paytable", "-p", help="paytable slug or TOML file"),
+    paytable: str = typer.Option(..., "--paytable", "-p", help="game slug or paytable TOML path"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """EV of all 32 holds of a deal, best first."""
     from pipeline.videopoker.analysis import (
+        artifact_counts,
         compute_counts,
         current_artifact,
         hold_table,
         parse_deal,
-        read_counts,
         vp_cards_text,
     )
-    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.catalog import load_named
 
     t0 = time.perf_counter()
-    pt = load_paytable(paytable)
+    pt = load_named(paytable)
     ids = parse_deal(" ".join(cards), pt.deck_size)
     art = current_artifact(pt, artifacts_dir())
-    pay_cat, counts = read_counts(art) if art is not None else compute_counts(pt)
-    rows = hold_table(pt, ids, pay_cat, counts)
+    if art is not None:
+        with artifact_counts(art) as (pay_cat, counts):  # reads only this deal's rows
+            rows = hold_table(pt, ids, pay_cat, counts)
+    else:
+        rows = hold_table(pt, ids, *compute_counts(pt))
     seconds = time.perf_counter() - t0
     if as_json:
         typer.echo(json.dumps({"name": pt.name, "cards": vp_cards_text(ids),
@@ -104,8 +106,9 @@ def hold_cmd(
                                "seconds": round(seconds, 4)}))
         return
     typer.echo(f"{vp_cards_text(ids)} under {pt.name}: all 32 holds, best first")
-    typer.echo(f"{'':2}{'hold':<22}{'EV':>12}  exact")
+    typer.echo(f"{'':2}{'hold':<22}{'EV':>12}{'cost':>11}  {'EV exact':<24}cost exact")
     for r in rows:
         mark = "* " if r["best"] else "  "
-        typer.echo(f"{mark}{r['hold']:<22}{r['ev']:>12.6f}  {r['ev_exact']}")
+        typer.echo(f"{mark}{r['hold']:<22}{r['ev']:>12.6f}{r['cost']:>11.6f}  "
+                   f"{r['ev_exact']:<24}{r['cost_exact']}")
     typer.echo(f"{seconds:.2f} s ({'artifact' if art is not None else 'computed now'})")

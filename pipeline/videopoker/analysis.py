@@ -4,10 +4,11 @@ of one deal, and the ``paytables/<slug>.h5`` artifact (written by the stage, rea
 
 from __future__ import annotations
 
-import hashlib
 import re
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -20,28 +21,29 @@ from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, card_text, parse
 from pipeline.errors import ConfigError, InputError
 from pipeline.videopoker.classify import classify_deals
 from pipeline.videopoker.deals import DealClasses, deal_classes, deck_hands
+from pipeline.videopoker.digest import solver_digest
 from pipeline.videopoker.paytable import Paytable
-from pipeline.videopoker.solve import draw_denominators, solve_holds
+from pipeline.videopoker.solve import NO_HOLD, draw_denominators, solve_holds
 from pipeline.videopoker.subsets import subset_counts
 
-TIE_BREAK = ("among holds with exactly equal EV: keep the fewest cards, then the lowest hold "
-             "mask (bit t = t-th card of the deal in ascending card id order)")
+TIE_BREAKS_TEXT = {
+    "fewest-cards": ("among holds with exactly equal EV: keep the fewest cards, then the lowest "
+                     "hold mask (bit t = t-th card of the deal in ascending card id order)"),
+    "low-variance": ("among holds with exactly equal EV: the lower variance of the pay, then the "
+                     "fewest cards, then the lowest hold mask (bit t = t-th card of the deal in "
+                     "ascending card id order)"),
+}
+TIE_BREAK = TIE_BREAKS_TEXT["fewest-cards"]
+SECOND_HOLD_TEXT = ("second_hold: the best hold (same tie-break) among the holds whose EV is "
+                    "strictly below the best EV, 255 if none; error_cost = best EV - its EV")
 HOLD_BITS = "bit t set = keep the t-th card of the deal's cards in ascending card id order"
 JOKER_TEXT = "Jk"
-
-
-def solver_digest() -> str:
-    """sha256 over the video poker modules' source: an artifact made by other code is stale."""
-    h = hashlib.sha256()
-    for p in sorted(Path(__file__).resolve().parent.glob("*.py")):
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()
+JOKER = 52  # card id of the (first) joker; the second joker of a 54-card deck is 53
 
 
 def vp_card_text(c: int) -> str:
     """Card text, with ``Jk`` for the joker (card 52)."""
-    return JOKER_TEXT if int(c) == 52 else card_text(int(c))
+    return JOKER_TEXT if int(c) >= JOKER else card_text(int(c))
 
 
 def vp_cards_text(cards: Any) -> str:
@@ -50,17 +52,21 @@ def vp_cards_text(cards: Any) -> str:
 
 
 def parse_deal(text: str, deck_size: int) -> list[int]:
-    """Parse five cards of a deal (``Jk``/``joker`` allowed in the 53-card game); ids in order."""
+    """Parse five cards of a deal (``Jk``/``joker`` allowed in joker games, twice with two
+    jokers); ids in order (the first joker is 52, the second 53)."""
     ids: list[int] = []
+    jokers = deck_size - 52
     for word in re.split(r"[\s,;]+", text.strip()):
         if not word:
             continue
         if word.lower() in ("jk", "joker", "jkr"):
-            if deck_size != 53:
+            if jokers == 0:
                 raise InputError(f"bad card {word!r}: the joker is only dealt in joker games")
-            if 52 in ids:
-                raise InputError("duplicate card Jk")
-            ids.append(52)
+            used = sum(1 for c in ids if c >= JOKER)
+            if used >= jokers:
+                raise InputError("duplicate card Jk" if jokers == 1 else
+                                 f"too many jokers: the deck has {jokers}")
+            ids.append(JOKER + used)
         else:
             for c in parse_cards(word):
                 if c in ids:
@@ -93,6 +99,12 @@ class Analysis:
     return_exact: Fraction
     variance: Fraction
     seconds: float
+    second: np.ndarray = field(default_factory=lambda: np.empty(0, np.uint8))      # uint8[N]
+    second_num: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))  # int64[N]
+
+    def error_cost(self) -> np.ndarray:
+        """float64[N]: EV lost by the second-best hold (0 where every hold ties the best)."""
+        return (self.best_num - self.second_num) / self.ev_denominator
 
     def summary(self) -> dict[str, Any]:
         """The return table as the CLI's JSON object."""
@@ -102,10 +114,13 @@ class Analysis:
 def check_pays(pt: Paytable) -> None:
     """Reject pays so large that exact EVs would overflow int64 (``ValueError`` naming the line)."""
     units, _ = pt.pay_units()
-    _, _, big = draw_denominators(pt.deck_size)
+    ways, _, big = draw_denominators(pt.deck_size)
     for ln, u in zip(pt.lines, units):
-        # the largest int64 in the solver is a hold's EV times L * scale, at most pay * L
-        if int(u) * big >= 2 ** 62:
+        # the largest int64 in the solver is a hold's EV times L * scale, at most pay * L;
+        # the low-variance rule compares (sum of pay^2 over draws) * C(R, d) <= (pay * C(R,5))^2
+        too_big = int(u) * big >= 2 ** 62 or (
+            pt.tie_break == "low-variance" and (int(u) * int(ways[5])) ** 2 >= 2 ** 63)
+        if too_big:
             raise ConfigError(f"{pt.source or pt.name}:{ln.text_line}: pays {ln.pays} too large "
                              "(or too finely fractional) for exact 64-bit arithmetic")
 
@@ -126,16 +141,16 @@ def analyze(pt: Paytable, classes: DealClasses | None = None) -> Analysis:
     if classes is None:
         classes = deal_classes(pt.deck_size)
     if classes.deck_size != pt.deck_size:
-        raise ValueError(f"deal classes are for {classes.deck_size} cards, paytable needs {pt.deck_size}")
+        raise InputError(f"deal classes are for {classes.deck_size} cards, paytable needs {pt.deck_size}")
     t0 = time.perf_counter()
     pay_cat, counts = compute_counts(pt)
     pays, scale = pt.pay_units()
-    ev, best, best_num, best_counts = solve_holds(classes.hands, counts, pay_cat, pays, scale,
-                                                  pt.deck_size)
+    h = solve_holds(classes.hands, counts, pay_cat, pays, scale, pt.deck_size, pt.tie_break)
+    ev, best, best_num, best_counts = h.ev, h.best, h.best_num, h.best_counts
     ways, mult, big = draw_denominators(pt.deck_size)
     draws = 5 - np.array([bin(m).count("1") for m in range(32)], dtype=np.int64)
     factor = classes.weight * mult[draws[best]]
-    # int64 is safe: each class adds at most 24 * L per category, in all <= C(53,5) * L < 2^63
+    # int64 is safe: each class adds at most 48 * L per category, in all <= C(54,5) * L < 2^63
     final = (best_counts * factor[:, None]).sum(axis=0)
     final_counts = [int(x) for x in final]
     denominator = comb(pt.deck_size, 5) * big
@@ -146,7 +161,8 @@ def analyze(pt: Paytable, classes: DealClasses | None = None) -> Analysis:
     second = sum((Fraction(c) * p * p for c, p in zip(final_counts, pay_list)), Fraction(0)) / denominator
     seconds = time.perf_counter() - t0
     return Analysis(pt, classes, pay_cat, counts, ev, best, best_num, best_counts, final_counts,
-                    denominator, big * scale, ret, second - ret * ret, seconds)
+                    denominator, big * scale, ret, second - ret * ret, seconds, h.second,
+                    h.second_num)
 
 
 def summary_dict(pt: Paytable, final_counts: list[int], denominator: int, seconds: float
@@ -166,43 +182,45 @@ def summary_dict(pt: Paytable, final_counts: list[int], denominator: int, second
             "lines": lines, "seconds": round(seconds, 4)}
 
 
-def hold_table(pt: Paytable, cards: list[int], pay_cat: np.ndarray, counts: list[np.ndarray]
+def _frac_text(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
+
+
+def hold_table(pt: Paytable, cards: list[int], pay_cat: Any, counts: Sequence[Any]
                ) -> list[dict[str, Any]]:
     """All 32 holds of one deal (cards in the user's order), best first.
 
+    ``pay_cat`` and ``counts`` are the arrays of :func:`compute_counts` or the datasets of an
+    artifact (:func:`artifact_counts`): only the 32 rows this deal needs are read.
+
     Each row: ``hold`` (held cards in the given order, or ``discard all``), ``positions``
-    (1-based positions kept), ``held``, ``ev``, ``ev_exact``, ``best``. Equal EVs are ordered
-    by the solver's tie-break rule, so the first row is the solver's best hold.
+    (1-based positions kept), ``held``, ``ev``, ``ev_exact``, ``cost`` and ``cost_exact`` (EV
+    given up against the best hold, exactly as ``num/den``), ``best``. Equal EVs are ordered by
+    the paytable's tie-break rule, so the first row is the solver's best hold.
     """
     order = sorted(range(5), key=lambda t: cards[t])
     hand = np.array([[cards[t] for t in order]], dtype=np.uint8)
-    pays, scale = pt.pay_units()
-    ev, best, _, _ = solve_holds(hand, counts, pay_cat, pays, scale, pt.deck_size)
+    exact, moment2 = exact_hold_evs(hand, pt, pay_cat, counts)
+    low_var = pt.tie_break == "low-variance"
+    # the solver's tie-break: equal EV -> (lower variance) -> fewer cards -> lower mask
+    masks = sorted(range(32), key=lambda m: (-exact[m], moment2[m] if low_var else 0,
+                                             bin(m).count("1"), m))
+    top = exact[masks[0]]
     rows: list[dict[str, Any]] = []
-    for m in range(32):
-        kept_sorted = [t for t in range(5) if m >> t & 1]
-        positions = sorted(order[t] for t in kept_sorted)
-        rows.append({"mask": m, "positions": [p + 1 for p in positions], "held": len(positions),
+    for i, m in enumerate(masks):
+        positions = sorted(order[t] for t in range(5) if m >> t & 1)
+        cost = top - exact[m]
+        rows.append({"positions": [p + 1 for p in positions], "held": len(positions),
                      "hold": vp_cards_text(cards[p] for p in positions) or "discard all",
-                     "ev": float(ev[0, m])})
-    exact = _exact_evs(hand, pt, pay_cat, counts)
-    for r in rows:
-        r["ev_exact_fraction"] = exact[r["mask"]]
-        r["ev_exact"] = f"{exact[r['mask']].numerator}/{exact[r['mask']].denominator}"
-    # the solver's tie-break: equal EV -> fewer cards -> lower mask (of the sorted deal)
-    rows.sort(key=lambda r: (-r["ev_exact_fraction"], r["held"], r["mask"]))
-    if rows[0]["mask"] != int(best[0]):
-        raise AssertionError("hold ordering disagrees with the solver's best hold")
-    for i, r in enumerate(rows):
-        r["best"] = i == 0
-        del r["ev_exact_fraction"]
-        del r["mask"]
+                     "ev": float(exact[m]), "ev_exact": _frac_text(exact[m]),
+                     "cost": float(cost), "cost_exact": _frac_text(cost), "best": i == 0})
     return rows
 
 
-def _exact_evs(hand: np.ndarray, pt: Paytable, pay_cat: np.ndarray, counts: list[np.ndarray]
-               ) -> list[Fraction]:
-    """Exact EV of each of the 32 holds of one sorted deal (Python ints; used for display)."""
+def exact_hold_evs(hand: np.ndarray, pt: Paytable, pay_cat: Any, counts: Sequence[Any]
+                   ) -> tuple[list[Fraction], list[Fraction]]:
+    """Exact EV and exact second moment E[pay^2] of each of the 32 holds of one sorted deal
+    (``hand`` uint8[1, 5] ascending; Python ints from the integer counts, for display)."""
     from pipeline.core.cards import COLEX_WEIGHTS
 
     cards = [int(c) for c in hand[0]]
@@ -210,7 +228,8 @@ def _exact_evs(hand: np.ndarray, pt: Paytable, pay_cat: np.ndarray, counts: list
     for m in range(32):
         sub = [cards[t] for t in range(5) if m >> t & 1]
         k = len(sub)
-        idx = sum(comb(c, i + 1) if c == 52 else COLEX_WEIGHTS[i + 1][c] for i, c in enumerate(sub))
+        idx = sum(comb(c, i + 1) if c >= JOKER else COLEX_WEIGHTS[i + 1][c]
+                  for i, c in enumerate(sub))
         if k == 5:
             row = [0] * pt.n_categories
             row[int(pay_cat[idx])] = 1
@@ -223,8 +242,66 @@ def _exact_evs(hand: np.ndarray, pt: Paytable, pay_cat: np.ndarray, counts: list
                 g[m] = [x - y for x, y in zip(g[m], g[m | 1 << b])]
     pays = pt.pays
     rest = pt.deck_size - 5
-    return [sum((Fraction(n) * p for n, p in zip(g[m], pays)), Fraction(0))
-            / comb(rest, 5 - bin(m).count("1")) for m in range(32)]
+    ways = [comb(rest, 5 - bin(m).count("1")) for m in range(32)]
+    evs = [sum((Fraction(n) * p for n, p in zip(g[m], pays)), Fraction(0)) / ways[m]
+           for m in range(32)]
+    m2 = [sum((Fraction(n) * p * p for n, p in zip(g[m], pays)), Fraction(0)) / ways[m]
+          for m in range(32)]
+    return evs, m2
+
+
+def grade_hold(pt: Paytable, cards: list[int], held: list[int], pay_cat: Any,
+               counts: Sequence[Any]) -> dict[str, Any]:
+    """The cost of holding ``held`` (card ids, a subset of ``cards``) against the best hold.
+
+    Returns ``hold``, ``ev``/``ev_exact``, ``best_hold``, ``best_ev``/``best_ev_exact``,
+    ``cost``/``cost_exact`` (exact ``num/den``), ``rank`` (1 = an optimal hold; holds with a
+    higher EV + 1) and ``optimal`` (cost is zero).
+    """
+    rows = hold_table(pt, cards, pay_cat, counts)
+    want = sorted(cards.index(c) + 1 for c in held)
+    mine = next(r for r in rows if r["positions"] == want)
+    ev = Fraction(mine["ev_exact"])
+    rank = 1 + sum(1 for r in rows if Fraction(r["ev_exact"]) > ev)
+    best = rows[0]
+    return {"hold": mine["hold"], "ev": mine["ev"], "ev_exact": mine["ev_exact"],
+            "best_hold": best["hold"], "best_ev": best["ev"], "best_ev_exact": best["ev_exact"],
+            "cost": mine["cost"], "cost_exact": mine["cost_exact"], "rank": rank,
+            "optimal": mine["cost_exact"] == "0/1"}
+
+
+def parse_hold(text: str, cards: list[int], deck_size: int) -> list[int]:
+    """The held cards of a deal from ``"Js Jd"`` (cards, any order), ``"10010"`` (a 0/1 flag
+    per position of the deal), ``"none"``/``"-"`` (discard all) or ``"all"``."""
+    t = text.strip().lower()
+    if t in ("none", "-", "discard", "discard all", "draw 5"):
+        return []
+    if t == "all":
+        return list(cards)
+    if re.fullmatch(r"[01]{5}", t):
+        return [c for c, f in zip(cards, t) if f == "1"]
+    if re.fullmatch(r"[0-9]+", t):
+        raise InputError(f"bad hold {text!r}: a position mask has five 0/1 digits, e.g. 10010")
+    held: list[int] = []
+    jokers_in_deal = [c for c in cards if c >= JOKER]
+    for word in re.split(r"[\s,;]+", text.strip()):
+        if not word:
+            continue
+        if word.lower() in ("jk", "joker", "jkr"):
+            free = [c for c in jokers_in_deal if c not in held]
+            if not free:
+                raise InputError(f"bad hold {text!r}: Jk is not in the deal "
+                                 f"{vp_cards_text(cards)} (or held twice)")
+            held.append(free[0])
+            continue
+        for c in parse_cards(word):
+            if c not in cards:
+                raise InputError(f"bad hold {text!r}: {card_text(c)} is not in the deal "
+                                 f"{vp_cards_text(cards)}")
+            if c in held:
+                raise InputError(f"bad hold {text!r}: {card_text(c)} held twice")
+            held.append(c)
+    return held
 
 
 # ---------------------------------------------------------------- the artifact
@@ -246,8 +323,10 @@ def write_artifact(a: Analysis, path: Path) -> None:
             "variance": float(a.variance),
             "variance_exact": f"{a.variance.numerator}/{a.variance.denominator}",
             "total_combinations": str(a.denominator),
-            "tie_break": TIE_BREAK,
-            "card_ids": CARD_ID_FORMULA + ("; 52 = joker" if pt.deck_size == 53 else ""),
+            "tie_break": TIE_BREAKS_TEXT[pt.tie_break], "tie_break_rule": pt.tie_break,
+            "jokers": pt.jokers if pt.wild == "joker" else 0, "source": pt.reference,
+            "card_ids": CARD_ID_FORMULA + {52: "", 53: "; 52 = joker",
+                                           54: "; 52, 53 = jokers"}[pt.deck_size],
             "index_scheme": "colex", "index_formula": COLEX_FORMULA,
         })
         ds = f.create_dataset("pay_category", data=a.pay_category)
@@ -262,7 +341,7 @@ def write_artifact(a: Analysis, path: Path) -> None:
         s = f.create_group("strategy")
         s.attrs["classes"] = len(a.classes)
         s.attrs["hold_bits"] = HOLD_BITS
-        s.attrs["tie_break"] = TIE_BREAK
+        s.attrs["tie_break"] = TIE_BREAKS_TEXT[pt.tie_break]
         s["hands"] = a.classes.hands
         s["weight"] = a.classes.weight
         s["index5"] = a.classes.index5
@@ -275,6 +354,17 @@ def write_artifact(a: Analysis, path: Path) -> None:
         s["best_ev_numerator"].attrs["denominator"] = str(a.ev_denominator)
         s["best_counts"] = a.best_counts.astype(np.uint32)
         s["best_counts"].attrs["meaning"] = "final-hand counts of the best hold, out of C(R, drawn)"
+        # --- mistake costs (issue 12): the cheapest real mistake per class ---
+        s["second_hold"] = a.second
+        s["second_hold"].attrs["meaning"] = SECOND_HOLD_TEXT + "; " + HOLD_BITS
+        s["second_ev"] = a.ev[np.arange(len(a.best)), np.where(a.second == NO_HOLD, a.best, a.second)]
+        s["second_ev"].attrs["meaning"] = "EV (per coin) of second_hold"
+        s["second_ev_numerator"] = a.second_num
+        s["second_ev_numerator"].attrs["denominator"] = str(a.ev_denominator)
+        s["error_cost"] = a.error_cost()
+        s["error_cost"].attrs["meaning"] = ("best EV - second EV per coin: what the cheapest "
+                                            "mistake on this deal costs (exact: (best_ev_numerator "
+                                            "- second_ev_numerator) / denominator)")
         ds = f.create_dataset("final_counts", data=np.array(a.final_counts, dtype=np.int64))
         ds.attrs.update({"labels": pt.labels, "denominator": str(a.denominator),
                          "meaning": "final-hand combinations under optimal play at the common "
@@ -316,6 +406,14 @@ def read_final_counts(path: Path) -> tuple[list[int], int]:
     with h5py.File(path, "r") as f:
         ds = f["final_counts"]
         return [int(x) for x in ds[:]], int(ds.attrs["denominator"])
+
+
+@contextmanager
+def artifact_counts(path: Path) -> Iterator[tuple[Any, list[Any]]]:
+    """(pay categories, subset counts) of a paytable artifact as open HDF5 datasets, so one
+    deal's holds read their 32 rows and nothing else."""
+    with h5py.File(path, "r") as f:
+        yield f["pay_category"], [f[f"counts/held{k}"] for k in range(5)]
 
 
 def read_counts(path: Path) -> tuple[np.ndarray, list[np.ndarray]]:

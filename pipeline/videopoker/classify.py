@@ -7,7 +7,7 @@ Two passes, both numba:
    such pattern it tries every reading of the wild cards (each wild any rank; all wilds in
    the naturals' suit or not) and keeps the best-paying line, so "best use of the wilds"
    is exact and needs no hand-written wild-card rules. About 700k readings in all.
-2. :func:`classify_deals` — one table lookup per deal (2,598,960 or 2,869,685 deals).
+2. :func:`classify_deals` — one table lookup per deal (2,598,960, 2,869,685 or 3,162,510 deals).
 
 Line semantics are documented in :mod:`pipeline.videopoker.paytable`.
 """
@@ -35,8 +35,7 @@ from pipeline.videopoker.paytable import (
 )
 
 WILD_CODE = {"none": 0, "deuces": 1, "joker": 2}
-MAX_WILDS = {"none": 0, "deuces": 4, "joker": 1}
-JOKER = 52
+JOKER = 52  # the jokers are cards 52 (and 53 in the two-joker deck)
 
 # multiset-index table sizes C(12+n, n) for n = 0..5 natural cards
 _MS_SIZE = np.array([1, 13, 91, 455, 1820, 6188], dtype=np.int64)
@@ -197,7 +196,7 @@ def pattern_table(pt: Paytable) -> np.ndarray:
     """uint8 pay category per (wild count, natural rank multiset, naturals suited) pattern."""
     codes, rmask, kmask = pt.line_arrays()
     pays, _ = pt.pay_units()
-    mw = MAX_WILDS[pt.wild]
+    mw = pt.max_wilds
     off = pattern_offsets(mw)
     out = np.empty(int(off[-1]), np.uint8)
     _fill_patterns(mw, WILD_CODE[pt.wild], codes, rmask, kmask, pays, MBINOM, off, out)
@@ -216,7 +215,7 @@ def _classify(hands: np.ndarray, wild_mode: int, table: np.ndarray, offsets: np.
         suited = 1
         for t in range(5):
             c = np.int64(hands[i, t])
-            if (wild_mode == 1 and c < 4) or (wild_mode == 2 and c == 52):
+            if (wild_mode == 1 and c < 4) or (wild_mode == 2 and c >= JOKER):
                 w += 1
                 continue
             # cards are ascending, so natural ranks arrive sorted: multiset index directly
@@ -231,9 +230,9 @@ def _classify(hands: np.ndarray, wild_mode: int, table: np.ndarray, offsets: np.
 
 
 def classify_deals(pt: Paytable, hands: np.ndarray) -> np.ndarray:
-    """uint8 pay category of every row of ``hands`` (ascending card ids; 52 = joker)."""
+    """uint8 pay category of every row of ``hands`` (ascending card ids; 52, 53 = jokers)."""
     table = pattern_table(pt)
-    off = pattern_offsets(MAX_WILDS[pt.wild])
+    off = pattern_offsets(pt.max_wilds)
     out = np.empty(hands.shape[0], np.uint8)
     _classify(np.ascontiguousarray(hands), WILD_CODE[pt.wild], table, off, MBINOM, out)
     return out

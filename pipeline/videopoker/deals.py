@@ -1,11 +1,13 @@
-"""Every k-card hand of a 52- or 53-card deck by colex, and the suit-canonical deal classes.
+"""Every k-card hand of a 52-, 53- or 54-card deck by colex, and the suit-canonical deal classes.
 
 Two deals are in one class when a relabelling of the suits (one of 24) maps one onto the
 other; they then have the same strategy and the same EVs. The classes are *derived*: each
 deal's canonical form relabels its suits so that the suits' 13-bit rank masks come in
 decreasing order (clubs gets the largest mask, then diamonds, hearts, spades); the class
-weight is the number of deals with that form. The joker (card 52, 53-card deck) has no suit.
-For 52 cards this gives 134,459 classes whose weights sum to 2,598,960.
+weight is the number of deals with that form. A joker (card 52; with two jokers also card
+53) has no suit, and the two jokers of the 54-card deck are interchangeable: a canonical deal
+holding one joker holds card 52. For 52 cards this gives 134,459 classes whose weights sum to
+2,598,960.
 """
 
 from __future__ import annotations
@@ -18,10 +20,16 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 
-from pipeline.core.cards import BINOM
+from pipeline.core.cards import MAX_K
 from pipeline.core.combos import hands_range
 
 JOKER = 52
+#: Decks the video poker code handles: 52 cards, plus one joker (53) or two jokers (54).
+VP_DECKS = (52, 53, 54)
+#: ``VP_BINOM[n, k] = C(n, k)`` for ``n <= 54``: the colex weights over the largest deck
+#: (core's ``BINOM`` stops at the 52-card deck's ids).
+VP_BINOM = np.array([[comb(n, k) for k in range(MAX_K + 1)] for n in range(max(VP_DECKS) + 1)],
+                    dtype=np.int64)
 
 
 @lru_cache(maxsize=16)
@@ -30,10 +38,19 @@ def deck_hands(deck_size: int, k: int) -> np.ndarray:
 
     Cached per process (read-only); row ``i`` has colex index ``i``.
     """
-    if deck_size not in (52, 53) or not 0 <= k <= 5:
-        raise ValueError(f"deck_hands: deck {deck_size} / k {k} not supported (52 or 53 cards, k 0..5)")
-    out = hands_range(k, 0, comb(deck_size, k), deck_size) if k > 0 \
-        else np.zeros((1, 0), np.uint8)
+    if deck_size not in VP_DECKS or not 0 <= k <= 5:
+        raise ValueError(f"deck_hands: deck {deck_size} / k {k} not supported (52-54 cards, k 0..5)")
+    if k == 0:
+        out = np.zeros((1, 0), np.uint8)
+    elif deck_size <= 53:
+        out = hands_range(k, 0, comb(deck_size, k), deck_size)
+    else:
+        # colex: the hands without the last card come first, then those holding it, ordered
+        # by their other k-1 cards (core's colex tables stop at card 52, so build it up)
+        last = deck_size - 1
+        with_last = np.hstack([deck_hands(last, k - 1),
+                               np.full((comb(last, k - 1), 1), last, np.uint8)])
+        out = np.vstack([deck_hands(last, k), with_last])
     out.setflags(write=False)
     return out
 
@@ -45,8 +62,8 @@ def _canonical(hands: np.ndarray, binom: np.ndarray, out: np.ndarray) -> None:
         joker = 0
         for t in range(5):
             c = np.int64(hands[i, t])
-            if c == 52:
-                joker = 1
+            if c >= 52:
+                joker += 1
             else:
                 masks[c & 3] |= np.int64(1) << (c >> 2)
         # sort the four suit masks in decreasing order (insertion sort of 4)
@@ -65,8 +82,10 @@ def _canonical(hands: np.ndarray, binom: np.ndarray, out: np.ndarray) -> None:
                 if (masks[s] >> r) & 1:
                     idx += binom[4 * r + s, j]
                     j += 1
-        if joker:
-            idx += binom[52, j]
+        # jokers are interchangeable: the canonical deal uses the lowest joker ids
+        for t in range(joker):
+            idx += binom[52 + t, j]
+            j += 1
         out[i] = idx
 
 
@@ -87,13 +106,13 @@ def canonical_index(hands: np.ndarray) -> np.ndarray:
     """int64 colex index of each deal's canonical (suit-relabelled) representative."""
     arr = np.ascontiguousarray(hands, dtype=np.uint8)
     out = np.empty(arr.shape[0], np.int64)
-    _canonical(arr, BINOM, out)
+    _canonical(arr, VP_BINOM, out)
     return out
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=3)
 def deal_classes(deck_size: int = 52) -> DealClasses:
-    """The suit-canonical classes of all 5-card deals of a 52- or 53-card (joker) deck."""
+    """The suit-canonical classes of all 5-card deals of a 52-, 53- or 54-card (jokers) deck."""
     hands = deck_hands(deck_size, 5)
     canon = canonical_index(hands)
     weight_all = np.bincount(canon, minlength=hands.shape[0])
@@ -111,7 +130,7 @@ RANK_PATTERNS = ("five singletons", "one pair", "two pair", "three of a kind", "
 
 
 def rank_pattern(hands: np.ndarray) -> np.ndarray:
-    """int8 rank pattern of each deal (index into ``RANK_PATTERNS``; -1 for deals with the joker).
+    """int8 rank pattern of each deal (index into ``RANK_PATTERNS``; -1 for deals with a joker).
 
     Cards are ascending, so ranks are sorted: equal neighbours give the multiplicities.
     """
@@ -127,10 +146,10 @@ def rank_pattern(hands: np.ndarray) -> np.ndarray:
 
 
 def read_classes(path: Path | str, deck_size: int = 52) -> DealClasses:
-    """Deal classes from ``vp_classes.h5`` (group ``/deck53`` holds the joker deck's)."""
+    """Deal classes from ``vp_classes.h5`` (groups ``/deck53``, ``/deck54`` hold the joker decks')."""
     import h5py
 
     with h5py.File(path, "r") as f:
-        g = f if deck_size == 52 else f["deck53"]
+        g = f if deck_size == 52 else f[f"deck{deck_size}"]
         return DealClasses(deck_size, g["hands"][:], g["weight"][:].astype(np.int64),
                            g["index5"][:].astype(np.int64))

@@ -5,6 +5,8 @@ through :mod:`pipeline.registry`)::
 
     name = "Jacks or Better 9/6"
     wild = "none"            # "none", "deuces" (the four 2s are wild) or "joker" (53rd card)
+    jokers = 1               # optional, with wild = "joker": 1 (53 cards) or 2 (54 cards)
+    tie_break = "fewest-cards"  # optional: or "low-variance" (see below)
     [[line]]                 # lines from the top of the machine's table down
     hand = "royal flush"
     pays = 800               # per coin at the max bet
@@ -24,12 +26,32 @@ the four wild deuces. In wild games a hand is what the best use of its wild card
 every way of reading the wild cards is paid by its first matching line and the hand gets the
 highest such pay (on equal pays, the earlier line).
 
-Every problem is a :class:`pipeline.errors.ConfigError` (a ``ValueError``) naming the file, the
-text line and the paytable line.
+Top-level keys besides the lines:
+
+* ``jokers = 2`` (only with ``wild = "joker"``; default 1): a 54-card deck with two jokers
+  (Double Joker). Both jokers are wild and interchangeable; ``Jk`` twice in a deal.
+* ``tie_break = "low-variance"`` (default ``"fewest-cards"``): which of several holds with
+  exactly equal EV is *the* best hold. ``fewest-cards`` keeps the fewest cards, then the lowest
+  hold mask; ``low-variance`` first takes the hold whose pay has the smaller variance (the
+  convention of Wizard of Odds' tables), then the same rule. Returns never change; the
+  final-hand counts (and the strategy artifacts) follow the chosen hold.
+* ``source = "..."``: where the published return of this game was found (documentation).
+
+What the format expresses: a line pays a poker category; quads, trips and pairs may be
+restricted to ranks (``ranks``: e.g. minimum pair "JQKA", "four aces", "four 2-4"); quads and
+four deuces may require the fifth card's rank (``kicker``: "four aces with a 2-4 kicker").
+What it cannot: kickers on other hands, rank filters on full houses / straights / flushes
+(e.g. "aces full"), suit-specific pays, sequential royals, more than two jokers, a different
+wild rank than the deuces. A key naming such a rule is rejected with a ``ConfigError``
+naming it, the file and the line.
+
+Every problem is a :class:`pipeline.errors.ConfigError` (a ``ValueError``) naming the file, the text line and the
+paytable line.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass
@@ -57,11 +79,20 @@ WILD_MODES = ("none", "deuces", "joker")
 ALL_RANKS = (1 << 13) - 1
 NOTHING = "nothing"
 
-_TOP_KEYS = {"name", "wild", "line", "source"}
+_TOP_KEYS = {"name", "wild", "line", "source", "jokers", "tie_break"}
 #: largest pay per coin accepted (real tables top out at a few thousand), so exact sums fit int64
 MAX_PAY = 1_000_000
 #: pays may have at most three decimals (2.5, 0.125): the kernels' common scale stays small
 MAX_PAY_DENOMINATOR = 1000
+#: Equal-EV tie rules (see the module doc); the first is the default.
+TIE_BREAKS = ("fewest-cards", "low-variance")
+MAX_JOKERS = 2
+#: Keys people reach for that name rules the format cannot express (with the reason).
+_UNSUPPORTED = {
+    "sequential": "sequential royals (order on the screen) are not modelled",
+    "suit": "suit-specific pays are not modelled",
+    "wild_rank": "only the deuces (wild = \"deuces\") or jokers can be wild",
+}
 _LINE_KEYS = {"hand", "pays", "ranks", "kicker", "label"}
 _RANKS_OK = {FOUR_KIND, THREE_KIND, PAIR}
 _KICKER_OK = {FOUR_KIND, FOUR_DEUCES}
@@ -92,11 +123,19 @@ class Paytable:
     slug: str = "paytable"
     source: str = ""            # the file it came from ('' for text)
     digest: str = ""            # sha256 of the file's bytes (artifact freshness)
+    jokers: int = 1             # with wild = "joker": how many jokers the deck holds
+    tie_break: str = TIE_BREAKS[0]
+    reference: str = ""         # the ``source`` key: where the published return was found
 
     @property
     def deck_size(self) -> int:
-        """52, or 53 with the joker."""
-        return 53 if self.wild == "joker" else 52
+        """52, or 53 / 54 with one / two jokers."""
+        return 52 + self.jokers if self.wild == "joker" else 52
+
+    @property
+    def max_wilds(self) -> int:
+        """Most wild cards a 5-card hand can hold (4 deuces, or the jokers)."""
+        return {"none": 0, "deuces": 4, "joker": self.jokers}[self.wild]
 
     @property
     def n_categories(self) -> int:
@@ -147,7 +186,7 @@ def load_paytable(source: Path | str) -> Paytable:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     pt = parse_paytable(text, str(p), slugify(p.stem))
-    return Paytable(pt.name, pt.wild, pt.lines, pt.slug, str(p), hashlib.sha256(raw).hexdigest())
+    return dataclasses.replace(pt, source=str(p), digest=hashlib.sha256(raw).hexdigest())
 
 
 def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable") -> Paytable:
@@ -167,8 +206,10 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
 
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise fail(f"unknown key {unknown[0]!r} (allowed: name, wild, source, [[line]])",
-                   top_line(unknown[0]))
+        why = _UNSUPPORTED.get(unknown[0])
+        raise fail(f"cannot express {unknown[0]!r}: {why}" if why else
+                   f"unknown key {unknown[0]!r} (allowed: name, wild, jokers, tie_break, source, "
+                   "[[line]])", top_line(unknown[0]))
     name = data.get("name", slug)
     if not isinstance(name, str) or not name.strip():
         raise fail(f"name must be a non-empty string, got {name!r}", top_line("name"))
@@ -177,6 +218,16 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
         raise fail(f"unknown wild {wild!r} (allowed: none, deuces, joker)", top_line("wild"))
     if "source" in data and not isinstance(data["source"], str):
         raise fail("source must be a string", top_line("source"))
+    jokers = data.get("jokers", 1)
+    if "jokers" in data and wild != "joker":
+        raise fail(f"jokers needs wild = \"joker\", not {wild!r}", top_line("jokers"))
+    if isinstance(jokers, bool) or not isinstance(jokers, int) or not 1 <= jokers <= MAX_JOKERS:
+        raise fail(f"jokers must be 1 or 2 (a 53- or 54-card deck), got {jokers!r}; "
+                   "more jokers cannot be expressed", top_line("jokers"))
+    tie_break = data.get("tie_break", TIE_BREAKS[0])
+    if tie_break not in TIE_BREAKS:
+        raise fail(f"unknown tie_break {tie_break!r} (allowed: {', '.join(TIE_BREAKS)})",
+                   top_line("tie_break"))
     items = data.get("line", [])
     if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
         raise fail("'line' must be an array of tables written [[line]]", top_line("line"))
@@ -193,7 +244,9 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
 
         unknown = sorted(set(item) - _LINE_KEYS)
         if unknown:
-            raise bad(f"unknown key {unknown[0]!r} (allowed: hand, pays, ranks, kicker, label)")
+            why = _UNSUPPORTED.get(unknown[0])
+            raise bad(f"cannot express {unknown[0]!r}: {why}" if why else
+                      f"unknown key {unknown[0]!r} (allowed: hand, pays, ranks, kicker, label)")
         if "hand" not in item:
             raise bad("missing 'hand'")
         hand = item["hand"]
@@ -212,11 +265,13 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
         kicker = ALL_RANKS
         if "ranks" in item:
             if code not in _RANKS_OK:
-                raise bad(f"'ranks' applies to four of a kind, three of a kind and pair, not {hand!r}")
+                raise bad(f"cannot express 'ranks' on {hand!r}: 'ranks' applies to four of a "
+                          "kind, three of a kind and pair only")
             ranks = _rank_mask(item["ranks"], "ranks", bad)
         if "kicker" in item:
             if code not in _KICKER_OK:
-                raise bad(f"'kicker' applies to four of a kind and four deuces, not {hand!r}")
+                raise bad(f"cannot express 'kicker' on {hand!r}: 'kicker' applies to four of a "
+                          "kind and four deuces only")
             kicker = _rank_mask(item["kicker"], "kicker", bad)
         label = item.get("label", "")
         if not isinstance(label, str):
@@ -232,7 +287,8 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
         if lab == NOTHING or lab in labels[:i]:
             raise fail(f"line {i + 1}: label {lab!r} is used twice (or is reserved); give a label",
                        lines[i].text_line)
-    return Paytable(name.strip(), wild, tuple(lines), slug)
+    return Paytable(name.strip(), wild, tuple(lines), slug, jokers=jokers if wild == "joker" else 1,
+                    tie_break=tie_break, reference=data.get("source", ""))
 
 
 def _pays(value: Any, bad: Any) -> Fraction:

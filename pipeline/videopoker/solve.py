@@ -14,19 +14,32 @@ the joker). With ``L = lcm(C(R, d), d = 0..5)`` every hold's expected pay is an 
 ``L * scale`` (``scale`` from fractional pays), so holds are compared exactly in int64 and the
 final-hand distribution sums to integers over ``C(deck, 5) * L``.
 
-Tie-break (fixed): among holds with exactly equal EV the best hold is the one keeping the
-fewest cards; among those, the lowest hold mask (bit t = t-th card of the deal in ascending
-card id order, i.e. keep the lowest cards).
+Tie-break (the paytable's ``tie_break``): among holds with exactly equal EV,
+``fewest-cards`` takes the one keeping the fewest cards, then the lowest hold mask (bit t =
+t-th card of the deal in ascending card id order, i.e. keep the lowest cards);
+``low-variance`` first takes the hold with the smaller second moment of its pay (equal EVs, so
+the smaller variance), compared exactly as ``S2(a) * C(R, d_b)`` vs ``S2(b) * C(R, d_a)``, then
+the same rule.
+
+Second-best hold: the best hold (same ordering) among the holds whose EV is *strictly* lower
+than the best EV, so its cost ``best EV - second EV`` is the cheapest real mistake on that deal
+(holds tied with the best cost nothing and are no mistake).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from math import comb, lcm
 
 import numba as nb
 import numpy as np
 
-from pipeline.core.cards import BINOM
+from pipeline.videopoker.deals import VP_BINOM
+
+#: Tie-break codes for the kernel, by the paytable's ``tie_break`` name.
+TIE_CODES = {"fewest-cards": 0, "low-variance": 1}
+NO_HOLD = 255  # second_hold of a deal whose 32 holds all have one EV (none is a mistake)
 
 
 def draw_denominators(deck_size: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -38,15 +51,35 @@ def draw_denominators(deck_size: int) -> tuple[np.ndarray, np.ndarray, int]:
             big)
 
 
+@nb.njit(cache=True)
+def _better(a: int, b: int, e: np.ndarray, kept: np.ndarray, s2: np.ndarray, ways: np.ndarray,
+            mode: int) -> bool:
+    """Is hold ``a`` preferred to hold ``b`` (exact EV, then the tie-break rule)?"""
+    if e[a] != e[b]:
+        return e[a] > e[b]
+    if mode == 1:
+        lhs = s2[a] * ways[5 - kept[b]]
+        rhs = s2[b] * ways[5 - kept[a]]
+        if lhs != rhs:
+            return lhs < rhs
+    if kept[a] != kept[b]:
+        return kept[a] < kept[b]
+    return a < b
+
+
 @nb.njit(cache=True, parallel=True)
 def _solve(hands: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray, c3: np.ndarray,
            c4: np.ndarray, pay_cat: np.ndarray, pays: np.ndarray, ways: np.ndarray,
-           mult: np.ndarray, scale: int, binom: np.ndarray, ev_out: np.ndarray,
-           best_out: np.ndarray, best_num: np.ndarray, best_counts: np.ndarray) -> None:
+           mult: np.ndarray, scale: int, mode: int, binom: np.ndarray, ev_out: np.ndarray,
+           best_out: np.ndarray, best_num: np.ndarray, best_counts: np.ndarray,
+           second_out: np.ndarray, second_num: np.ndarray) -> None:
     n = hands.shape[0]
     k_cat = pays.shape[0]
     for i in nb.prange(n):
         g = np.empty((32, k_cat), np.int64)
+        e = np.empty(32, np.int64)
+        s2 = np.empty(32, np.int64)
+        kept = np.empty(32, np.int64)
         for m in range(32):
             k = 0
             idx = np.int64(0)
@@ -54,6 +87,7 @@ def _solve(hands: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray, c3
                 if (m >> t) & 1:
                     k += 1
                     idx += binom[hands[i, t], k]
+            kept[m] = k
             for p in range(k_cat):
                 g[m, p] = 0
             if k == 5:
@@ -80,47 +114,67 @@ def _solve(hands: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray, c3
                 if (m & bit) == 0:
                     for p in range(k_cat):
                         g[m, p] -= g[m | bit, p]
-        best = -1
-        best_e = np.int64(-1)
-        best_k = 6
         for m in range(32):
-            k = 0
-            for t in range(5):
-                k += (m >> t) & 1
-            d = 5 - k
+            d = 5 - kept[m]
             s = np.int64(0)
+            q = np.int64(0)
             for p in range(k_cat):
                 s += pays[p] * g[m, p]
+                q += pays[p] * pays[p] * g[m, p]
             ev_out[i, m] = s / ways[d] / scale
-            e = s * mult[d]  # exact EV * L * scale
-            if e > best_e or (e == best_e and k < best_k):
+            e[m] = s * mult[d]  # exact EV * L * scale
+            s2[m] = q
+        best = 0
+        for m in range(1, 32):
+            if _better(m, best, e, kept, s2, ways, mode):
                 best = m
-                best_e = e
-                best_k = k
+        second = -1
+        for m in range(32):
+            if e[m] < e[best] and (second < 0 or _better(m, second, e, kept, s2, ways, mode)):
+                second = m
         best_out[i] = best
-        best_num[i] = best_e
+        best_num[i] = e[best]
+        if second < 0:
+            second_out[i] = 255
+            second_num[i] = e[best]
+        else:
+            second_out[i] = second
+            second_num[i] = e[second]
         for p in range(k_cat):
             best_counts[i, p] = g[best, p]
 
 
+@dataclass
+class Holds:
+    """The solver's answer for N deals (see :func:`solve_holds`)."""
+
+    ev: np.ndarray           # float64[N, 32] EV of every hold (column = hold mask)
+    best: np.ndarray         # uint8[N] best hold mask under the tie-break rule
+    best_num: np.ndarray     # int64[N] its exact EV as an integer over L * scale
+    best_counts: np.ndarray  # int64[N, K] its final-hand counts, out of C(R, cards drawn)
+    second: np.ndarray       # uint8[N] best hold with a strictly lower EV (NO_HOLD if none)
+    second_num: np.ndarray   # int64[N] its exact EV over L * scale
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        """``ev, best, best_num, best_counts = solve_holds(...)`` (the earlier tuple) still works."""
+        return iter((self.ev, self.best, self.best_num, self.best_counts))
+
+
 def solve_holds(hands: np.ndarray, counts: list[np.ndarray], pay_cat: np.ndarray,
-                pays: np.ndarray, scale: int, deck_size: int
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                pays: np.ndarray, scale: int, deck_size: int, tie_break: str = "fewest-cards"
+                ) -> Holds:
     """All 32 holds of each deal in ``hands`` (uint8[N, 5], ascending ids).
 
-    Returns ``(ev float64[N, 32], best uint8[N], best_num int64[N], best_counts int64[N, K])``:
-    the EV of every hold (bit t of the hold = keep card t), the best hold under the tie-break
-    rule, its exact EV as an integer over ``L * scale`` (see :func:`draw_denominators`), and
-    the final-hand counts of the best hold (out of ``C(R, cards drawn)``).
+    Bit t of a hold mask = keep card t. Exact EVs are integers over ``L * scale`` (see
+    :func:`draw_denominators`); ``tie_break`` is a paytable's rule for equal EVs.
     """
     ways, mult, _ = draw_denominators(deck_size)
     n = hands.shape[0]
     k_cat = pays.shape[0]
-    ev = np.empty((n, 32), np.float64)
-    best = np.empty(n, np.uint8)
-    best_num = np.empty(n, np.int64)
-    best_counts = np.empty((n, k_cat), np.int64)
+    out = Holds(np.empty((n, 32), np.float64), np.empty(n, np.uint8), np.empty(n, np.int64),
+                np.empty((n, k_cat), np.int64), np.empty(n, np.uint8), np.empty(n, np.int64))
     h = np.ascontiguousarray(hands, dtype=np.uint8)
     _solve(h, counts[0], counts[1], counts[2], counts[3], counts[4], pay_cat, pays, ways, mult,
-           scale, BINOM, ev, best, best_num, best_counts)
-    return ev, best, best_num, best_counts
+           scale, TIE_CODES[tie_break], VP_BINOM, out.ev, out.best, out.best_num,
+           out.best_counts, out.second, out.second_num)
+    return out

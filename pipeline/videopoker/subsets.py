@@ -1,7 +1,7 @@
 """Subset-count arrays: for every k-card subset (k = 0..4), the deals containing it per category.
 
 ``counts[k][i, p]`` = number of 5-card deals that contain the k cards with colex index ``i``
-and have pay category ``p``. Sizes C(52,k) x K (C(53,k) x K with the joker).
+and have pay category ``p``. Sizes C(deck,k) x K (deck = 52, or 53 / 54 with one / two jokers).
 
 Built top down without scattering: a 4-card subset gathers the categories of the 48 deals
 that extend it; a k-card subset (k < 4) sums the rows of its (k+1)-card extensions, each deal
@@ -14,8 +14,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from pipeline.core.cards import BINOM
-from pipeline.videopoker.deals import deck_hands
+from pipeline.videopoker.deals import VP_BINOM, deck_hands
 
 
 @nb.njit(cache=True, parallel=True)
@@ -67,7 +66,7 @@ def subset_counts(pay_cat: np.ndarray, n_cat: int, deck_size: int = 52) -> list[
     for k in range(4, -1, -1):
         sub = deck_hands(deck_size, k)
         out = np.empty((sub.shape[0], n_cat), np.uint32)
-        _extend_counts(sub, deck_size, upper, pay_cat, k == 4, n_cat, BINOM, out)
+        _extend_counts(sub, deck_size, upper, pay_cat, k == 4, n_cat, VP_BINOM, out)
         counts[k] = out
         upper = out
     return counts

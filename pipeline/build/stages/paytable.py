@@ -23,9 +23,18 @@ from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, write_parquet_atomic
 from pipeline.errors import ConfigError
 from pipeline.registry import PAYTABLES, entries
-from pipeline.videopoker.analysis import HOLD_BITS, TIE_BREAK, Analysis, analyze, vp_cards_text, write_artifact
+from pipeline.videopoker.analysis import (
+    HOLD_BITS,
+    SECOND_HOLD_TEXT,
+    TIE_BREAKS_TEXT,
+    Analysis,
+    analyze,
+    vp_cards_text,
+    write_artifact,
+)
 from pipeline.videopoker.deals import read_classes
 from pipeline.videopoker.paytable import load_paytable
+from pipeline.videopoker.solve import NO_HOLD
 
 #: this stage family's config section and its settings besides ``enabled``
 SECTION = "paytables"
@@ -76,7 +85,7 @@ def build_paytable(ctx: Context, path: Path) -> None:
     """Analyse one paytable file and write its HDF5 artifact and strategy Parquet."""
     pt = load_paytable(path)
     h5_rel, pq_rel = outputs_for(pt.slug)
-    ctx.progress(f"loading classes ({'53' if pt.deck_size == 53 else '52'} cards)", 0.05)
+    ctx.progress(f"loading classes ({pt.deck_size} cards)", 0.05)
     classes = read_classes(ctx.path("vp_classes.h5"), pt.deck_size)
     ctx.progress("pay categories, subset counts, 32 holds per class", 0.15)
     a = analyze(pt, classes)
@@ -88,17 +97,22 @@ def build_paytable(ctx: Context, path: Path) -> None:
     ctx.progress("done", 1.0)
 
 
+def _hold_texts(hands: list[list[int]], masks: list[int]) -> list[str]:
+    out = []
+    for hand, m in zip(hands, masks):
+        held = [c for t, c in enumerate(hand) if m >> t & 1]
+        out.append(vp_cards_text(held) if held else "discard all")
+    return out
+
+
 def strategy_table(a: Analysis) -> pa.Table:
     """Arrow table: one row per deal class with its best hold and EV."""
     cls = a.classes
     n = len(cls)
     rows = np.arange(n)
-    hold_text = []
-    cards_txt = []
-    for hand, m in zip(cls.hands.tolist(), a.best.tolist()):
-        cards_txt.append(vp_cards_text(hand))
-        held = [c for t, c in enumerate(hand) if m >> t & 1]
-        hold_text.append(vp_cards_text(held) if held else "discard all")
+    hand_list = cls.hands.tolist()
+    cards_txt = [vp_cards_text(hand) for hand in hand_list]
+    hold_text = _hold_texts(hand_list, a.best.tolist())
     held_n = np.array([bin(m).count("1") for m in range(32)], dtype=np.int8)[a.best]
     tbl = pa.table({
         "index5": pa.array(cls.index5),
@@ -110,8 +124,16 @@ def strategy_table(a: Analysis) -> pa.Table:
         "best_ev": pa.array(a.ev[rows, a.best]),
         "best_ev_numerator": pa.array(a.best_num),
     })
+    # --- mistake costs (issue 12): second-best hold, its EV, the error cost ---
+    second = np.where(a.second == NO_HOLD, a.best, a.second)
+    tbl = tbl.append_column("second_hold", pa.array(_hold_texts(hand_list, second.tolist())))
+    tbl = tbl.append_column("second_hold_mask", pa.array(a.second))
+    tbl = tbl.append_column("second_ev", pa.array(a.ev[rows, second]))
+    tbl = tbl.append_column("second_ev_numerator", pa.array(a.second_num))
+    tbl = tbl.append_column("error_cost", pa.array(a.error_cost()))
+    # --- end mistake costs ---
     meta = {"paytable": a.paytable.name, "slug": a.paytable.slug,
             "best_ev_denominator": str(a.ev_denominator), "hold_bits": HOLD_BITS,
-            "tie_break": TIE_BREAK,
+            "tie_break": TIE_BREAKS_TEXT[a.paytable.tie_break], "second_hold": SECOND_HOLD_TEXT,
             "return_exact": f"{a.return_exact.numerator}/{a.return_exact.denominator}"}
     return tbl.replace_schema_metadata({k: str(v) for k, v in meta.items()})

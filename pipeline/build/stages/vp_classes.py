@@ -2,7 +2,8 @@
 
 reads:   nothing (canonicalises every deal under the 24 suit relabellings)
 writes:  vp_classes.h5 (/hands uint8[134,459, 5], /weight, /index5; /deck53/* the 150,891
-         classes of the 53-card joker deck), parquet/vp_deal_classes.parquet (52 cards)
+         classes of the 53-card joker deck; /deck54/* those of the 54-card two-joker deck),
+         parquet/vp_deal_classes.parquet (52 cards)
 config:  [vp_classes]
 """
 
@@ -34,12 +35,13 @@ def stages(config: BuildConfig) -> list[Stage]:
 def _write_group(g: h5py.Group, cls: DealClasses) -> None:
     g.attrs.update({"classes": len(cls), "deck_size": cls.deck_size,
                     "deals": int(cls.weight.sum()), "canonical_rule": CANONICAL_RULE,
-                    "card_ids": CARD_ID_FORMULA + ("; 52 = joker" if cls.deck_size == 53 else ""),
+                    "card_ids": CARD_ID_FORMULA + {52: "", 53: "; 52 = joker",
+                                                   54: "; 52, 53 = jokers"}[cls.deck_size],
                     "index_scheme": "colex", "index_formula": COLEX_FORMULA})
     g["hands"] = cls.hands
     g["hands"].attrs["meaning"] = "ascending card ids of the class representative"
     g["weight"] = cls.weight.astype(np.uint8)
-    g["weight"].attrs["meaning"] = "number of deals in the class (4, 12 or 24; 1..24 with the joker)"
+    g["weight"].attrs["meaning"] = "number of deals in the class (4, 12 or 24; 1..48 with jokers)"
     g["index5"] = cls.index5
     g["index5"].attrs["meaning"] = "colex index of the representative (rows ascend by it)"
 
@@ -50,12 +52,14 @@ def run(ctx: Context) -> None:
     c52 = deal_classes(52)
     ctx.progress("canonicalising 2,869,685 joker-deck deals", 0.4)
     c53 = deal_classes(53)
+    c54 = deal_classes(54)
     ctx.progress("writing vp_classes.h5", 0.7)
     with atomic_path(ctx.path("vp_classes.h5")) as tmp:
         with h5py.File(tmp, "w") as f:
             f.attrs["title"] = "suit-canonical video poker deal classes"
             _write_group(f, c52)
             _write_group(f.create_group("deck53"), c53)
+            _write_group(f.create_group("deck54"), c54)
     pattern = rank_pattern(c52.hands)
     ranks = c52.hands.astype(np.int64) >> 2
     tbl = pa.table({

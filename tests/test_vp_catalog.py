@@ -1,0 +1,326 @@
+"""Video poker catalog (issue 12): games by name, published returns of every shipped game, the
+54-card two-joker deck, mistake costs (vp hold / vp grade / strategy columns) against an
+independent draw enumeration, the low-variance tie-break, and the CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pytest
+
+from pipeline.core.cards import parse_cards
+from pipeline.core.combos import hand_bitmaps
+from pipeline.videopoker.analysis import (
+    analyze,
+    compute_counts,
+    exact_hold_evs,
+    grade_hold,
+    hold_table,
+    parse_deal,
+    parse_hold,
+)
+from pipeline.videopoker.catalog import catalog, paytable_slugs, resolve_paytable
+from pipeline.videopoker.deals import canonical_index, deal_classes, deck_hands
+from pipeline.videopoker.paytable import load_paytable, parse_paytable
+from pipeline.videopoker.solve import NO_HOLD
+
+ROOT = Path(__file__).resolve().parent.parent
+PAYTABLES = ROOT / "configs" / "paytables"
+
+#: Published optimal returns (percent, to the digits the source gives; sources in each TOML's
+#: ``source`` key). The first eight games were shipped before and are asserted in
+#: test_videopoker.py as well.
+PUBLISHED = {
+    "jacks-or-better-9-6": "99.5439", "jacks-or-better-9-5": "98.4498",
+    "jacks-or-better-8-5": "97.2984", "bonus-poker-8-5": "99.1660",
+    "double-bonus-10-7": "100.1725", "double-double-bonus-9-6": "98.9808",
+    "deuces-wild-full-pay": "100.7620", "joker-poker-kings": "100.6463",
+    "aces-and-eights-8-5": "99.78", "aces-and-faces-8-5": "99.26", "bonus-poker-7-5": "98.015",
+    "bonus-poker-deluxe-9-6": "99.642", "deuces-wild-nsud": "99.73", "double-bonus-9-7": "99.106",
+    "double-double-bonus-10-6": "100.067", "double-joker-full-pay": "99.97",
+    "loose-deuces": "100.15", "super-double-bonus-9-5": "99.69", "tens-or-better-6-5": "99.14",
+    "triple-double-bonus-9-7": "99.578", "white-hot-aces-9-5": "99.572",
+}
+
+#: Wizard of Odds, "Not so Ugly Ducks" Deuces Wild, combinations of the lines that no
+#: equal-EV tie touches (tables/deuces-wild page).
+NSUD_WOO = {"royal flush": 458_696_304, "four deuces": 3_721_737_204,
+            "wild royal flush": 38_006_962_464, "five of a kind": 61_961_233_656,
+            "straight flush": 102_392_435_976}
+
+
+def test_every_shipped_game_has_a_published_return() -> None:
+    assert set(paytable_slugs()) == set(PUBLISHED)
+    assert len(PUBLISHED) >= 15
+    for slug in PUBLISHED:
+        if slug not in list(PUBLISHED)[:8]:
+            assert load_paytable(PAYTABLES / f"{slug}.toml").reference, slug
+
+
+@pytest.mark.parametrize("slug", sorted(PUBLISHED))
+def test_published_return(slug: str) -> None:
+    a = analyze(load_paytable(resolve_paytable(slug)))
+    pub = PUBLISHED[slug]
+    digits = len(pub.split(".")[1])
+    assert round(float(a.return_exact * 100), digits) == float(pub), (slug, float(a.return_exact))
+    assert sum(a.final_counts) == a.denominator
+
+
+def test_nsud_lines_equal_wizard_of_odds() -> None:
+    a = analyze(load_paytable(PAYTABLES / "deuces-wild-nsud.toml"))
+    got = dict(zip(a.paytable.labels, a.final_counts))
+    for label, n in NSUD_WOO.items():
+        assert got[label] == n, label
+    assert a.denominator == 19_933_230_517_200
+
+
+# ------------------------------------------------------------------ the two-joker deck
+
+def test_two_joker_deck_classes() -> None:
+    cls = deal_classes(54)
+    assert int(cls.weight.sum()) == comb(54, 5) == 3_162_510
+    # no joker: the 52-card classes; one joker: 4-card suit classes; two: 3-card suit classes
+    assert len(cls) == 134_459 + 16_432 + 1_755
+    hands = deck_hands(54, 5)
+    rng = np.random.default_rng(5)
+    for i in rng.choice(hands.shape[0], 200, replace=False):
+        h = hands[i].tolist()
+        swapped = sorted({52: 53, 53: 52}.get(c, c) for c in h)
+        perm = rng.permutation(4)
+        moved = sorted(c if c >= 52 else 4 * (c >> 2) + int(perm[c & 3]) for c in swapped)
+        assert canonical_index(np.array([h], np.uint8))[0] == \
+            canonical_index(np.array([moved], np.uint8))[0]
+
+
+def test_double_joker_classifier_against_naive_judge() -> None:
+    from test_videopoker import _naive_category  # the naive judge: every substitution
+
+    pt = load_paytable(PAYTABLES / "double-joker-full-pay.toml")
+    pay_cat, _ = compute_counts(pt)
+    hands = deck_hands(54, 5)
+    rng = np.random.default_rng(11)
+    rows = list(rng.choice(hands.shape[0], 150, replace=False))
+    both = np.flatnonzero((hands[:, 3] == 52) & (hands[:, 4] == 53))
+    rows += rng.choice(both, 40, replace=False).tolist()
+    for p in range(pt.n_categories):
+        rows += rng.choice(np.flatnonzero(pay_cat == p), 5).tolist()
+    for i in rows:
+        cards = [52 if c == 53 else c for c in hands[i].tolist()]  # the judge's joker is 52
+        assert pay_cat[i] == _naive_category(pt, cards), hands[i].tolist()
+
+
+# ------------------------------------------------------------------ mistake costs
+
+def _pay_table_5(pt) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """Pay of every 5-card hand (52 cards, no wilds) from five.h5's scores and class table:
+    category and ranks of the score, matched against the lines (independent of the classifier)."""
+    with h5py.File(ROOT / "artifacts" / "five.h5", "r") as f:
+        score = f["score"][:]
+        cat = f["classes/category"][:]
+        ranks = f["classes/ranks"][:]
+        cls_score = f["classes/score"][:]
+    order = np.argsort(cls_score)
+    cat, ranks = cat[order], ranks[order]
+    name = {8: "straight flush", 7: "four of a kind", 6: "full house", 5: "flush", 4: "straight",
+            3: "three of a kind", 2: "two pair", 1: "pair"}
+    pay_of_score = np.zeros(7463, np.float64)
+    for s in range(1, 7463):
+        c, rk = int(cat[s - 1]), ranks[s - 1]
+        for ln in pt.lines:
+            hand = "royal flush" if s == 7462 else name.get(c, "")
+            ok = ln.hand == hand or (ln.hand == "straight flush" and hand == "royal flush")
+            if ok and ln.hand in ("four of a kind", "three of a kind", "pair"):
+                ok = bool(ln.ranks >> int(rk[0]) & 1)
+            if ok and ln.hand == "four of a kind":
+                ok = bool(ln.kicker >> int(rk[4]) & 1)
+            if ok:
+                pay_of_score[s] = float(ln.pays)
+                break
+    return pay_of_score[score]
+
+
+def _brute_force(cards: list[int], pay: np.ndarray, deck: int) -> dict[frozenset, Fraction]:
+    """EV of every hold by enumerating every draw (all final hands F with H <= F, F avoiding D-H)."""
+    bm = hand_bitmaps(deck_hands(deck, 5)) if deck == 52 else None
+    if bm is None:
+        raise ValueError("52 cards only")
+    dmask = np.uint64(sum(1 << c for c in cards))
+    out = {}
+    for k in range(6):
+        for held in itertools.combinations(cards, k):
+            hmask = np.uint64(sum(1 << c for c in held))
+            sel = (bm & dmask) == hmask
+            out[frozenset(held)] = Fraction(round(pay[sel].sum()), int(sel.sum()))
+    return out
+
+
+@pytest.mark.parametrize("slug", ["jacks-or-better-9-6", "triple-double-bonus-9-7"])
+def test_hold_costs_and_grade_match_brute_force(slug: str, artifacts: Path) -> None:
+    pt = load_paytable(resolve_paytable(slug))
+    pay = _pay_table_5(pt)
+    pay_cat, counts = compute_counts(pt)
+    rng = np.random.default_rng(2024)
+    hands = deck_hands(52, 5)
+    deals = [hands[i].tolist() for i in rng.choice(hands.shape[0], 6, replace=False)]
+    deals.append(parse_deal("As Ad Ah 3c Kd", 52))   # kicker decisions in TDB
+    for cards in deals:
+        rng.shuffle(cards)
+        brute = _brute_force(cards, pay, 52)
+        best = max(brute.values())
+        rows = hold_table(pt, cards, pay_cat, counts)
+        for r in rows:
+            held = frozenset(cards[p - 1] for p in r["positions"])
+            assert Fraction(r["ev_exact"]) == brute[held]
+            assert Fraction(r["cost_exact"]) == best - brute[held]
+        for held in (list(h) for h in itertools.islice(itertools.combinations(cards, 2), 3)):
+            g = grade_hold(pt, cards, held, pay_cat, counts)
+            assert Fraction(g["cost_exact"]) == best - brute[frozenset(held)]
+            mask = "".join("1" if c in held else "0" for c in cards)
+            assert sorted(parse_hold(mask, cards, 52)) == sorted(held)
+
+
+def test_strategy_second_hold_and_error_cost(artifacts: Path) -> None:
+    """The exported second-best hold is the best hold with a strictly lower EV and error_cost
+    is the exact EV gap: checked on sampled classes against a brute-force draw enumeration."""
+    pt = load_paytable(PAYTABLES / "jacks-or-better-9-6.toml")
+    pay = _pay_table_5(pt)
+    with h5py.File(artifacts / "paytables" / "jacks-or-better-9-6.h5", "r") as f:
+        s = f["strategy"]
+        hands, best, second = s["hands"][:], s["best_hold"][:], s["second_hold"][:]
+        cost, best_num, second_num = s["error_cost"][:], s["best_ev_numerator"][:], \
+            s["second_ev_numerator"][:]
+        den = int(s["best_ev_numerator"].attrs["denominator"])
+    rng = np.random.default_rng(3)
+    for i in rng.choice(len(hands), 25, replace=False):
+        cards = hands[i].tolist()
+        brute = _brute_force(cards, pay, 52)
+        evs = [brute[frozenset(c for t, c in enumerate(cards) if m >> t & 1)] for m in range(32)]
+        top = max(evs)
+        nxt = max(e for e in evs if e < top)
+        assert evs[best[i]] == top
+        assert second[i] != NO_HOLD and evs[second[i]] == nxt
+        assert Fraction(int(best_num[i]) - int(second_num[i]), den) == top - nxt
+        assert abs(cost[i] - float(top - nxt)) < 1e-12
+
+
+def test_parse_hold_errors() -> None:
+    cards = parse_deal("Js Jd 5h 8c Qs", 52)
+    assert parse_hold("Js Jd", cards, 52) == [cards[0], cards[1]]
+    assert parse_hold("none", cards, 52) == []
+    for bad, needle in (("Ks", "Ks is not in the deal"), ("1101", "five 0/1 digits"),
+                        ("Js Js", "held twice"), ("Zz", "Zz")):
+        with pytest.raises(ValueError, match=needle):
+            parse_hold(bad, cards, 52)
+
+
+# ------------------------------------------------------------------ tie-break option
+
+def test_low_variance_tie_break() -> None:
+    base = load_paytable(PAYTABLES / "deuces-wild-full-pay.toml")
+    low = dataclasses.replace(base, tie_break="low-variance")
+    a, b = analyze(base), analyze(low)
+    assert a.return_exact == b.return_exact
+    assert a.final_counts != b.final_counts
+    # the lines no tie touches stay as published; ties move straight-flush / flush / straight /
+    # trips / nothing combinations only
+    same = ("royal flush", "four deuces", "wild royal flush", "five of a kind", "four of a kind",
+            "full house")
+    for lab, x, y in zip(base.labels, a.final_counts, b.final_counts):
+        assert (x == y) == (lab in same), lab
+    # a tied deal: 3-card straight flush draw vs 4 to a straight, equal EV; low-variance keeps
+    # the straight draw (smaller second moment)
+    cards = parse_deal("3d 4c 5d 6c 8c", 52)
+    pay_cat, counts = compute_counts(base)
+    hold_few = hold_table(base, cards, pay_cat, counts)[0]
+    hold_low = hold_table(low, cards, pay_cat, counts)[0]
+    assert hold_few["ev_exact"] == hold_low["ev_exact"]
+    assert hold_few["hold"] == "4c 6c 8c" and hold_low["hold"] == "3d 4c 5d 6c"
+    srt = sorted(cards)
+    evs, m2 = exact_hold_evs(np.array([srt], np.uint8), base, pay_cat, counts)
+    mask = {h: sum(1 << t for t, c in enumerate(srt) if c in parse_cards(h))
+            for h in ("4c 6c 8c", "3d 4c 5d 6c")}
+    assert evs[mask["4c 6c 8c"]] == evs[mask["3d 4c 5d 6c"]]
+    assert m2[mask["3d 4c 5d 6c"]] < m2[mask["4c 6c 8c"]]
+
+
+@pytest.mark.parametrize("text,needle", [
+    ('name="x"\nwild="none"\njokers=2\n[[line]]\nhand="pair"\npays=1\n', "jokers needs wild"),
+    ('name="x"\nwild="joker"\njokers=3\n[[line]]\nhand="pair"\npays=1\n', "more jokers cannot"),
+    ('name="x"\ntie_break="random"\n[[line]]\nhand="pair"\npays=1\n', "unknown tie_break"),
+    ('name="x"\nsequential=true\n[[line]]\nhand="pair"\npays=1\n', "cannot express 'sequential'"),
+    ('name="x"\n[[line]]\nhand="full house"\nkicker="A"\npays=1\n', "cannot express 'kicker'"),
+    ('name="x"\n[[line]]\nhand="flush"\nranks="A"\npays=1\n', "cannot express 'ranks'"),
+])
+def test_format_errors_name_what_cannot_be_expressed(text: str, needle: str) -> None:
+    from pipeline.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=needle):
+        parse_paytable(text, "t.toml")
+
+
+def test_two_jokers_parse() -> None:
+    assert parse_deal("Jk Jk As Ks Qs", 54) == [52, 53, 51, 47, 43]
+    with pytest.raises(ValueError, match="too many jokers"):
+        parse_deal("Jk Jk Jk As Ks", 54)
+    with pytest.raises(ValueError, match="only dealt in joker games"):
+        parse_deal("Jk As Ks Qs Js", 52)
+
+
+# ------------------------------------------------------------------ catalog and CLI
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], check=False, capture_output=True,
+                          text=True, cwd=ROOT)
+
+
+def test_resolve_by_slug_and_path() -> None:
+    p = resolve_paytable("jacks-or-better-9-6")
+    assert p == PAYTABLES / "jacks-or-better-9-6.toml"
+    assert resolve_paytable(str(p)) == p
+    with pytest.raises(ValueError, match="did you mean jacks-or-better-9-6"):
+        resolve_paytable("jacks-or-better-96")
+
+
+def test_catalog_reads_built_figures(artifacts: Path) -> None:
+    rows = {r.slug: r for r in catalog(artifacts)}
+    assert len(rows) >= 15 and all(r.built for r in rows.values())
+    job = rows["jacks-or-better-9-6"]
+    a = analyze(load_paytable(PAYTABLES / "jacks-or-better-9-6.toml"))
+    assert job.return_exact == a.return_exact
+    assert abs(job.variance - float(a.variance)) < 1e-9
+    # hit frequency = the probability of a paying final hand, from the final-hand counts
+    paying = sum(c for c, p in zip(a.final_counts, a.paytable.pays) if p > 0)
+    assert job.hit_frequency == Fraction(paying, a.denominator)
+    assert abs(float(job.hit_frequency) - 0.4545) < 1e-3   # Wizard of Odds: 45.45%
+    assert rows["double-joker-full-pay"].deck == 54 and rows["double-joker-full-pay"].wild == "2 jokers"
+
+
+def test_cli_list_grade_hold(artifacts: Path) -> None:
+    r = _cli("vp", "list", "--json")
+    assert r.returncode == 0, r.stderr
+    games = json.loads(r.stdout)
+    assert len(games) >= 15 and {"slug", "return_exact", "hit_frequency", "built"} <= set(games[0])
+    r = _cli("vp", "grade", "Js Jd 5h 8c Qs", "Js Qs", "--paytable", "jacks-or-better-9-6", "--json")
+    assert r.returncode == 0, r.stderr
+    g = json.loads(r.stdout)
+    assert g["best_hold"] == "Js Jd" and g["cost_exact"] == "5354/5405" and not g["optimal"]
+    r = _cli("vp", "grade", "Js Jd 5h 8c Qs", "11000", "-p", "jacks-or-better-9-6")
+    assert r.returncode == 0 and "optimal" in r.stdout
+    r = _cli("vp", "hold", "Js Jd 5h 8c Qs", "-p", "jacks-or-better-9-6", "--json")
+    rows = json.loads(r.stdout)["holds"]
+    assert rows[0]["cost_exact"] == "0/1" and all("cost" in x for x in rows)
+    for args, needle in ((("vp", "grade", "Js Jd 5h 8c Qs", "Ks"), "Ks is not in the deal"),
+                         (("vp", "grade", "Js Jd 5h 8c", "Js"), "expected 5 cards"),
+                         (("vp", "grade", "Js Jd 5h 8c Qs", "Js", "-p", "nope"), "unknown paytable"),
+                         (("vp", "analyze", "nope"), "unknown paytable")):
+        r = _cli(*args)
+        assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, args
