@@ -34,7 +34,7 @@ def artifacts_dir() -> Path:
 
 
 def _register() -> None:
-    from pipeline.cli import build_cmd, equity_cmd, eval_cmd, showdown_cmd, verify_cmd, vp_cmd  # noqa: F401  (commands register on import)
+    from pipeline.cli import build_cmd, equity_cmd, eval_cmd, showdown_cmd, verify_cmd, vp_chart_cmd, vp_cmd  # noqa: F401  (commands register on import)
 
 
 def main(argv: list[str] | None = None) -> None:
