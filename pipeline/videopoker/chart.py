@@ -617,6 +617,8 @@ def _penalty_phrase(pens: set[int], universe: set[int]) -> str:
     if phrases and described == pens & universe:
         return ", ".join(phrases)
     rest = universe - pens
+    if rest == {0}:
+        return "with a penalty card"
     if len(rest) < len(pens):
         return "not with " + " or ".join(PENALTY_TEXT[p] for p in sorted(rest))
     return " or ".join(PENALTY_TEXT[p] for p in sorted(pens))
