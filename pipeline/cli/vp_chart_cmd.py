@@ -50,7 +50,11 @@ def chart_cmd(
 def strategy_info(target: Any, strategy: str, use_chart: bool) -> dict[str, Any]:
     """``vp analyze B --strategy A [--chart]``: exact return of A's strategy on B's paytable."""
     from pipeline.videopoker.paytable import load_paytable
-    from pipeline.videopoker.strategy_io import cross_play, resolve_paytable, strategy_data
+    from pipeline.videopoker.strategy_io import (
+        cross_play,
+        resolve_paytable,
+        strategy_data,
+    )
 
     a_pt = load_paytable(resolve_paytable(strategy))
     a, _ = strategy_data(a_pt, artifacts_dir(), _classes(a_pt.deck_size))

@@ -36,7 +36,7 @@ RUIN_BANKROLLS = (100, 200, 400, 800, 1600)
 RUIN_HANDS = (1000, 10000)
 RUIN_TOL = 1e-9
 RHO_TOL = 1e-15
-_HELD = np.array([bin(m).count("1") for m in range(32)], dtype=np.int64)
+_HELD = np.array([m.bit_count() for m in range(32)], dtype=np.int64)
 
 
 def deal_moments(pt: Paytable, weight: np.ndarray, best: np.ndarray, best_counts: np.ndarray
@@ -66,7 +66,7 @@ def deal_moments(pt: Paytable, weight: np.ndarray, best: np.ndarray, best_counts
 def hit_frequency(pt: Paytable, weight: np.ndarray, best: np.ndarray, best_counts: np.ndarray
                   ) -> Fraction:
     """P(the final hand pays anything) under optimal play, exact, from per-class counts."""
-    ways, mult, big = draw_denominators(pt.deck_size)
+    _, mult, big = draw_denominators(pt.deck_size)
     paying = np.array([p > 0 for p in pt.pays])
     d = 5 - _HELD[best.astype(np.int64)]
     hits = best_counts[:, paying].astype(np.int64).sum(axis=1) * mult[d]

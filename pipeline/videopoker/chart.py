@@ -33,10 +33,26 @@ import numba as nb
 import numpy as np
 
 from pipeline.errors import ArtifactError
-from pipeline.videopoker.patterns import (DISCARD, FLUSH_PENALTY, HIGH, MULTI, PAT, PENALTY_TEXT, ROYAL_DRAW,
-                                          SF_DRAW, STRAIGHT_PENALTY, GameTraits, _F_FAM, _F_N, _F_W,
-                                          family_key, field as code_field, game_traits, hold_codes,
-                                          pattern_base, pattern_variant)
+from pipeline.videopoker.patterns import (
+    DISCARD,
+    F_FAM,
+    F_N,
+    F_W,
+    FLUSH_PENALTY,
+    HIGH,
+    MULTI,
+    PAT,
+    PENALTY_TEXT,
+    ROYAL_DRAW,
+    STRAIGHT_PENALTY,
+    GameTraits,
+    family_key,
+    game_traits,
+    hold_codes,
+    pattern_base,
+    pattern_variant,
+)
+from pipeline.videopoker.patterns import field as code_field
 from pipeline.videopoker.paytable import Paytable
 from pipeline.videopoker.solve import draw_denominators
 
@@ -49,7 +65,7 @@ TIE_RULE = ("when a line fits several holds, keep the one whose highest card is 
             "(lowest hold mask)")
 _EPS = 1e-7              # gains below this (weight x EV units) are float noise
 _MAX_ROUNDS = 30
-_HELD = np.array([bin(m).count("1") for m in range(32)], dtype=np.int64)
+_HELD = np.array([m.bit_count() for m in range(32)], dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -372,7 +388,7 @@ def _improve(ent_p: np.ndarray, ent_ev: np.ndarray, k: np.ndarray, w: np.ndarray
                 continue
             _gains(p, ent_p, ent_ev, w, inv_start, inv_cls, inv_slot, pos, first, second,
                    acc_e, acc_l, gains)
-            j = np.argmax(gains)
+            j = int(np.argmax(gains))
             if gains[j] > eps:
                 _apply_move(order, pos, p, j)
                 _refresh(p, ent_p, k, inv_start, inv_cls, pos, first, second)
@@ -440,7 +456,7 @@ class _State:
         self.second = np.empty(n, np.int64)
         self.mark = np.zeros(n, np.int64)
         self.stamp = 0
-        self.discard = int(np.flatnonzero([code_field(int(c), _F_FAM) == DISCARD
+        self.discard = int(np.flatnonzero([code_field(int(c), F_FAM) == DISCARD
                                            for c in self.uniq])[0])
 
     def set_order(self, order: np.ndarray) -> None:
@@ -626,20 +642,20 @@ def _penalty_phrase(pens: set[int], universe: set[int]) -> str:
 
 def _fmt(c0: int, traits: GameTraits, mains: list[str], all_mains: set[str]) -> str:
     """Text of one family line restricted to some variants (no penalty qualifier)."""
-    fam = code_field(c0, _F_FAM)
+    fam = code_field(c0, F_FAM)
     base = pattern_base(c0, traits)
-    w = code_field(c0, _F_W)
+    w = code_field(c0, F_W)
     if fam == PAT:
         return ", ".join(mains) + (base[len("pat hand"):] if w and traits.wild != "deuces" or
                                    w and not any("deuces" in m for m in mains) else "")
-    if fam == HIGH and code_field(c0, _F_N) == 1:
+    if fam == HIGH and code_field(c0, F_N) == 1:
         return " or ".join(mains) + " alone"
     if fam == HIGH:
         return "unsuited " + " or ".join(mains)
-    if fam == ROYAL_DRAW and code_field(c0, _F_N) == 2 and w == 0:
+    if fam == ROYAL_DRAW and code_field(c0, F_N) == 2 and w == 0:
         return "suited " + " or ".join(mains)
     if fam == ROYAL_DRAW:
-        n_nat = code_field(c0, _F_N) - w
+        n_nat = code_field(c0, F_N) - w
         return base + ("" if len(set(mains)) == comb(5, n_nat) else f" ({', '.join(mains)})")
     if fam == MULTI:
         groups = {m for m in mains if m}
@@ -742,5 +758,15 @@ def n_held(holds: np.ndarray) -> np.ndarray:
     return _HELD[holds.astype(np.int64)]
 
 
-__all__ = ["StrategyData", "Chart", "ChartLine", "derive_chart", "exact_return", "ev_numerators",
-           "DEFAULT_MAX_LINES", "TIE_RULE", "n_held", "HIGH", "SF_DRAW"]
+__all__ = [
+    "DEFAULT_MAX_LINES",
+    "LEGEND",
+    "TIE_RULE",
+    "Chart",
+    "ChartLine",
+    "StrategyData",
+    "derive_chart",
+    "ev_numerators",
+    "exact_return",
+    "n_held",
+]

@@ -31,16 +31,28 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import RANKS
-from pipeline.videopoker.paytable import (FIVE_KIND, FLUSH, FOUR_DEUCES, FOUR_KIND, FULL_HOUSE, PAIR,
-                                          ROYAL, STRAIGHT, STRAIGHT_FLUSH, THREE_KIND, WILD_ROYAL,
-                                          Paytable, rank_set_text)
+from pipeline.videopoker.paytable import (
+    FIVE_KIND,
+    FLUSH,
+    FOUR_DEUCES,
+    FOUR_KIND,
+    FULL_HOUSE,
+    PAIR,
+    ROYAL,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_KIND,
+    WILD_ROYAL,
+    Paytable,
+    rank_set_text,
+)
 
 # families (bits 0-3 of a code)
 DISCARD, WILDS, PAT, MULTI, ROYAL_DRAW, SF_DRAW, FLUSH_DRAW, STRAIGHT_DRAW, HIGH, OTHER = range(10)
 FAMILY_NAMES = ("discard", "wilds", "pat", "multi", "royal", "sflush", "flush", "straight", "high",
                 "other")
 # bit fields of a code: (shift, width)
-_F_FAM, _F_W, _F_N, _F_A, _F_B, _F_C, _F_SET, _F_PEN, _F_X = (
+F_FAM, F_W, F_N, F_A, F_B, F_C, F_SET, F_PEN, F_X = (
     (0, 4), (4, 3), (7, 3), (10, 5), (15, 4), (19, 4), (23, 13), (36, 2), (38, 2))
 NO_HIGH = 13            # high-card threshold meaning "no rank is a high card"
 TEN = 8                 # rank index of the ten: royal cards are TEN..ACE
@@ -58,7 +70,7 @@ def field(code: int, f: tuple[int, int]) -> int:
 
 
 @nb.njit(cache=True)
-def _windows(rmask: np.int64) -> np.int64:
+def _windows(rmask: int) -> int:
     """Straights (5-rank windows, ace low or high) that contain every rank of ``rmask``."""
     n = 0
     for low in range(-1, 9):
@@ -75,14 +87,14 @@ def _windows(rmask: np.int64) -> np.int64:
 
 
 @nb.njit(cache=True)
-def _lowest(rmask: np.int64) -> np.int64:
+def _lowest(rmask: int) -> int:
     """Lowest held rank; ACE_LOW when an ace plays low (the others are 3-5)."""
     lo = 13
     for r in range(13):
         if (rmask >> r) & 1:
             lo = r
             break
-    if (rmask >> 12) & 1 and rmask < (np.int64(1) << 4) | (np.int64(1) << 12):
+    if (rmask >> 12) & 1 and rmask < (1 << 4) | (1 << 12):
         return ACE_LOW
     return lo
 
@@ -123,12 +135,12 @@ def _codes(hands: np.ndarray, deal_cat: np.ndarray, wild: int, high: int, group:
             pen = 0
             x = 0
             cnt[:] = 0
-            rmask = np.int64(0)
+            rmask = 0
             suited = True
             nhigh = 0
             for j in range(n):
                 cnt[nat_r[j]] += 1
-                rmask |= np.int64(1) << nat_r[j]
+                rmask |= 1 << nat_r[j]
                 if nat_s[j] != nat_s[0]:
                     suited = False
                 if nat_r[j] >= high:
@@ -143,8 +155,7 @@ def _codes(hands: np.ndarray, deal_cat: np.ndarray, wild: int, high: int, group:
             else:
                 mx = 0
                 for r in range(13):
-                    if cnt[r] > mx:
-                        mx = cnt[r]
+                    mx = max(mx, cnt[r])
                 if mx >= 2:
                     fam = MULTI
                     npairs = 0
@@ -208,7 +219,7 @@ def _codes(hands: np.ndarray, deal_cat: np.ndarray, wild: int, high: int, group:
                         rset = rmask
                     else:
                         fam = OTHER
-                        a = win if win < 31 else 31
+                        a = min(31, win)
                         b = nhigh
                         x = 1 if suited and n >= 2 else 0
                     if tot <= 3 and (fam == ROYAL_DRAW or fam == HIGH or fam == SF_DRAW):
@@ -217,7 +228,7 @@ def _codes(hands: np.ndarray, deal_cat: np.ndarray, wild: int, high: int, group:
                                 if disc_s[j] == nat_s[q]:
                                     pen |= FLUSH_PENALTY
                             r = disc_r[j]
-                            if cnt[r] == 0 and _windows(rmask | (np.int64(1) << r)) > 0:
+                            if cnt[r] == 0 and _windows(rmask | (1 << r)) > 0:
                                 pen |= STRAIGHT_PENALTY
             out[i, m] = (fam | (w << 4) | (tot << 7) | (a << 10) | (b << 15) | (cc << 19)
                          | (np.int64(rset) << 23) | (np.int64(pen) << 36) | (np.int64(x) << 38))
@@ -311,9 +322,9 @@ def _multi_text(code: int, traits: GameTraits, shape: int, w: int) -> str:
         txt = "two pair"
     else:
         txt = _MADE[shape][min(w, len(_MADE[shape]) - 1)]
-    nk = field(code, _F_X)
+    nk = field(code, F_X)
     if nk:
-        kg = field(code, _F_C)
+        kg = field(code, F_C)
         if nk == 1 and shape != 2 and len(traits.kgroup_ranks) > 1 and kg < len(traits.kgroup_ranks):
             txt += f" + {rank_set_text(traits.kgroup_ranks[kg])} kicker"
         else:
@@ -324,12 +335,12 @@ def _multi_text(code: int, traits: GameTraits, shape: int, w: int) -> str:
 def _multi_group(code: int, traits: GameTraits) -> str:
     """The rank group of a repeated rank: 'high' / 'low' (pairs of Jacks or Better), 'aces', '2-4'."""
     masks = traits.group_ranks
-    shape = field(code, _F_A)
+    shape = field(code, F_A)
     if len(masks) == 1 or shape == 2:
         return ""
-    g = field(code, _F_B)
+    g = field(code, F_B)
     m = masks[g] if g < len(masks) else 0
-    if shape == 1 and field(code, _F_W) == 0 and len(masks) == 2 and traits.paying_pair:
+    if shape == 1 and field(code, F_W) == 0 and len(masks) == 2 and traits.paying_pair:
         return "high" if m & traits.paying_pair else "low"
     ranks = [r for r in range(13) if m >> r & 1]
     return _RANK_WORDS[ranks[0]] if len(ranks) == 1 else rank_set_text(m)
@@ -337,27 +348,27 @@ def _multi_group(code: int, traits: GameTraits) -> str:
 
 def family_key(code: int) -> int:
     """The code with its variant fields cleared: adjacent lines with one key merge into one."""
-    fam = field(code, _F_FAM)
-    keep = ~((3 << _F_PEN[0]))
+    fam = field(code, F_FAM)
+    keep = ~(3 << F_PEN[0])
     if fam in (ROYAL_DRAW, HIGH):
-        keep &= ~(((1 << 13) - 1) << _F_SET[0])
+        keep &= ~(((1 << 13) - 1) << F_SET[0])
     if fam in (SF_DRAW, FLUSH_DRAW, STRAIGHT_DRAW):
-        keep &= ~(15 << _F_B[0])
+        keep &= ~(15 << F_B[0])
     if fam == PAT:
-        keep &= ~(31 << _F_A[0])
+        keep &= ~(31 << F_A[0])
     if fam == MULTI:
-        keep &= ~(15 << _F_B[0])
-        if field(code, _F_A) == 2:
-            keep &= ~(15 << _F_C[0])
+        keep &= ~(15 << F_B[0])
+        if field(code, F_A) == 2:
+            keep &= ~(15 << F_C[0])
     return int(code) & keep
 
 
 def pattern_base(code: int, traits: GameTraits) -> str:
     """Name of a pattern's family line (what stays when variants merge)."""
-    fam = field(code, _F_FAM)
-    w = field(code, _F_W)
-    tot = field(code, _F_N)
-    a = field(code, _F_A)
+    fam = field(code, F_FAM)
+    w = field(code, F_W)
+    tot = field(code, F_N)
+    a = field(code, F_A)
     wt = _wild_text(traits, w)
     if fam == DISCARD:
         return "discard everything"
@@ -382,7 +393,7 @@ def pattern_base(code: int, traits: GameTraits) -> str:
     if fam == HIGH:
         n = tot
         return "high card alone" if n == 1 else f"{n} unsuited high cards"
-    suited = " suited" if field(code, _F_X) else ""
+    suited = " suited" if field(code, F_X) else ""
     return f"other {tot}-card hold{suited}{wt}"
 
 
@@ -391,23 +402,23 @@ def pattern_variant(code: int, traits: GameTraits) -> tuple[str, int]:
 
     The penalty is -1 for families without penalty bits.
     """
-    fam = field(code, _F_FAM)
-    pen = field(code, _F_PEN) if field(code, _F_N) <= 3 and fam in (ROYAL_DRAW, HIGH, SF_DRAW) else -1
+    fam = field(code, F_FAM)
+    pen = field(code, F_PEN) if field(code, F_N) <= 3 and fam in (ROYAL_DRAW, HIGH, SF_DRAW) else -1
     if fam == PAT:
-        cat = field(code, _F_A)
+        cat = field(code, F_A)
         lab = traits.labels[cat]
         return (lab if cat < len(traits.hands) and traits.hands[cat] in _PAT_HANDS
                 else f"all five: {lab}"), pen
     if fam == MULTI:
         return _multi_group(code, traits), pen
     if fam == ROYAL_DRAW:
-        return _ranks_desc(field(code, _F_SET) << TEN), pen
+        return _ranks_desc(field(code, F_SET) << TEN), pen
     if fam == HIGH:
-        return _ranks_desc(field(code, _F_SET)), pen
+        return _ranks_desc(field(code, F_SET)), pen
     if fam in (SF_DRAW, FLUSH_DRAW, STRAIGHT_DRAW) and traits.high != NO_HIGH:
-        return _plural(field(code, _F_B), "high card"), pen
+        return _plural(field(code, F_B), "high card"), pen
     if fam in (SF_DRAW, STRAIGHT_DRAW):
-        lo = field(code, _F_B)
+        lo = field(code, F_B)
         return f"lowest card {'A' if lo == ACE_LOW else RANKS[lo]}", pen
     return "", pen
 
@@ -418,7 +429,7 @@ PENALTY_TEXT = ("no penalty card", "flush penalty", "straight penalty", "flush+s
 def pattern_name(code: int, traits: GameTraits) -> str:
     """Readable name of one pattern: family line plus its variant."""
     main, pen = pattern_variant(code, traits)
-    if field(code, _F_FAM) == MULTI and main in ("high", "low"):
+    if field(code, F_FAM) == MULTI and main in ("high", "low"):
         return f"{main} pair" + pattern_base(code, traits)[len("pair"):]
     parts = [x for x in (main, PENALTY_TEXT[pen] if pen >= 0 else "") if x]
     return pattern_base(code, traits) + (f" ({', '.join(parts)})" if parts else "")
@@ -426,4 +437,4 @@ def pattern_name(code: int, traits: GameTraits) -> str:
 
 def family_of(code: int) -> str:
     """Family name of a code ('royal', 'multi', …)."""
-    return FAMILY_NAMES[field(code, _F_FAM)]
+    return FAMILY_NAMES[field(code, F_FAM)]

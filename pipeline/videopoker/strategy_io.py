@@ -14,10 +14,16 @@ import numpy as np
 
 from pipeline.errors import InputError
 from pipeline.videopoker.analysis import Analysis, analyze, current_artifact
-from pipeline.videopoker.chart import (DEFAULT_MAX_LINES, TIE_RULE, Chart, StrategyData, derive_chart,
-                                       exact_return)
+from pipeline.videopoker.chart import (
+    DEFAULT_MAX_LINES,
+    TIE_RULE,
+    Chart,
+    StrategyData,
+    derive_chart,
+    exact_return,
+)
 from pipeline.videopoker.deals import DealClasses, deal_classes
-from pipeline.videopoker.paytable import Paytable, load_paytable
+from pipeline.videopoker.paytable import Paytable
 
 PAYTABLE_DIR = Path("configs") / "paytables"
 CHART_HOLD_MEANING = ("hold mask the derived strategy chart picks (bit t = keep the t-th card of "
