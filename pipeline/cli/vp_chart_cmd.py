@@ -5,6 +5,7 @@ exactly) and the helpers ``vp analyze`` uses for ``--strategy`` and the bankroll
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import numpy as np
@@ -18,16 +19,34 @@ from pipeline.cli.vp_cmd import _classes, vp_app
 def chart_cmd(
     paytable: str = typer.Argument(..., help="paytable slug (jacks-or-better-9-6) or TOML path"),
     max_lines: int = typer.Option(40, "--max-lines", "-n", min=2, help="most lines the chart may have"),
+    derive: bool = typer.Option(False, "--derive", help="derive the chart now even if the build exported it"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
-    """A strategy chart derived from the optimal strategy, with its exact return vs optimal."""
-    from pipeline.videopoker.chart import LEGEND, derive_chart
-    from pipeline.videopoker.paytable import load_paytable
-    from pipeline.videopoker.strategy_io import resolve_paytable, strategy_data
+    """A strategy chart derived from the optimal strategy, with its exact return vs optimal.
 
+    With the default --max-lines the chart the build exported (strategy/chart_hold) is used
+    and judged exactly again; other sizes (or --derive) derive it now.
+    """
+    from pipeline.videopoker.analysis import current_artifact
+    from pipeline.videopoker.chart import DEFAULT_MAX_LINES, LEGEND, derive_chart
+    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.strategy_io import (
+        read_chart,
+        resolve_paytable,
+        strategy_data,
+    )
+
+    t0 = time.perf_counter()
     pt = load_paytable(resolve_paytable(paytable))
     data, source = strategy_data(pt, artifacts_dir(), _classes(pt.deck_size))
-    chart = derive_chart(data, max_lines)
+    art = current_artifact(pt, artifacts_dir())
+    chart = read_chart(data, art) if art is not None and max_lines == DEFAULT_MAX_LINES \
+        and not derive else None
+    if chart is None:
+        chart = derive_chart(data, max_lines)
+    else:
+        source += ", chart exported by the build, judged again"
+    chart.seconds = time.perf_counter() - t0
     info = chart.as_dict()
     info["source"] = source
     if as_json:
@@ -77,6 +96,8 @@ def analyze_extras(info: dict[str, Any], pt: Any, art: Any, strategy: str, use_c
     from pipeline.videopoker.analysis import analyze
     from pipeline.videopoker.bankroll import bankroll_figures
 
+    t0 = time.perf_counter()
+
     if art is not None:
         with h5py.File(art, "r") as f:
             s = f["strategy"]
@@ -89,6 +110,7 @@ def analyze_extras(info: dict[str, Any], pt: Any, art: Any, strategy: str, use_c
                                         np.asarray(weight, np.int64), best, counts)
     if strategy:
         info["played_strategy"] = strategy_info(pt, strategy, use_chart)
+    info["seconds"] = round(info["seconds"] + time.perf_counter() - t0, 4)
 
 
 def echo_extras(info: dict[str, Any]) -> None:

@@ -18,6 +18,7 @@ from pipeline.videopoker.chart import (
     DEFAULT_MAX_LINES,
     TIE_RULE,
     Chart,
+    ChartLine,
     StrategyData,
     derive_chart,
     exact_return,
@@ -81,7 +82,34 @@ def write_chart(path: Path, chart: Chart) -> None:
             "meaning": CHART_HOLD_MEANING, "tie_rule": TIE_RULE, "lines": len(chart.lines),
             "max_lines": DEFAULT_MAX_LINES,
             "chart_return_exact": f"{r.numerator}/{r.denominator}",
-            "chart": json.dumps([ln.text for ln in chart.lines])})
+            "patterns": chart.patterns,
+            "chart": json.dumps([{"text": ln.text, "codes": ln.codes, "classes": ln.classes,
+                                  "deals": ln.deals, "loss": ln.loss} for ln in chart.lines])})
+
+
+def read_chart(data: StrategyData, path: Path) -> Chart | None:
+    """The chart the build exported into ``path`` (None if absent), judged exactly again from
+    ``strategy/ev`` and ``strategy/chart_hold``."""
+    with h5py.File(path, "r") as f:
+        if "strategy/chart_hold" not in f:
+            return None
+        ds = f["strategy/chart_hold"]
+        holds = ds[:]
+        lines = [ChartLine(x["text"], list(x["codes"]), int(x["classes"]), int(x["deals"]),
+                           float(x["loss"])) for x in json.loads(ds.attrs["chart"])]
+        patterns = int(ds.attrs["patterns"])
+    pt = data.paytable
+    ret = exact_return(data.ev, data.weight, holds, pt)
+    if ret != Fraction(str(ds_return(path))):
+        return None
+    opt = exact_return(data.ev, data.weight, data.best, pt)
+    return Chart(pt.name, lines, holds, ret, opt, 0.0, patterns)
+
+
+def ds_return(path: Path) -> str:
+    """The exported chart's exact return as written by the build."""
+    with h5py.File(path, "r") as f:
+        return str(f["strategy/chart_hold"].attrs["chart_return_exact"])
 
 
 def default_chart(data: StrategyData) -> Chart:
