@@ -250,10 +250,17 @@ def _set_delta(pats: np.ndarray, newpos: np.ndarray, ent_p: np.ndarray, ent_ev: 
     """EV lost (weighted) if the patterns ``pats`` take the positions ``newpos``; only classes
     holding one of them can change their first pattern."""
     total = 0.0
+    moved = np.zeros(newpos.shape[0], np.bool_)
+    for p in pats:
+        moved[p] = True
     for p in pats:
         for t in range(inv_start[p], inv_start[p + 1]):
             i = inv_cls[t]
             if mark[i] == stamp:
+                continue
+            fp = ent_p[i, first[i]]
+            # unchanged unless the first pattern moves or p now comes before it
+            if not moved[fp] and newpos[p] > newpos[fp]:
                 continue
             mark[i] = stamp
             bj = 0
