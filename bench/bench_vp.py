@@ -10,6 +10,10 @@ The build part runs ``pokertables build vp_classes paytable vp_summary`` in a su
 into a temporary artifacts folder, as `make tables` would; the repository's artifacts are
 not touched.
 
+Charts (issue 12): ``vp chart`` derives a strategy chart from the optimal strategy and judges
+it exactly; timed per paytable in process (best of ``ROUNDS`` after a warm-up) and as the
+command a user runs (fresh process, artifacts of this checkout or computed now). Target: < 5 s.
+
 Run alone: ``python bench/run.py vp``.
 """
 
@@ -29,6 +33,8 @@ ROOT = HERE.parent
 PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
 ROUNDS = 3
 TARGET_S = 3.0
+CHART_TARGET_S = 5.0
+CHART_CLI_GAMES = ("jacks-or-better-9-6", "deuces-wild-full-pay")
 
 
 def _phases(pt: Any, classes: Any) -> dict[str, float]:
@@ -126,6 +132,7 @@ def run(report: Any) -> None:
         report.target(f"vp analysis {pt.slug} < {TARGET_S:.0f} s", best < TARGET_S,
                       f"{best:.3f} s best, {statistics.median(times):.3f} s median")
     report.value("analysis_worst_best_seconds", worst)
+    run_charts(report, files)
 
     with tempfile.TemporaryDirectory(prefix="vp-bench-") as tmp:
         cmd = [sys.executable, "-m", "pipeline", "--artifacts", tmp, "build", "vp_classes",
@@ -147,3 +154,40 @@ def run(report: Any) -> None:
         report.target("vp part of make tables < 3 s per paytable",
                       info["seconds"] < TARGET_S * len(files) + 5,
                       f"{info['seconds']:.2f}s for {len(files)} paytables + classes + summary")
+
+
+def run_charts(report: Any, files: list[Path]) -> None:
+    """Seconds to derive and judge each paytable's chart, and of the ``vp chart`` command."""
+    from pipeline.videopoker.chart import derive_chart
+    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.strategy_io import strategy_data
+
+    report.say(f"vp chart: derive + judge exactly (best / median of {ROUNDS} after warm-up)")
+    report.say(f"  {'paytable':<32}{'best s':>8}{'median s':>10}{'lines':>7}{'patterns':>10}"
+               f"{'cost pp':>11}")
+    for f in files:
+        pt = load_paytable(f)
+        data, _ = strategy_data(pt, ROOT / "artifacts")
+        chart = derive_chart(data)
+        times = []
+        for _ in range(ROUNDS):
+            t0 = time.perf_counter()
+            chart = derive_chart(data)
+            times.append(time.perf_counter() - t0)
+        best = min(times)
+        report.value(f"{pt.slug}/chart_seconds_best", best)
+        report.value(f"{pt.slug}/chart_cost_pp", float(chart.cost) * 100)
+        report.value(f"{pt.slug}/chart_lines", len(chart.lines))
+        report.say(f"  {pt.slug:<32}{best:>8.3f}{statistics.median(times):>10.3f}"
+                   f"{len(chart.lines):>7}{chart.patterns:>10}{float(chart.cost) * 100:>11.6f}")
+        report.target(f"vp chart {pt.slug} < {CHART_TARGET_S:.0f} s", best < CHART_TARGET_S,
+                      f"{best:.3f} s best")
+    for slug in CHART_CLI_GAMES:
+        cmd = [sys.executable, "-m", "pipeline", "vp", "chart", slug, "--json"]
+        t0 = time.perf_counter()
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False)
+        wall = time.perf_counter() - t0
+        ok = r.returncode == 0
+        report.value(f"{slug}/chart_cli_seconds", wall)
+        report.target(f"`pokertables vp chart {slug}` < {CHART_TARGET_S:.0f} s (fresh process)",
+                      ok and wall < CHART_TARGET_S, f"{wall:.2f} s wall" if ok else r.stderr[-300:])

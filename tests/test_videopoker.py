@@ -339,7 +339,7 @@ def test_cli_analyze_json_on_the_fly(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     info = json.loads(r.stdout)
     assert list(info) == ["name", "return", "return_exact", "variance", "total_combinations",
-                          "lines", "seconds"]
+                          "lines", "seconds", "bankroll"]
     assert info["name"] == "Mine"
     assert info["return_exact"] == "1653526326983/1661102543100"
     assert info["total_combinations"] == 19_933_230_517_200

@@ -58,7 +58,8 @@ def _register() -> None:
         preflop_cmd,
         showdown_cmd,
         verify_cmd,
-        vp_catalog_cmd,  # noqa: F401
+        vp_catalog_cmd,
+        vp_chart_cmd,
         vp_cmd,
     )
 

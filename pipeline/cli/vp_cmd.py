@@ -41,6 +41,8 @@ def _classes(deck_size: int) -> DealClasses:
 def analyze_cmd(
     paytable: str = typer.Argument(..., help="game slug (see `vp list`, e.g. jacks-or-better-9-6) or TOML path"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+    strategy: str = typer.Option("", "--strategy", help="play this game's strategy (slug or path) on PAYTABLE"),
+    chart: bool = typer.Option(False, "--chart", help="with --strategy: play that game's derived chart"),
 ) -> None:
     """Exact optimal-strategy return, variance and final-hand table of a paytable."""
     from pipeline.videopoker.analysis import analyze, current_artifact, read_final_counts, summary_dict
@@ -57,6 +59,8 @@ def analyze_cmd(
         counts, den = a.final_counts, a.denominator
         source = "computed now (no current artifact)"
     info = summary_dict(pt, counts, den, time.perf_counter() - t0)
+    from pipeline.cli.vp_chart_cmd import analyze_extras, echo_extras  # vp-charts (issue 12)
+    analyze_extras(info, pt, art, strategy, chart)
     if as_json:
         typer.echo(json.dumps(info))
         return
@@ -70,6 +74,7 @@ def analyze_cmd(
     typer.echo(f"{'total':<24}{'':>7}{info['total_combinations']:>24,}{1:>14.8f}"
                f"{info['return']:>11.6f}")
     typer.echo(f"return {info['return']:.6f} = {info['return_exact']}; variance {info['variance']:.4f}")
+    echo_extras(info)
     typer.echo(f"{info['seconds']:.2f} s ({source})")
 
 

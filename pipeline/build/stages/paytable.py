@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
@@ -94,6 +95,18 @@ def build_paytable(ctx: Context, path: Path) -> None:
         write_artifact(a, tmp)
     ctx.progress(f"writing {pq_rel}", 0.8)
     write_parquet_atomic(strategy_table(a), ctx.path(pq_rel), compression="zstd")
+    # ---- vp-charts (issue 12): the derived strategy chart, its hold per class exported as
+    # HDF5 strategy/chart_hold and the Parquet column chart_hold ----
+    from pipeline.videopoker.strategy_io import default_chart, strategy_data_of, write_chart
+    ctx.progress("strategy chart", 0.9)
+    chart = default_chart(strategy_data_of(a))
+    write_chart(ctx.path(h5_rel), chart)
+    tbl = pq.read_table(ctx.path(pq_rel))
+    tbl = tbl.append_column("chart_hold", pa.array(chart.holds)).replace_schema_metadata(
+        {**(tbl.schema.metadata or {}), b"chart_return_exact":
+         f"{chart.return_exact.numerator}/{chart.return_exact.denominator}".encode()})
+    write_parquet_atomic(tbl, ctx.path(pq_rel), compression="zstd")
+    # ---- end vp-charts ----
     ctx.progress("done", 1.0)
 
 

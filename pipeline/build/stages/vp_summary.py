@@ -16,6 +16,8 @@ from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
 from pipeline.build.stages.paytable import outputs_for, paytable_files
 from pipeline.build.store import write_parquet_atomic
+from pipeline.videopoker.bankroll import bankroll_columns
+from pipeline.videopoker.paytable import load_paytable
 
 OUTPUT = "parquet/paytable_summary.parquet"
 #: settings of this stage's config section besides ``enabled``
@@ -37,11 +39,17 @@ def run(ctx: Context) -> None:
         "slug", "name", "wild", "deck_size", "row", "hand", "pays", "combinations",
         "total_combinations", "probability", "return_contribution", "game_return",
         "game_return_exact", "game_variance")}
-    for slug, _ in paytable_files(ctx.config):
+    extra: dict[str, list] = {}
+    for slug, path in paytable_files(ctx.config):
         with h5py.File(ctx.path(outputs_for(slug)[0]), "r") as f:
             at = f.attrs
             counts = [int(x) for x in f["final_counts"][:]]
             den = int(f["final_counts"].attrs["denominator"])
+            # ---- vp-charts (issue 12): bankroll figures, one value per game on each row ----
+            figs = bankroll_columns(load_paytable(path), counts, den, f["strategy"])
+            for k, v in figs.items():
+                extra.setdefault(k, []).extend([v] * len(counts))
+            # ---- end vp-charts ----
             for i, (label, pay, c) in enumerate(zip(at["labels"], at["pays"], counts)):
                 p = Fraction(str(pay))
                 cols["slug"].append(slug)
@@ -58,5 +66,5 @@ def run(ctx: Context) -> None:
                 cols["game_return"].append(float(at["return"]))
                 cols["game_return_exact"].append(str(at["return_exact"]))
                 cols["game_variance"].append(float(at["variance"]))
-    tbl = pa.table({k: pa.array(v) for k, v in cols.items()})
+    tbl = pa.table({k: pa.array(v) for k, v in {**cols, **extra}.items()})
     write_parquet_atomic(tbl, ctx.path(OUTPUT), compression="zstd")

@@ -1,0 +1,209 @@
+"""Bankroll figures of a paytable under optimal play: hit frequency, standard deviation, the exact
+variance of N-play, and risk of ruin (within H hands and in the long run).
+
+N-play (N hands on the same deal, each drawing from its own deck): given the deal D and the
+(common) hold, the N results are independent, so with X one hand's pay
+
+    Var(total) = N * E[Var(X | D)] + N^2 * Var(E[X | D]),
+
+E[Var(X|D)] = E[X^2] - E[E[X|D]^2] and Var(E[X|D]) = E[E[X|D]^2] - E[X]^2. The per-deal first and
+second moments come from the best hold's final-hand counts of each class (``strategy/
+best_counts``), so every term is an exact Fraction.
+
+Risk of ruin (a bankroll of B bets, one line, pay in bets per bet; ruin = fewer than one bet
+left): a dynamic programme over the exact per-hand pay distribution, r_h(b) = sum_k p_k
+r_{h-1}(b - 1 + pay_k), r(0) = 1, on bankrolls 0..M. Above M the value is bounded by 0 and by
+r_{h-1}(M) (ruin falls as the bankroll grows), which gives a lower and an upper bound; M grows
+until they agree to ``RUIN_TOL``. Long run: the walk only steps down by one bet, so
+P(ruin from B) = rho^B with rho the root in (0, 1) of sum_k p_k z^pay_k = z when the return
+exceeds 1 (found by bisection to ``RHO_TOL``), and 1 otherwise.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+from pipeline.videopoker.paytable import Paytable
+from pipeline.videopoker.solve import draw_denominators
+
+N_PLAY = (1, 3, 5, 10, 50, 100)
+RUIN_BANKROLLS = (100, 200, 400, 800, 1600)
+RUIN_HANDS = (1000, 10000)
+RUIN_TOL = 1e-9
+RHO_TOL = 1e-15
+_HELD = np.array([m.bit_count() for m in range(32)], dtype=np.int64)
+
+
+def deal_moments(pt: Paytable, weight: np.ndarray, best: np.ndarray, best_counts: np.ndarray
+                 ) -> tuple[Fraction, Fraction, Fraction]:
+    """(E[X], E[X^2], E[E[X|D]^2]) under optimal play, exact, from per-class best-hold counts."""
+    ways, _, _ = draw_denominators(pt.deck_size)
+    units, scale = pt.pay_units()
+    counts = best_counts.astype(np.int64)
+    s1 = counts @ units                                   # < 2^50: pay units x C(R, d)
+    s2 = counts.astype(object) @ [int(u) * int(u) for u in units]
+    d = 5 - _HELD[best.astype(np.int64)]
+    e1 = e2 = e11 = Fraction(0)
+    for k in range(6):
+        sel = np.flatnonzero(d == k)
+        if not len(sel):
+            continue
+        w = weight[sel].astype(object)
+        a = s1[sel].astype(object)
+        den = int(ways[k])
+        e1 += Fraction(int(np.dot(w, a)), den * scale)
+        e2 += Fraction(int(np.dot(w, s2[sel])), den * scale * scale)
+        e11 += Fraction(int(np.dot(w, a * a)), den * den * scale * scale)
+    total = comb(pt.deck_size, 5)
+    return e1 / total, e2 / total, e11 / total
+
+
+def hit_frequency(pt: Paytable, weight: np.ndarray, best: np.ndarray, best_counts: np.ndarray
+                  ) -> Fraction:
+    """P(the final hand pays anything) under optimal play, exact, from per-class counts."""
+    _, mult, big = draw_denominators(pt.deck_size)
+    paying = np.array([p > 0 for p in pt.pays])
+    d = 5 - _HELD[best.astype(np.int64)]
+    hits = best_counts[:, paying].astype(np.int64).sum(axis=1) * mult[d]
+    return Fraction(int(np.dot(weight.astype(object), hits.astype(object))),
+                    comb(pt.deck_size, 5) * big)
+
+
+def n_play_variance(e1: Fraction, e2: Fraction, e11: Fraction, n: int) -> Fraction:
+    """Exact variance of the total pay of N hands played on one deal (bet units of one hand)."""
+    return n * (e2 - e11) + n * n * (e11 - e1 * e1)
+
+
+@nb.njit(cache=True)
+def _ruin_dp(probs: np.ndarray, pays: np.ndarray, top: int, checkpoints: np.ndarray,
+             upper: bool) -> np.ndarray:
+    """r_h(b) for b = 0..top at every checkpoint h; above ``top`` r = r(top) (upper) or 0."""
+    cur = np.zeros(top + 1)
+    cur[0] = 1.0
+    nxt = np.empty(top + 1)
+    out = np.empty((checkpoints.shape[0], top + 1))
+    c = 0
+    h = 0
+    while c < checkpoints.shape[0]:
+        while c < checkpoints.shape[0] and checkpoints[c] == h:
+            out[c] = cur
+            c += 1
+        if c == checkpoints.shape[0]:
+            break
+        nxt[0] = 1.0
+        for b in range(1, top + 1):
+            acc = 0.0
+            for k in range(probs.shape[0]):
+                t = b - 1 + pays[k]
+                if t <= top:
+                    acc += probs[k] * cur[t]
+                elif upper:
+                    acc += probs[k] * cur[top]
+            nxt[b] = acc
+        cur, nxt = nxt, cur
+        h += 1
+    return out
+
+
+def ruin_table(pays: list[Fraction], probs: list[Fraction], bankrolls: tuple[int, ...],
+               hands: tuple[int, ...]) -> dict[str, Any]:
+    """Risk of ruin within each number of hands for each bankroll (bets), with its error bound.
+
+    Pays must be whole numbers of bets (every shipped paytable); ``probs`` the exact per-hand
+    pay distribution.
+    """
+    if any(p.denominator != 1 for p in pays):
+        return {"note": "risk of ruin needs whole-number pays"}
+    pay_i = np.array([int(p) for p in pays], np.int64)
+    pr = np.array([float(p) for p in probs])
+    cps = np.array(sorted(set(hands)), np.int64)
+    top = max(bankrolls) + 4 * int(pay_i.max())
+    for _ in range(6):
+        lo = _ruin_dp(pr, pay_i, top, cps, False)
+        hi = _ruin_dp(pr, pay_i, top, cps, True)
+        gap = float((hi[:, list(bankrolls)] - lo[:, list(bankrolls)]).max())
+        if gap <= RUIN_TOL:
+            break
+        top *= 2
+    rows = []
+    for c, h in enumerate(cps.tolist()):
+        for b in bankrolls:
+            rows.append({"bankroll": b, "hands": h, "risk_of_ruin": float((lo[c, b] + hi[c, b]) / 2)})
+    return {"rows": rows, "error_bound": gap + 1e-12, "states": top + 1}
+
+
+def long_run_ruin(pays: list[Fraction], probs: list[Fraction]) -> tuple[float, float]:
+    """(rho, its bracket width): P(ever ruined from B bets) = rho^B; rho = 1 when return <= 1."""
+    ret = sum((p * q for p, q in zip(pays, probs)), Fraction(0))
+    if ret <= 1 or any(p.denominator != 1 for p in pays):
+        return 1.0, 0.0
+    pay_i = [int(p) for p in pays]
+    pr = [float(q) for q in probs]
+
+    def f(z: float) -> float:
+        return sum(q * z ** k for q, k in zip(pr, pay_i)) - z
+
+    lo, hi = 0.0, 1.0 - 1e-12          # f(lo) > 0 (no pay has prob 1), f < 0 just below 1
+    while hi - lo > RHO_TOL:
+        mid = (lo + hi) / 2
+        if f(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2, hi - lo
+
+
+def bankroll_figures(pt: Paytable, final_counts: list[int], denominator: int, weight: np.ndarray,
+                     best: np.ndarray, best_counts: np.ndarray) -> dict[str, Any]:
+    """Every bankroll figure of a paytable (the ``bankroll`` object of ``vp analyze --json``)."""
+    e1, e2, e11 = deal_moments(pt, weight, best, best_counts)
+    var1 = e2 - e1 * e1
+    probs = [Fraction(c, denominator) for c in final_counts]
+    hit = hit_frequency(pt, weight, best, best_counts)
+    rho, rho_err = long_run_ruin(pt.pays, probs)
+    nplay = []
+    for n in N_PLAY:
+        v = n_play_variance(e1, e2, e11, n)
+        nplay.append({"hands": n, "variance": float(v), "variance_exact": _frac(v),
+                      "sd_per_round": float(v) ** 0.5, "sd_per_hand": float(v) ** 0.5 / n})
+    ruin = ruin_table(pt.pays, probs, RUIN_BANKROLLS, RUIN_HANDS)
+    return {
+        "hit_frequency": float(hit), "hit_frequency_exact": _frac(hit),
+        "variance": float(var1), "sd_per_hand": float(var1) ** 0.5,
+        "deal_covariance": float(e11 - e1 * e1), "deal_covariance_exact": _frac(e11 - e1 * e1),
+        "n_play": nplay,
+        "risk_of_ruin": {**ruin, "long_run_rho": rho, "long_run_rho_error": rho_err,
+                         "long_run": [{"bankroll": b, "risk_of_ruin": rho ** b}
+                                      for b in RUIN_BANKROLLS],
+                         "method": "exact DP over the per-hand pay distribution, bounds above "
+                                   "the top state; long run = rho^B (skip-free walk)"},
+    }
+
+
+def _frac(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
+
+
+
+def bankroll_columns(pt: Paytable, final_counts: list[int], denominator: int, strategy: Any
+                     ) -> dict[str, float]:
+    """Flat bankroll figures of one game (``parquet/paytable_summary`` columns) from the
+    artifact's ``strategy`` group."""
+    figs = bankroll_figures(pt, final_counts, denominator, strategy["weight"][:].astype(np.int64),
+                            strategy["best_hold"][:], strategy["best_counts"][:])
+    out = {"hit_frequency": figs["hit_frequency"], "sd_per_hand": figs["sd_per_hand"],
+           "deal_covariance": figs["deal_covariance"]}
+    for r in figs["n_play"]:
+        if r["hands"] > 1:
+            out[f"variance_{r['hands']}_play"] = r["variance"]
+    rr = figs["risk_of_ruin"]
+    for r in rr.get("rows", []):
+        out[f"ruin_{r['bankroll']}_bets_{r['hands']}_hands"] = r["risk_of_ruin"]
+    for r in rr["long_run"]:
+        out[f"ruin_{r['bankroll']}_bets_long_run"] = r["risk_of_ruin"]
+    return out

@@ -1,0 +1,147 @@
+"""Strategy arrays for charts and cross-play: from a built artifact or computed now; the chart's
+export (``strategy/chart_hold``); one game's strategy played on another game's paytable.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import h5py
+import numpy as np
+
+from pipeline.errors import InputError
+from pipeline.videopoker.analysis import Analysis, analyze, current_artifact
+from pipeline.videopoker.chart import (
+    DEFAULT_MAX_LINES,
+    TIE_RULE,
+    Chart,
+    ChartLine,
+    StrategyData,
+    derive_chart,
+    exact_return,
+)
+from pipeline.videopoker.deals import DealClasses, deal_classes
+from pipeline.videopoker.paytable import Paytable
+
+PAYTABLE_DIR = Path("configs") / "paytables"
+CHART_HOLD_MEANING = ("hold mask the derived strategy chart picks (bit t = keep the t-th card of "
+                      "the deal in ascending card id order); weight x ev[chart_hold] summed over "
+                      "the classes / C(deck, 5) = the chart's exact return")
+
+
+def resolve_paytable(arg: str | Path) -> Path:
+    """A paytable path from a path or a slug (``configs/paytables/<slug>.toml``)."""
+    p = Path(arg)
+    if p.suffix == ".toml" or p.exists():
+        return p
+    for root in (Path.cwd(), Path(__file__).resolve().parents[2]):
+        cand = root / PAYTABLE_DIR / f"{arg}.toml"
+        if cand.exists():
+            return cand
+    raise InputError(f"unknown paytable {str(arg)!r}: not a file and no {PAYTABLE_DIR}/{arg}.toml")
+
+
+def strategy_data_of(a: Analysis) -> StrategyData:
+    """Chart inputs from a fresh analysis."""
+    cls = a.classes
+    return StrategyData(a.paytable, cls.hands, cls.weight, a.ev, a.best,
+                        a.pay_category[cls.index5])
+
+
+def read_strategy_data(pt: Paytable, path: Path) -> StrategyData:
+    """Chart inputs from a built ``paytables/<slug>.h5``."""
+    with h5py.File(path, "r") as f:
+        s = f["strategy"]
+        idx = s["index5"][:]
+        return StrategyData(pt, s["hands"][:], s["weight"][:].astype(np.int64), s["ev"][:],
+                            s["best_hold"][:], f["pay_category"][:][idx])
+
+
+def strategy_data(pt: Paytable, artifacts: Path, classes: DealClasses | None = None
+                  ) -> tuple[StrategyData, str]:
+    """(chart inputs, where they came from): the current artifact, else an analysis now."""
+    art = current_artifact(pt, artifacts)
+    if art is not None:
+        return read_strategy_data(pt, art), f"artifact {art}"
+    a = analyze(pt, classes if classes is not None else deal_classes(pt.deck_size))
+    return strategy_data_of(a), "computed now (no current artifact)"
+
+
+def write_chart(path: Path, chart: Chart) -> None:
+    """Add ``strategy/chart_hold`` (and the chart as JSON) to a paytable artifact."""
+    with h5py.File(path, "a") as f:
+        s = f["strategy"]
+        if "chart_hold" in s:
+            del s["chart_hold"]
+        s["chart_hold"] = chart.holds
+        r = chart.return_exact
+        s["chart_hold"].attrs.update({
+            "meaning": CHART_HOLD_MEANING, "tie_rule": TIE_RULE, "lines": len(chart.lines),
+            "max_lines": DEFAULT_MAX_LINES,
+            "chart_return_exact": f"{r.numerator}/{r.denominator}",
+            "patterns": chart.patterns,
+            "chart": json.dumps([{"text": ln.text, "codes": ln.codes, "classes": ln.classes,
+                                  "deals": ln.deals, "loss": ln.loss} for ln in chart.lines])})
+
+
+def read_chart(data: StrategyData, path: Path) -> Chart | None:
+    """The chart the build exported into ``path`` (None if absent), judged exactly again from
+    ``strategy/ev`` and ``strategy/chart_hold``."""
+    with h5py.File(path, "r") as f:
+        if "strategy/chart_hold" not in f:
+            return None
+        ds = f["strategy/chart_hold"]
+        holds = ds[:]
+        lines = [ChartLine(x["text"], list(x["codes"]), int(x["classes"]), int(x["deals"]),
+                           float(x["loss"])) for x in json.loads(ds.attrs["chart"])]
+        patterns = int(ds.attrs["patterns"])
+    pt = data.paytable
+    ret = exact_return(data.ev, data.weight, holds, pt)
+    if ret != Fraction(str(ds_return(path))):
+        return None
+    opt = exact_return(data.ev, data.weight, data.best, pt)
+    return Chart(pt.name, lines, holds, ret, opt, 0.0, patterns)
+
+
+def ds_return(path: Path) -> str:
+    """The exported chart's exact return as written by the build."""
+    with h5py.File(path, "r") as f:
+        return str(f["strategy/chart_hold"].attrs["chart_return_exact"])
+
+
+def default_chart(data: StrategyData) -> Chart:
+    """The chart the build exports (at most ``DEFAULT_MAX_LINES`` lines)."""
+    return derive_chart(data, DEFAULT_MAX_LINES)
+
+
+def cross_play(strategy: StrategyData, target: StrategyData, use_chart: bool = False
+               ) -> dict[str, Any]:
+    """Exact return on ``target``'s paytable of the holds ``strategy``'s game plays.
+
+    The holds are game A's optimal holds (or its chart's); their EVs are B's. Both games must
+    use the same deck, so the deal classes and hold masks mean the same cards.
+    """
+    a_pt, b_pt = strategy.paytable, target.paytable
+    if a_pt.deck_size != b_pt.deck_size:
+        raise InputError(f"--strategy {a_pt.name} uses a {a_pt.deck_size}-card deck, "
+                         f"{b_pt.name} a {b_pt.deck_size}-card deck: holds cannot be transferred")
+    if not np.array_equal(strategy.hands, target.hands):
+        raise InputError("the two games' deal classes differ; rebuild both artifacts")
+    holds = derive_chart(strategy, DEFAULT_MAX_LINES).holds if use_chart else strategy.best
+    played = exact_return(target.ev, target.weight, holds, b_pt)
+    optimal = exact_return(target.ev, target.weight, target.best, b_pt)
+    cost = optimal - played
+    differ = holds != target.best
+    return {"paytable": b_pt.name, "strategy": a_pt.name + (" (chart)" if use_chart else ""),
+            "return": float(played), "return_exact": _frac(played),
+            "optimal_return": float(optimal), "optimal_return_exact": _frac(optimal),
+            "cost": float(cost), "cost_exact": _frac(cost),
+            "classes_played_differently": int(differ.sum()),
+            "deals_played_differently": int(target.weight[differ].sum())}
+
+
+def _frac(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
