@@ -18,6 +18,7 @@ import numpy as np
 from pipeline.build import invariants as inv
 from pipeline.build.store import MANIFEST, read_manifest, sha256_file
 from pipeline.core.constants import N_SCORES, TOP_SCORE
+from pipeline.errors import ArtifactError
 
 
 @dataclass
@@ -155,7 +156,7 @@ def verify(folder: Path | str, content: bool = True) -> VerifyReport:
         return rep
     try:
         manifest = read_manifest(folder)
-    except ValueError as exc:
+    except ArtifactError as exc:
         rep.problems.append((MANIFEST, f"unreadable manifest: {exc}"))
         return rep
     files: dict[str, Any] = manifest.get("files", {})
