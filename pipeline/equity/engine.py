@@ -48,15 +48,16 @@ from typing import Any, Union
 import numba as nb
 import numpy as np
 
-from pipeline.errors import InputError
 from pipeline.core.cards import BINOM, format_cards, parse_cards
 from pipeline.core.combos import next_combination, sort_small, unrank_into
 from pipeline.core.rng import below, bits32, seed_state, splitmix
 from pipeline.equity.result import EquityResult, seat_row
+from pipeline.errors import InputError
 
 MAX_OPPONENTS = 9
 #: lcm(1..10): a k-way split (k <= 10 players) is an integer number of 1/2520ths of the pot.
 from pipeline.core.constants import SHARE_SCALE  # noqa: E402  (re-exported)
+
 #: Monte Carlo default: equity shares lie in [0, 1] so their variance is at most 1/4, and
 #: 0.5 / sqrt(300,000) = 0.091 pp < 0.1 pp whatever the spot.
 DEFAULT_SAMPLES = 300_000
@@ -828,7 +829,7 @@ def make_spot(hole: CardsInput, board: CardsInput = (), opponents: int | None = 
             if c in owner:
                 raise InputError(f"card {format_cards([c])} appears twice (in {owner[c]} and {name})")
             owner[c] = name
-    spot = Spot((h[0], h[1]), tuple(b), tuple(named), tuple(d), opponents)
+    spot = Spot((h[0], h[1]), tuple(b), tuple((v[0], v[1]) for v in named), tuple(d), opponents)
     need = spot.missing_board + 2 * opponents
     have = len(spot.live)
     if need > have:
@@ -871,7 +872,7 @@ def exact_cost(spot: Spot) -> float:
     g = len(_group_for(spot))
     boards = math.comb(n, r) / g
     m = n - r
-    per = 1 + len(spot.vs)
+    per: float = 1 + len(spot.vs)
     if spot.opponents:
         per += math.comb(m, 2) * (1 + (0.3 * (1 + len(spot.vs)) if spot.opponents >= 2 else 0))
     return boards * per
