@@ -97,6 +97,26 @@ def test_1_tamper_with_mtime_restored_is_refused(artifacts: Path, tmp_path: Path
     assert code == 2 and "five.h5" in one_error_line(err) and "pokertables build" in err and not out
 
 
+def test_1_proven_files_are_not_rehashed(artifacts: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file proven once (by the build's recorded ctime/inode, or by a first verified open) is
+    trusted on its stat signature: opening it again reads no byte of it."""
+    import pipeline.query.artifacts as art
+
+    mf = json.loads((artifacts / "manifest.json").read_text())
+    assert {"ctime_ns", "inode"} <= set(mf["files"]["five.h5"])  # stamped by the commit
+    folder = tmp_path / "art"
+    copy_built(artifacts, folder, ("five.h5",))  # a copy: new inode and ctime, so hashed once
+    assert Tables(folder).score5("As Ks Qs Js Ts") == 7462
+    assert "five.h5" in json.loads((folder / art.VERIFIED).read_text())
+
+    def no_hash(path: Path, chunk: int = 0) -> str:
+        raise AssertionError(f"{path} was re-hashed")
+
+    monkeypatch.setattr(art, "sha256_file", no_hash)
+    assert Tables(folder).score5("As Ks Qs Js Ts") == 7462
+    assert art.open_checked(artifacts, "five.h5") == artifacts / "five.h5"
+
+
 def test_1_impossible_score_is_never_returned(artifacts: Path, tmp_path: Path) -> None:
     """Even a reader told not to check the manifest refuses a score outside 1..7462."""
     folder = tmp_path / "art"

@@ -56,9 +56,46 @@ def _sha_range(path: Path, offset: int, nbytes: int, chunk: int = 1 << 22) -> st
     return h.hexdigest()
 
 
-def h5_digests(path: Path) -> dict[str, dict[str, Any]]:
+def sha256_file_and_ranges(path: Path, ranges: dict[str, tuple[int, int]],
+                           chunk: int = 1 << 22) -> tuple[str, dict[str, str]]:
+    """(sha256 of the whole file, sha256 of each ``(offset, nbytes)`` range) in one read."""
+    whole = hashlib.sha256()
+    parts = {k: hashlib.sha256() for k in ranges}
+    pos = 0
+    with open(path, "rb", buffering=0) as fh:
+        while True:
+            b = fh.read(chunk)
+            if not b:
+                break
+            whole.update(b)
+            end = pos + len(b)
+            for k, (off, n) in ranges.items():
+                lo, hi = max(off, pos), min(off + n, end)
+                if lo < hi:
+                    parts[k].update(memoryview(b)[lo - pos:hi - pos])
+            pos = end
+    return whole.hexdigest(), {k: h.hexdigest() for k, h in parts.items()}
+
+
+def contiguous_ranges(path: Path) -> dict[str, tuple[int, int]]:
+    """Dataset name -> (file offset, bytes) of every contiguous, uncompressed HDF5 dataset."""
+    import h5py
+
+    out: dict[str, tuple[int, int]] = {}
+    with h5py.File(path, "r") as f:
+        def visit(name: str, o: Any) -> None:
+            if isinstance(o, h5py.Dataset) and o.size and o.compression is None and o.chunks is None:
+                off = o.id.get_offset()
+                if off is not None:
+                    out[name] = (int(off), o.size * o.dtype.itemsize)
+        f.visititems(visit)
+    return out
+
+
+def h5_digests(path: Path, ranges: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
     """Per dataset: shape, dtype and sha256 of the array bytes (read straight from the file when
-    the dataset is contiguous, so the array is never held in memory)."""
+    the dataset is contiguous, so the array is never held in memory; ``ranges`` holds digests
+    already computed by :func:`sha256_file_and_ranges`)."""
     import h5py
 
     out: dict[str, dict[str, Any]] = {}
@@ -68,12 +105,22 @@ def h5_digests(path: Path) -> dict[str, dict[str, Any]]:
         for name in sorted(names):
             ds = f[name]
             off = ds.id.get_offset()
-            if off is not None and ds.size and ds.compression is None and ds.chunks is None:
+            if ranges is not None and name in ranges:
+                digest = ranges[name]
+            elif off is not None and ds.size and ds.compression is None and ds.chunks is None:
                 digest = _sha_range(path, off, ds.size * ds.dtype.itemsize)
             else:
                 digest = _sha(np.ascontiguousarray(ds[()]).tobytes())
             out[name] = {"shape": list(ds.shape), "dtype": str(ds.dtype), "sha256": digest}
     return out
+
+
+def _sum_xor(v: np.ndarray) -> tuple[int, int]:
+    """Sum mod 2^64 and xor of integer values taken as uint64 (no copy for unsigned columns)."""
+    u = v if v.dtype.kind == "u" else v.view(np.uint64) if v.dtype.itemsize == 8 else v.astype(np.uint64)
+    if u.dtype.kind == "u" and u.dtype.itemsize < 8 and v.dtype.kind != "u":
+        u = u.astype(np.uint64)
+    return int(u.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(u)) if len(u) else 0
 
 
 def column_digest(col: Any, hist: np.ndarray | None = None) -> dict[str, Any]:
@@ -94,8 +141,7 @@ def column_digest(col: Any, hist: np.ndarray | None = None) -> dict[str, Any]:
         return info
     values = arr.to_numpy(zero_copy_only=False)
     if len(values) > BIG_COLUMN and values.dtype.kind in "iu":
-        u = values.view(np.uint64) if values.dtype.itemsize == 8 else values.astype(np.uint64)
-        agg: list[int | str] = [int(u.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(u))]
+        agg: list[int | str] = list(_sum_xor(values))
         if values.dtype.itemsize <= 2:
             h = np.bincount(values) if hist is None else hist
             agg.append(hashlib.sha256(np.trim_zeros(h.astype(np.int64), "b").tobytes()).hexdigest())
@@ -105,12 +151,48 @@ def column_digest(col: Any, hist: np.ndarray | None = None) -> dict[str, Any]:
     return info
 
 
+def stream_big_parquet(path: Path, batch: int = 1 << 22) -> tuple[dict[str, dict[str, Any]], dict[str, np.ndarray]]:
+    """(digests, histograms of 8/16-bit columns) of a Parquet file too big to decode whole:
+    integer columns get the aggregate digest of :func:`column_digest`, accumulated batch by batch
+    so memory stays at one batch."""
+    import pyarrow.parquet as pq
+
+    pf = pq.ParquetFile(path)
+    sums: dict[str, int] = {}
+    xors: dict[str, int] = {}
+    hists: dict[str, np.ndarray] = {}
+    meta: dict[str, dict[str, Any]] = {}
+    for rb in pf.iter_batches(batch_size=batch):
+        for name, col in zip(rb.schema.names, rb.columns):
+            v = col.to_numpy(zero_copy_only=False)
+            if v.dtype.kind not in "iu":
+                raise ValueError(f"column {name} of {path.name} is not an integer column")
+            m = meta.setdefault(name, {"rows": 0, "type": str(col.type), "nulls": 0})
+            m["rows"] += len(v)
+            m["nulls"] += col.null_count
+            total, xor = _sum_xor(v)
+            sums[name] = (sums.get(name, 0) + total) % (1 << 64)
+            xors[name] = xors.get(name, 0) ^ xor
+            if v.dtype.itemsize <= 2:
+                h = np.bincount(v, minlength=1 << (8 * v.dtype.itemsize))
+                hists[name] = hists[name] + h if name in hists else h
+    out = {}
+    for name, m in meta.items():
+        agg: list[int | str] = [sums[name], xors[name]]
+        if name in hists:
+            agg.append(hashlib.sha256(np.trim_zeros(hists[name].astype(np.int64), "b").tobytes()).hexdigest())
+        out[name] = {**m, "aggregate": agg}
+    return out, hists
+
+
 def parquet_digests(path: Path, table: Any = None,
                     hists: dict[str, np.ndarray] | None = None) -> dict[str, dict[str, Any]]:
     """Per column: rows, type and a digest of the values (``table``: the file already read;
     ``hists``: column histograms already computed)."""
     import pyarrow.parquet as pq
 
+    if table is None and pq.read_metadata(path).num_rows > BIG_COLUMN:
+        return stream_big_parquet(path)[0]
     t = table if table is not None else pq.read_table(path)
     hists = hists or {}
     return {name: column_digest(t.column(name), hists.get(name)) for name in t.column_names}

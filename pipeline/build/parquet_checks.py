@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.build import invariants as inv
+from pipeline.build.digests import BIG_COLUMN, stream_big_parquet
 from pipeline.core.constants import N_SCORES
 
 #: Parquet copy -> (rows it must have, five.h5 count dataset its score histogram must equal)
@@ -43,23 +44,33 @@ def _no_nan(table: Any) -> list[str]:
     return out
 
 
-def parquet_invariants(folder: Path, rel: str, path: Path) -> tuple[Any, dict[str, np.ndarray], list[str]]:
-    """(the table read, column histograms computed, problems) for one Parquet artifact."""
+def parquet_invariants(folder: Path, rel: str, path: Path
+                       ) -> tuple[Any, dict[str, np.ndarray], list[str], dict[str, Any] | None]:
+    """(the table read or None, column histograms, problems, content digests if a big file was
+    streamed) for one Parquet artifact. Files of more than ``BIG_COLUMN`` rows are streamed in
+    batches, never decoded whole."""
     import pyarrow.parquet as pq
 
-    table = pq.read_table(path)
+    digests = None
     hists: dict[str, np.ndarray] = {}
+    if pq.read_metadata(path).num_rows > BIG_COLUMN:
+        table = None
+        digests, hists = stream_big_parquet(path)
+        nrows = next(iter(digests.values()))["rows"] if digests else 0
+    else:
+        table = pq.read_table(path)
+        nrows = table.num_rows
     out: list[str] = []
     if rel in SCORE_COPIES:
         rows, counts = SCORE_COPIES[rel]
-        if table.num_rows != rows:
-            out.append(f"{table.num_rows} rows, expected {rows}")
-        score = table.column("score").to_numpy()
-        hists["score"] = np.bincount(score, minlength=N_SCORES + 1)
+        if nrows != rows:
+            out.append(f"{nrows} rows, expected {rows}")
+        if "score" not in hists:
+            hists["score"] = np.bincount(table.column("score").to_numpy(), minlength=N_SCORES + 1)
         ref = _five_counts(folder, counts)
-        if hists["score"].shape[0] > N_SCORES + 1 or hists["score"][0]:
+        if hists["score"][N_SCORES + 1:].any() or hists["score"][0]:
             out.append(f"scores outside 1..{N_SCORES}")
-        elif ref is not None and not np.array_equal(hists["score"][1:], ref):
+        elif ref is not None and not np.array_equal(hists["score"][1:N_SCORES + 1], ref):
             out.append(f"score histogram differs from five.h5:/{counts}")
     elif rel == CLASS_TABLE:
         if table.num_rows != N_SCORES:
@@ -74,7 +85,7 @@ def parquet_invariants(folder: Path, rel: str, path: Path) -> tuple[Any, dict[st
         out.extend(_no_nan(table))
         if "hu_deals" in table.column_names and (table.column("hu_deals").to_numpy() <= 0).any():
             out.append("a class has hu_deals <= 0 (no deals behind its heads-up numbers)")
-    return table, hists, out
+    return table, hists, out, digests
 
 
 def check_preflop_h5(path: Path) -> list[str]:
