@@ -195,6 +195,9 @@ def test_long_run_rho_is_the_walk_root(artifacts: Path) -> None:
     pt = _pt("deuces-wild-full-pay")
     weight, best, counts, finals, den, _, _ = _arrays(artifacts, "deuces-wild-full-pay")
     figs = bankroll_figures(pt, finals, den, weight, best, counts)
+    with h5py.File(artifacts / "paytables" / "deuces-wild-full-pay.h5", "r") as h5:
+        stored = json.loads(h5.attrs["bankroll"])      # what the build stored = computed now
+    assert stored["n_play"] == figs["n_play"] and stored["risk_of_ruin"] == figs["risk_of_ruin"]
     rho = figs["risk_of_ruin"]["long_run_rho"]
     f = sum(float(Fraction(c, den)) * rho ** int(p) for c, p in zip(finals, pt.pays))
     assert abs(f - rho) < 1e-12
