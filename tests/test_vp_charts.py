@@ -4,6 +4,7 @@ Carlo of the game built on the 5-card evaluator."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -29,7 +30,7 @@ from pipeline.videopoker.bankroll import (
     ruin_table,
 )
 from pipeline.videopoker.chart import derive_chart, exact_return
-from pipeline.videopoker.paytable import load_paytable
+from pipeline.videopoker.paytable import ROYAL, load_paytable
 from pipeline.videopoker.strategy_io import cross_play, read_strategy_data
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -194,6 +195,9 @@ def test_long_run_rho_is_the_walk_root(artifacts: Path) -> None:
     pt = _pt("deuces-wild-full-pay")
     weight, best, counts, finals, den, _, _ = _arrays(artifacts, "deuces-wild-full-pay")
     figs = bankroll_figures(pt, finals, den, weight, best, counts)
+    with h5py.File(artifacts / "paytables" / "deuces-wild-full-pay.h5", "r") as h5:
+        stored = json.loads(h5.attrs["bankroll"])      # what the build stored = computed now
+    assert stored["n_play"] == figs["n_play"] and stored["risk_of_ruin"] == figs["risk_of_ruin"]
     rho = figs["risk_of_ruin"]["long_run_rho"]
     f = sum(float(Fraction(c, den)) * rho ** int(p) for c, p in zip(finals, pt.pays))
     assert abs(f - rho) < 1e-12
@@ -326,6 +330,28 @@ def test_n_play_variance_matches_monte_carlo(artifacts: Path, job_game) -> None:
     cov, se_cov = float(prod.mean()), float(prod.std() / math.sqrt(deals))
     assert abs(cov - float(e11 - e1 * e1)) < Z * se_cov, (cov, float(e11 - e1 * e1), se_cov)
     assert abs(mean / n_hands - float(e1)) < Z * tot.std() / n_hands / math.sqrt(deals)
+
+
+def test_n_play_variance_monte_carlo_light_tail(artifacts: Path, job_game) -> None:  # type: ignore[no-untyped-def]
+    """The royal (800) dominates the variance, so its Monte Carlo error is wide; with the royal
+    paid 50 (same holds, same final hands) the exact N-play variance is checked tightly."""
+    hands, cum, best, pay, score = job_game
+    pt = _pt("jacks-or-better-9-6")
+    capped = dataclasses.replace(pt, lines=tuple(
+        dataclasses.replace(ln, pays=Fraction(50)) if ln.code == ROYAL else ln for ln in pt.lines))
+    weight, best_h, counts, *_ = _arrays(artifacts, "jacks-or-better-9-6")
+    e1, e2, e11 = deal_moments(capped, weight, best_h, counts)
+    pay_capped = pay.copy()
+    pay_capped[pay == 800] = 50
+    for n_hands, seed in ((3, 11), (10, 12)):
+        deals = 200_000
+        tot = _mc_nplay(seed, deals, n_hands, hands, cum, best, pay_capped, score, BINOM)[:, 0]
+        dev = tot - tot.mean()
+        var = float((dev ** 2).sum() / (deals - 1))
+        se_var = math.sqrt(max(float((dev ** 4).mean()) - var * var, 0.0) / deals)
+        exact = float(n_play_variance(e1, e2, e11, n_hands))
+        assert se_var < 0.05 * exact
+        assert abs(var - exact) < Z * se_var, (n_hands, var, exact, se_var)
 
 
 def test_risk_of_ruin_matches_monte_carlo(artifacts: Path, job_game) -> None:  # type: ignore[no-untyped-def]

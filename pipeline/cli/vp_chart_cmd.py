@@ -28,11 +28,11 @@ def chart_cmd(
     and judged exactly again; other sizes (or --derive) derive it now.
     """
     from pipeline.videopoker.analysis import current_artifact
+    from pipeline.videopoker.catalog import resolve_paytable
     from pipeline.videopoker.chart import DEFAULT_MAX_LINES, LEGEND, derive_chart
     from pipeline.videopoker.paytable import load_paytable
     from pipeline.videopoker.strategy_io import (
         read_chart,
-        resolve_paytable,
         strategy_data,
     )
 
@@ -68,10 +68,10 @@ def chart_cmd(
 
 def strategy_info(target: Any, strategy: str, use_chart: bool) -> dict[str, Any]:
     """``vp analyze B --strategy A [--chart]``: exact return of A's strategy on B's paytable."""
+    from pipeline.videopoker.catalog import resolve_paytable
     from pipeline.videopoker.paytable import load_paytable
     from pipeline.videopoker.strategy_io import (
         cross_play,
-        resolve_paytable,
         strategy_data,
     )
 
@@ -90,24 +90,35 @@ def echo_strategy(info: dict[str, Any]) -> None:
 
 
 def analyze_extras(info: dict[str, Any], pt: Any, art: Any, strategy: str, use_chart: bool) -> None:
-    """Add the bankroll figures (and, with ``--strategy``, the cross-play return) to ``info``."""
+    """Add the bankroll figures (and, with ``--strategy``, the cross-play return) to ``info``.
+
+    The figures the build stored with the artifact are used when it is current.
+    """
     import h5py
 
+    from pipeline.errors import InputError
     from pipeline.videopoker.analysis import analyze
-    from pipeline.videopoker.bankroll import bankroll_figures
+    from pipeline.videopoker.bankroll import BANKROLL_ATTR, bankroll_figures
 
+    if use_chart and not strategy:
+        raise InputError("--chart needs --strategy GAME (whose chart to play)")
     t0 = time.perf_counter()
-
+    figs = None
     if art is not None:
         with h5py.File(art, "r") as f:
-            s = f["strategy"]
-            weight, best, counts = s["weight"][:], s["best_hold"][:], s["best_counts"][:]
+            if BANKROLL_ATTR in f.attrs:
+                figs = json.loads(f.attrs[BANKROLL_ATTR])
+            else:
+                s = f["strategy"]
+                weight, best, counts = s["weight"][:], s["best_hold"][:], s["best_counts"][:]
     else:
         a = analyze(pt, _classes(pt.deck_size))
         weight, best, counts = a.classes.weight, a.best, a.best_counts
-    finals = [ln["combinations"] for ln in info["lines"]]
-    info["bankroll"] = bankroll_figures(pt, finals, info["total_combinations"],
-                                        np.asarray(weight, np.int64), best, counts)
+    if figs is None:
+        finals = [ln["combinations"] for ln in info["lines"]]
+        figs = bankroll_figures(pt, finals, info["total_combinations"],
+                                np.asarray(weight, np.int64), best, counts)
+    info["bankroll"] = figs
     if strategy:
         info["played_strategy"] = strategy_info(pt, strategy, use_chart)
     info["seconds"] = round(info["seconds"] + time.perf_counter() - t0, 4)

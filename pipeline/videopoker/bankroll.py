@@ -21,6 +21,7 @@ exceeds 1 (found by bisection to ``RHO_TOL``), and 1 otherwise.
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from math import comb
 from typing import Any
@@ -31,6 +32,7 @@ import numpy as np
 from pipeline.videopoker.paytable import Paytable
 from pipeline.videopoker.solve import draw_denominators
 
+BANKROLL_ATTR = "bankroll"   # JSON of bankroll_figures stored on paytables/<slug>.h5 by the build
 N_PLAY = (1, 3, 5, 10, 50, 100)
 RUIN_BANKROLLS = (100, 200, 400, 800, 1600)
 RUIN_HANDS = (1000, 10000)
@@ -194,8 +196,10 @@ def bankroll_columns(pt: Paytable, final_counts: list[int], denominator: int, st
                      ) -> dict[str, float]:
     """Flat bankroll figures of one game (``parquet/paytable_summary`` columns) from the
     artifact's ``strategy`` group."""
-    figs = bankroll_figures(pt, final_counts, denominator, strategy["weight"][:].astype(np.int64),
-                            strategy["best_hold"][:], strategy["best_counts"][:])
+    stored = strategy.file.attrs.get(BANKROLL_ATTR)
+    figs = json.loads(stored) if stored is not None else bankroll_figures(
+        pt, final_counts, denominator, strategy["weight"][:].astype(np.int64),
+        strategy["best_hold"][:], strategy["best_counts"][:])
     out = {"hit_frequency": figs["hit_frequency"], "sd_per_hand": figs["sd_per_hand"],
            "deal_covariance": figs["deal_covariance"]}
     for r in figs["n_play"]:

@@ -672,7 +672,7 @@ def _fmt(c0: int, traits: GameTraits, mains: list[str], all_mains: set[str]) -> 
             return " or ".join(sorted(groups)) + " " + base
         return f"{base} ({', '.join(sorted(groups))})"
     if mains and mains[0].startswith("lowest card"):
-        order = "A23456789TJQK"
+        order = "A3456789TJQK" if traits.wild == "deuces" else "A23456789TJQK"
         ranks = sorted((m.split()[-1] for m in mains), key=order.index)
         idx = [order.index(x) for x in ranks]
         span = f"{ranks[0]}-{ranks[-1]}" if len(ranks) > 2 and idx == list(

@@ -26,22 +26,9 @@ from pipeline.videopoker.chart import (
 from pipeline.videopoker.deals import DealClasses, deal_classes
 from pipeline.videopoker.paytable import Paytable
 
-PAYTABLE_DIR = Path("configs") / "paytables"
 CHART_HOLD_MEANING = ("hold mask the derived strategy chart picks (bit t = keep the t-th card of "
                       "the deal in ascending card id order); weight x ev[chart_hold] summed over "
                       "the classes / C(deck, 5) = the chart's exact return")
-
-
-def resolve_paytable(arg: str | Path) -> Path:
-    """A paytable path from a path or a slug (``configs/paytables/<slug>.toml``)."""
-    p = Path(arg)
-    if p.suffix == ".toml" or p.exists():
-        return p
-    for root in (Path.cwd(), Path(__file__).resolve().parents[2]):
-        cand = root / PAYTABLE_DIR / f"{arg}.toml"
-        if cand.exists():
-            return cand
-    raise InputError(f"unknown paytable {str(arg)!r}: not a file and no {PAYTABLE_DIR}/{arg}.toml")
 
 
 def strategy_data_of(a: Analysis) -> StrategyData:

@@ -96,11 +96,21 @@ def build_paytable(ctx: Context, path: Path) -> None:
     ctx.progress(f"writing {pq_rel}", 0.8)
     write_parquet_atomic(strategy_table(a), ctx.path(pq_rel), compression="zstd")
     # ---- vp-charts (issue 12): the derived strategy chart, its hold per class exported as
-    # HDF5 strategy/chart_hold and the Parquet column chart_hold ----
+    # HDF5 strategy/chart_hold and the Parquet column chart_hold; the bankroll figures as the
+    # JSON attribute 'bankroll' ----
+    import json
+
+    import h5py
+
+    from pipeline.videopoker.bankroll import BANKROLL_ATTR, bankroll_figures
     from pipeline.videopoker.strategy_io import default_chart, strategy_data_of, write_chart
     ctx.progress("strategy chart", 0.9)
     chart = default_chart(strategy_data_of(a))
     write_chart(ctx.path(h5_rel), chart)
+    figs = bankroll_figures(a.paytable, a.final_counts, a.denominator, a.classes.weight, a.best,
+                            a.best_counts)
+    with h5py.File(ctx.path(h5_rel), "a") as f:
+        f.attrs[BANKROLL_ATTR] = json.dumps(figs)
     tbl = pq.read_table(ctx.path(pq_rel))
     tbl = tbl.append_column("chart_hold", pa.array(chart.holds)).replace_schema_metadata(
         {**(tbl.schema.metadata or {}), b"chart_return_exact":
