@@ -36,6 +36,7 @@ OMPEVAL_EXACT_MS = 5.1    # AsKs vs QdQc preflop, exact
 TARGET_BATCH = 150e6
 TARGET_EXACT_MS = 10.0
 TARGET_MATCHUPS_S = 300.0
+ROUNDS = 7                # interleaved timing rounds of the batch contenders
 N_SAMPLE_CLASSES = 400    # matchup classes timed when the stage's own time is not in the manifest
 
 
@@ -56,15 +57,19 @@ def batch_section(report: Any) -> None:
     score_rows(hands, ev, out)                      # compile / load the numba cache
     dense_rows(hands, BINOM, t.table(7), dense_out)
     agree = bool(np.array_equal(out, dense_out))
-    fast_s = best_of(lambda: score_rows(hands, ev, out))
-    dense_s = best_of(lambda: dense_rows(hands, BINOM, t.table(7), dense_out))
-    api_s = best_of(lambda: t.score7(hands), repeat=3)
+    # interleaved rounds, best of each: a busy machine slows whichever runs during a burst
+    fast_s = dense_s = api_s = float("inf")
+    for _ in range(ROUNDS):
+        fast_s = min(fast_s, best_of(lambda: score_rows(hands, ev, out), repeat=1))
+        api_s = min(api_s, best_of(lambda: t.score7(hands), repeat=1))
+        dense_s = min(dense_s, best_of(lambda: dense_rows(hands, BINOM, t.table(7), dense_out), repeat=1))
     deck = [eval7.Card(r + s) for r in "23456789TJQKA" for s in "cdhs"]
     e7_hands = [[deck[c] for c in h] for h in hands[:N_EVAL7].tolist()]
     per_call(eval7.evaluate, e7_hands[:20_000])
     e7_rate = 1 / min(per_call(eval7.evaluate, e7_hands) for _ in range(3))
     fast_rate, dense_rate, api_rate = N_BATCH / fast_s, N_BATCH / dense_s, N_BATCH / api_s
-    report.say(f"random 7-card hands, batch of {N_BATCH:,} (uint8 ids, random order), best of 5:")
+    report.say(f"random 7-card hands, batch of {N_BATCH:,} (uint8 ids, random order), best of "
+               f"{ROUNDS} interleaved rounds:")
     for name, r in (("fasteval.score_rows (small tables)", fast_rate),
                     ("Tables.score7(batch) (same path + checks)", api_rate),
                     ("dense seven.h5 colex gather", dense_rate),
@@ -81,6 +86,7 @@ def batch_section(report: Any) -> None:
 def exact_section(report: Any) -> None:
     """Exact AsKs vs QdQc preflop by rank-first enumeration."""
     from pipeline.core.cards import parse_cards
+    from pipeline.equity.engine import equity
     from pipeline.equity.enumerate import exact_fixed
     from pipeline.query.tables import Tables
 
@@ -91,8 +97,11 @@ def exact_section(report: Any) -> None:
     s = best_of(lambda: exact_fixed(hands, board, 0, ev), repeat=20)
     evals = res.evaluations
     ms = s * 1e3
-    from pipeline.equity.engine import equity
-
+    report.say(f"exact AsKs vs QdQc preflop: {res.boards:,} boards, AsKs wins {res.win[0]:,}, QdQc "
+               f"wins {res.win[1]:,}, ties {res.tie[0]:,}; {evals:,} board evaluations; "
+               f"{ms:.2f} ms (best of 20; OMPEval {OMPEVAL_EXACT_MS} ms quoted)")
+    report.value("exact/AsKs_vs_QdQc_ms", ms)
+    report.value("exact/evaluations", evals)
     tabs = Tables(ARTIFACTS)
     old = equity(tabs, "As Ks", vs=["Qd Qc"], exact=True)   # the dense-table engine, same spot
     old_ms = best_of(lambda: equity(tabs, "As Ks", vs=["Qd Qc"], exact=True), repeat=3) * 1e3
@@ -100,11 +109,6 @@ def exact_section(report: Any) -> None:
     report.say(f"  engine.equity (orbit enumeration on seven.h5), same spot: {old_ms:.1f} ms "
                f"({old_ms / ms:.1f}x slower), same counts: {same}")
     report.value("exact/engine_ms", old_ms)
-    report.say(f"exact AsKs vs QdQc preflop: {res.boards:,} boards, AsKs wins {res.win[0]:,}, QdQc "
-               f"wins {res.win[1]:,}, ties {res.tie[0]:,}; {evals:,} board evaluations; "
-               f"{ms:.2f} ms (best of 20; OMPEval {OMPEVAL_EXACT_MS} ms quoted)")
-    report.value("exact/AsKs_vs_QdQc_ms", ms)
-    report.value("exact/evaluations", evals)
     report.target("exact AsKs vs QdQc preflop <= 10 ms", ms <= TARGET_EXACT_MS,
                   f"{ms:.2f} ms ({ms / OMPEVAL_EXACT_MS:.2f}x OMPEval's time)")
 

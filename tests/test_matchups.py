@@ -106,18 +106,22 @@ def test_class_parquet_matches_h5(mu: PreflopMatchups, artifacts: Path) -> None:
     """The 169 x 169 Parquet sums the h5 counts over the classes' disjoint combos."""
     import pyarrow.parquet as pq
 
-    df = pq.read_table(artifacts / "parquet" / "preflop_matchups.parquet").to_pandas()
-    assert len(df) == 169 * 169 and (artifacts / "preflop_matchups.png").stat().st_size > 10_000
-    row = df[(df.hero == "AA") & (df.villain == "KK")].iloc[0]
+    cols = pq.read_table(artifacts / "parquet" / "preflop_matchups.parquet").to_pydict()
+    assert len(cols["hero"]) == 169 * 169 and (artifacts / "preflop_matchups.png").stat().st_size > 10_000
+    rows = {(h, v): i for i, (h, v) in enumerate(zip(cols["hero"], cols["villain"], strict=True))}
+
+    def get(hero: str, villain: str, col: str) -> int | float:
+        return cols[col][rows[(hero, villain)]]
+
     aces = [(x, y) for x in range(48, 52) for y in range(x + 1, 52)]
     kings = [(x, y) for x in range(44, 48) for y in range(x + 1, 48)]
-    assert row.pairs == 36 and row.boards == 36 * BOARDS
-    assert row.win == sum(int(mu.win[hand_index2(*p), hand_index2(*q)]) for p in aces for q in kings)
-    assert row.win + row.tie + row.lose == row.boards
-    suited = df[(df.hero == "AKs") & (df.villain == "AKo")].iloc[0]
-    assert suited.pairs == 4 * 6   # AKs combos each leave 6 of the 12 AKo combos card-disjoint
-    eq = df.set_index(["hero", "villain"]).equity
-    assert abs(eq[("AKs", "QQ")] + eq[("QQ", "AKs")] - 1) < 1e-12
+    assert get("AA", "KK", "pairs") == 36 and get("AA", "KK", "boards") == 36 * BOARDS
+    assert get("AA", "KK", "win") == sum(int(mu.win[hand_index2(*p), hand_index2(*q)])
+                                         for p in aces for q in kings)
+    assert get("AA", "KK", "win") + get("AA", "KK", "tie") + get("AA", "KK", "lose") == 36 * BOARDS
+    assert get("AKs", "AKo", "pairs") == 4 * 6   # each AKs leaves 6 of the 12 AKo card-disjoint
+    assert abs(get("AKs", "QQ", "equity") + get("QQ", "AKs", "equity") - 1) < 1e-12
+    assert get("AA", "AA", "pairs") == 6 and get("AA", "AA", "win") == get("AA", "AA", "lose")
 
 
 def test_read_helper_is_memory_mapped(mu: PreflopMatchups) -> None:

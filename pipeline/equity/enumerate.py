@@ -193,21 +193,16 @@ def _walk(deck: np.ndarray, nd: int, left0: int, key0: np.int64, mask0: np.int64
                 f_k[d] = f_key[d]
                 f_b[d] = f_mask[d]
                 f_state[d] = _REPEAT
-            else:
-                k = f_key[d] + np.int64(card_keys[c])
-                b = f_mask[d] | (np.int64(1) << c)
-                if left == 1:  # not reached: the last card is handled by the pass above
-                    f_i[d] = i + 1
-                else:
-                    suits[s] += 1
-                    f_state[d] = _CHILD
-                    d += 1
-                    f_i[d] = i + 1
-                    f_left[d] = left - 1
-                    f_key[d] = k
-                    f_mask[d] = b
-                    f_w[d] = f_w[d - 1]
-                    f_state[d] = _SCAN
+            else:  # a card whose suit can still flush: add it alone (left >= 2 here)
+                suits[s] += 1
+                f_state[d] = _CHILD
+                d += 1
+                f_i[d] = i + 1
+                f_left[d] = left - 1
+                f_key[d] = f_key[d - 1] + np.int64(card_keys[c])
+                f_mask[d] = f_mask[d - 1] | (np.int64(1) << c)
+                f_w[d] = f_w[d - 1]
+                f_state[d] = _SCAN
         elif st == _REPEAT:
             m = f_m[d]
             rep = f_rep[d] + 1
