@@ -32,7 +32,7 @@ from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
 from pipeline.build.stages import Context, Stage
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")
-CODE = ("pipeline.equity.engine", "pipeline.core.cards", "pipeline.build.stages.preflop")
+CODE = ("pipeline.equity.engine", "pipeline.core.cards", "pipeline.core.rng", "pipeline.build.stages.preflop")
 DEFAULTS: dict[str, Any] = {"heads_up": True, "opponents": list(range(2, 10)),
                             "stderr_target": 0.001, "seed": 20240601, "first_round": 40_000,
                             "max_samples": 2_000_000}
