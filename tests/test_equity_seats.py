@@ -183,3 +183,10 @@ def test_cli_range_vs_range(capsys, artifacts) -> None:  # type: ignore[no-untyp
     assert 0.72 < d["players"][0]["equity"] < 0.76
     for k in ("range", "combos", "win", "tie", "lose", "equity", "stderr"):
         assert k in d["players"][1]
+
+
+def test_time_limit_stops(tables) -> None:  # type: ignore[no-untyped-def]
+    equity_seats(tables, "AK", ["QQ", "random"], samples=1_000, seed=1)  # kernels loaded
+    res = equity_seats(tables, "AK", ["QQ", "random"], time_limit=0.3, seed=1)
+    assert res.method == "monte-carlo" and res.samples and res.samples > 0
+    assert res.note and "time limit" in res.note

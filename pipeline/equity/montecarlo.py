@@ -71,9 +71,21 @@ def _deal_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
     tries = 0
     one = np.uint64(1)
     buf = np.uint64(0)
+    # seats holding one hand each never redraw: their cards and keys are set once
+    fixed_only = True
+    fixed_used = np.uint64(0)
+    for q in range(n_ranged):
+        p = ranged[q]
+        if off[p + 1] - off[p] != 1:
+            fixed_only = False
+        else:
+            k = off[p]
+            hk[q] = keys[hand_a[k]] + keys[hand_b[k]]
+            hm[q] = hand_m[k]
+            fixed_used |= hand_m[k]
     for _ in range(deals):
-        used = np.uint64(0)
-        while True:
+        used = fixed_used
+        while not fixed_only:
             tries += 1
             used = np.uint64(0)
             ok = True
@@ -103,6 +115,8 @@ def _deal_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
                 break
             if tries > MAX_TRIES * (deals + 1):
                 return -1
+        if fixed_only:
+            tries += 1
         n = n_deck
         for i in range(need):
             while True:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.core.constants import DECK_SIZE, N_HOLE_PAIRS
+from pipeline.core.constants import DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.errors import ArtifactError, InputError
 
 PREFLOP_FILE = "preflop.h5"
@@ -39,6 +39,13 @@ class SeatNumbers:
     stderr: float | None
     counts: dict[str, int] | None = None
     deals: int | None = None
+
+
+def _counts(win: int, tie: int, lose: int, deals: int) -> dict[str, int]:
+    """Integer counts with the equity as a fraction in SHARE_SCALE units (as every exact path)."""
+    return {"win": win, "tie": tie, "lose": lose,
+            "equity_numerator": SHARE_SCALE * win + SHARE_SCALE // 2 * tie,
+            "equity_denominator": SHARE_SCALE * deals}
 
 
 def _cache(tables: Any) -> dict[str, Any]:
@@ -82,8 +89,7 @@ def vs_random(tables: Any, hands: np.ndarray, weights: np.ndarray, opponents: in
             w, t, lo = int(win.sum()), int(tie.sum()), int(lose.sum())
             deals = int(per_hand.sum())
             return SeatNumbers(w / deals, t / deals, lo / deals, (2 * w + t) / (2 * deals), None,
-                               {"win": w, "tie": t, "lose": lo, "equity_numerator": 2 * w + t,
-                                "equity_denominator": 2 * deals}, deals)
+                               _counts(w, t, lo, deals), deals)
         tot = float(weights @ per_hand)
         wf, tf, lf = (float(weights @ a) / tot for a in (win, tie, lose))
         return SeatNumbers(wf, tf, lf, wf + tf / 2, None, None, None)
@@ -131,13 +137,10 @@ def range_vs_range(matchups: Any, a_hands: np.ndarray, a_w: np.ndarray, b_hands:
         w, t, n = int(win.sum()), int(tie.sum()), int(pairs.sum())
         deals = n * BOARDS_PER_MATCHUP
         lo = deals - w - t
-        counts = {"win": w, "tie": t, "lose": lo, "equity_numerator": 2 * w + t,
-                  "equity_denominator": 2 * deals}
         hero = SeatNumbers(w / deals, t / deals, lo / deals, (2 * w + t) / (2 * deals), None,
-                           counts, deals)
+                           _counts(w, t, lo, deals), deals)
         vill = SeatNumbers(lo / deals, t / deals, w / deals, (2 * lo + t) / (2 * deals), None,
-                           {"win": lo, "tie": t, "lose": w, "equity_numerator": 2 * lo + t,
-                            "equity_denominator": 2 * deals}, deals)
+                           _counts(lo, t, w, deals), deals)
         return hero, vill
     wf = float(a_w @ win @ b_w)
     tf = float(a_w @ tie @ b_w)
