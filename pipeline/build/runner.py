@@ -13,6 +13,7 @@ from typing import Any
 
 from pipeline import __version__
 from pipeline.build.config import BuildConfig
+from pipeline.build.executor import Executor, LocalExecutor
 from pipeline.build.stages import Context, Stage, plan
 from pipeline.build.store import (MANIFEST, STAGING, BuildError, build_lock, clean_stale_temps, describe_file,
                     move_into_place, read_manifest, write_json_atomic)
@@ -66,12 +67,15 @@ def _up_to_date(stage: Stage, key: str, manifest: dict[str, Any], folder: Path) 
 
 
 def run_build(config: BuildConfig, names: list[str] | None = None, force: bool = False,
-              wait: bool = False, progress: Any = None) -> list[StageResult]:
+              wait: bool = False, progress: Any = None,
+              executor: Executor | None = None) -> list[StageResult]:
     """Build the planned stages into ``config.artifacts``; return one result per stage.
 
     ``progress`` is an optional object with ``start(stage)``, ``update(text, fraction)`` and
-    ``finish(result)`` methods (the CLI passes a rich display).
+    ``finish(result)`` methods (the CLI passes a rich display). ``executor`` runs the stages'
+    parallel tasks (default: in this process); the caller closes it.
     """
+    executor = executor or LocalExecutor()
     folder = config.artifacts
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -100,7 +104,7 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                     # failed stage leaves there is removed with the staging root below
                     staging = folder / STAGING / stage.name.replace(":", "_")
                     ctx = Context(folder, config, progress.update if progress else lambda t, f: None,
-                                  outputs=stage.outputs, staging=staging)
+                                  outputs=stage.outputs, staging=staging, executor=executor)
                     t0 = time.perf_counter()
                     stage.run(ctx)
                     seconds = time.perf_counter() - t0

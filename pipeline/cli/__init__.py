@@ -35,6 +35,7 @@ def artifacts_dir() -> Path:
 
 def _register() -> None:
     from pipeline.cli import build_cmd, equity_cmd, eval_cmd, showdown_cmd, verify_cmd, vp_cmd  # noqa: F401  (commands register on import)
+    from pipeline.cli import sweep_cmd  # noqa: F401
 
 
 def main(argv: list[str] | None = None) -> None:
