@@ -266,6 +266,7 @@ def plot_sweep(sweep: Sweep, cols: dict[str, list[Any]], path: Path) -> None:
             ax.scatter(x, ret, s=10, alpha=0.5)
             xs = sorted(set(x.tolist()))
             ax.plot(xs, [ret[x == v].mean() for v in xs], "-", color="black", lw=1, label="mean")
+            ax.set_xticks(xs)
             ax.set_xlabel(f"{axis.label} pays")
         ax.axhline(100, color="grey", ls="--", lw=0.8)
         ax.grid(alpha=0.3)
