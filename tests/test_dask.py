@@ -18,9 +18,9 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from pipeline.build.config import load_config  # noqa: E402
-from pipeline.build.executor import DaskExecutor, LocalExecutor  # noqa: E402
-from pipeline.build.runner import run_build  # noqa: E402
+from pipeline.build.config import load_config
+from pipeline.build.executor import DaskExecutor, LocalExecutor
+from pipeline.build.runner import run_build
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYTABLES = ("jacks-or-better-9-6.toml", "jacks-or-better-8-5.toml")
@@ -145,7 +145,7 @@ def test_killed_worker_build_still_identical(cluster, local_build: dict[str, str
             busy = {w: ks for w, ks in ex.client.processing().items()
                     if any("mc_task" in str(k) for k in ks)}
             if busy:
-                victim = sorted(busy)[0]
+                victim = min(busy)
                 time.sleep(0.5)  # well inside a running Monte Carlo task
                 os.kill(pids[victim], signal.SIGKILL)
                 killed.append(pids[victim])

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:  # annotations only (typing.Self needs 3.11)
+    from typing_extensions import Self
 
 from pipeline.errors import BuildError, InputError
 
@@ -83,7 +86,7 @@ class Executor:
         """Drop unused prefetches and release the cluster (if this executor started one)."""
         self._prefetched.clear()
 
-    def __enter__(self) -> Executor:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

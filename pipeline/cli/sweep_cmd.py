@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -19,8 +18,8 @@ SHOW = 8
 def sweep_cmd(
     name: str = typer.Argument(..., help="a sweep in configs/sweeps (e.g. jacks-or-better) or a TOML path"),
     executor: str = typer.Option("local", "--executor", help="local or dask"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="with dask: join tcp://HOST:PORT"),
-    workers: Optional[int] = typer.Option(None, "--workers", help="with dask: start N local worker processes"),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="with dask: join tcp://HOST:PORT"),
+    workers: int | None = typer.Option(None, "--workers", help="with dask: start N local worker processes"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """Solve every variant exactly; write artifacts/sweeps/NAME.parquet/ and NAME.png."""

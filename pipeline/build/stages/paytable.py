@@ -25,12 +25,19 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.build.config import BuildConfig
+from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, write_parquet_atomic
-from pipeline.videopoker.analysis import (HOLD_BITS, TIE_BREAK, Analysis, analyze, current_artifact,
-                                          vp_cards_text, write_artifact)
+from pipeline.videopoker.analysis import (
+    HOLD_BITS,
+    TIE_BREAK,
+    Analysis,
+    analyze,
+    current_artifact,
+    vp_cards_text,
+    write_artifact,
+)
 from pipeline.videopoker.deals import DealClasses, read_classes
 from pipeline.videopoker.paytable import Paytable, load_paytable, slugify
-from pipeline.build.stages import Context, Stage
 
 CODE = ("pipeline.videopoker.paytable", "pipeline.videopoker.classify",
         "pipeline.videopoker.deals", "pipeline.videopoker.subsets", "pipeline.videopoker.solve",

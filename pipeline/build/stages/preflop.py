@@ -28,12 +28,16 @@ import h5py
 import numpy as np
 import pyarrow as pa
 
-from pipeline.core.cards import RANKS, format_cards
 from pipeline.build.config import BuildConfig
-from pipeline.core.cards import BINOM
-from pipeline.equity.engine import N_CHUNKS, SHARE_SCALE, _mc_all_hands, heads_up_all_hands
-from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
 from pipeline.build.stages import Context, Stage
+from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
+from pipeline.core.cards import BINOM, RANKS, format_cards
+from pipeline.equity.engine import (
+    N_CHUNKS,
+    SHARE_SCALE,
+    _mc_all_hands,
+    heads_up_all_hands,
+)
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")
 CODE = ("pipeline.equity.engine", "pipeline.core.cards", "pipeline.core.evaluate",

@@ -14,12 +14,12 @@ from __future__ import annotations
 import h5py
 import numpy as np
 
-from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA
 from pipeline.build.config import BuildConfig
+from pipeline.build.stages import Context, Stage
+from pipeline.build.store import atomic_path
+from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA
 from pipeline.rules import CATEGORIES, RuleSet, available_rules, load_rules
 from pipeline.rules.tables import RuleTables, build_five, build_k
-from pipeline.build.store import atomic_path
-from pipeline.build.stages import Context, Stage
 
 CODE = ("pipeline.rules", "pipeline.rules.kernels", "pipeline.rules.tables", "pipeline.core.evaluate",
         "pipeline.build.stages.rules")

@@ -18,12 +18,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline.build.config import BuildConfig
+from pipeline.build.stages import Context, Stage
+from pipeline.build.store import map_dataset
 from pipeline.core.bits import colex_bitmaps
 from pipeline.core.cards import BINOM, n_combinations
 from pipeline.core.constants import N_SCORES
-from pipeline.build.config import BuildConfig
-from pipeline.build.store import map_dataset
-from pipeline.build.stages import Context, Stage
 
 CODE = ("pipeline.core.bits", "pipeline.build.stages.seven_parquet")
 DATASET = "parquet/seven_card_hands"
