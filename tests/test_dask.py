@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import os
 import shutil
 import signal
@@ -182,3 +183,17 @@ def test_default_build_and_sweep_never_import_dask(artifacts: Path, tmp_path: Pa
     assert json.loads(lines[0])["executor"] == "local"
     assert json.loads(lines[1])["variants"] == 2
     assert lines[-1] == "[]"
+
+
+@pytest.mark.parametrize("kind,scheduler,workers,msg", [
+    ("bogus", None, None, "unknown executor 'bogus'"),
+    ("local", None, 2, "--scheduler and --workers need --executor dask"),
+    ("dask", "tcp://127.0.0.1:8786", 2, "either --scheduler"),
+    ("dask", None, 0, "--workers must be at least 1, got 0"),
+])
+def test_bad_executor_options(kind: str, scheduler: str | None, workers: int | None, msg: str) -> None:
+    from pipeline.build.executor import make_executor
+    from pipeline.errors import InputError
+
+    with pytest.raises(InputError, match=re.escape(msg)):
+        make_executor(kind, scheduler, workers)
