@@ -29,4 +29,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf artifacts/*.h5 artifacts/parquet artifacts/paytables artifacts/rules artifacts/manifest.json
+	rm -rf artifacts/*.h5 artifacts/*.png artifacts/parquet artifacts/paytables artifacts/rules artifacts/sweeps artifacts/manifest.json

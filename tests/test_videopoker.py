@@ -419,7 +419,7 @@ def test_drop_in_paytable_builds_and_rebuilds_on_edit(tmp_path: Path, monkeypatc
         assert int(f["final_counts"][:].sum()) == 19_933_230_517_200
     summary = pq.read_table(tmp_path / "art" / "parquet" / "paytable_summary.parquet")
     assert summary.num_rows == 10 + 11
-    strat = pq.read_table(tmp_path / "art" / "parquet" / "paytables" / "dw_strategy.parquet")
+    strat = pq.read_table(tmp_path / "art" / "parquet" / "paytables" / "paytable=dw" / "part-0.parquet")
     assert strat.num_rows == 134_459
     assert not list((tmp_path / "art").rglob(".tmp-*"))
 

@@ -11,6 +11,7 @@ from typing import Any
 from pipeline import __version__
 from pipeline.build.commit import JOURNAL, commit_stage, recover
 from pipeline.build.config import BuildConfig
+from pipeline.build.executor import Executor, LocalExecutor
 from pipeline.build.keys import ImportGraph, parts_key, stage_parts, stale_reasons
 from pipeline.build.stages import Context, Stage, plan
 from pipeline.build.store import (
@@ -142,12 +143,15 @@ def _nothing_to_do(stages: list[Stage], folder: Path) -> list[StageResult] | Non
 
 
 def run_build(config: BuildConfig, names: list[str] | None = None, force: bool = False,
-              wait: bool = False, progress: Any = None) -> list[StageResult]:
+              wait: bool = False, progress: Any = None,
+              executor: Executor | None = None) -> list[StageResult]:
     """Build the planned stages into ``config.artifacts``; return one result per stage.
 
     ``progress`` is an optional object with ``start(stage)``, ``update(text, fraction)`` and
-    ``finish(result)`` methods (the CLI passes a rich display).
+    ``finish(result)`` methods (the CLI passes a rich display). ``executor`` runs the stages'
+    parallel tasks (default: in this process); the caller closes it.
     """
+    executor = executor or LocalExecutor()
     folder = config.artifacts
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -197,7 +201,7 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                     # failed stage leaves there is removed with the staging root below
                     staging = folder / STAGING / stage.name.replace(":", "_")
                     ctx = Context(folder, config, progress.update if progress else lambda t, f: None,
-                                  outputs=stage.outputs, staging=staging)
+                                  outputs=stage.outputs, staging=staging, executor=executor)
                     t0 = time.perf_counter()
                     stage.run(ctx)
                     seconds = time.perf_counter() - t0

@@ -216,6 +216,53 @@ def move_into_place(staging: Path, folder: Path, outputs: tuple[str, ...]) -> No
         _fsync_dir(d)
 
 
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2 RENAME_EXCHANGE); False where unsupported."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    return fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0
+
+
+@contextlib.contextmanager
+def atomic_folder(target: Path) -> Iterator[Path]:
+    """Yield a temporary folder beside ``target``; on success it replaces ``target`` whole.
+
+    For datasets written as a folder of files (Hive partitions): readers see the old folder or
+    the new one, never a mix (an atomic exchange where the OS has it, else two renames in a
+    row). On any exception the temporary folder is removed and ``target`` is untouched.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=TMP_PREFIX + target.name + ".", dir=target.parent))
+    try:
+        yield tmp
+        for p in tmp.rglob("*"):
+            if p.is_file():
+                with open(p, "rb+") as fh:
+                    os.fsync(fh.fileno())
+        os.chmod(tmp, 0o755)
+        if target.exists() and _exchange(tmp, target):
+            shutil.rmtree(tmp)  # now the old folder
+        else:
+            if target.exists():
+                old = Path(tempfile.mkdtemp(prefix=TMP_PREFIX + target.name + ".old.", dir=target.parent))
+                os.replace(target, old / "x")
+                os.replace(tmp, target)
+                shutil.rmtree(old)
+            else:
+                os.replace(tmp, target)
+        _fsync_dir(target.parent)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
 def clean_stale_temps(folder: Path) -> list[Path]:
     """Remove temporary files and staging folders left by a killed build (hold the lock)."""
     removed = []
@@ -224,6 +271,9 @@ def clean_stale_temps(folder: Path) -> list[Path]:
         removed.append(Path(folder) / STAGING)
     for p in Path(folder).rglob(TMP_PREFIX + "*"):
         with contextlib.suppress(FileNotFoundError):
-            p.unlink()
+            if p.is_dir():
+                shutil.rmtree(p)  # a dataset folder left by atomic_folder
+            else:
+                p.unlink()
             removed.append(p)
     return removed

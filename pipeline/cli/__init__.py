@@ -57,6 +57,7 @@ def _register() -> None:
         eval_cmd,
         preflop_cmd,
         showdown_cmd,
+        sweep_cmd,
         verify_cmd,
         vp_catalog_cmd,
         vp_chart_cmd,

@@ -57,9 +57,16 @@ def build(
     wait: bool = typer.Option(False, "--wait", help="wait for another running build instead of failing"),
     dry_run: bool = typer.Option(False, "--dry-run", help="only say which stages would run and why"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON summary"),
+    executor: str = typer.Option("local", "--executor",
+                                 help="where parallel tasks run: local (this process) or dask"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+                                            help="with --executor dask: join this scheduler (tcp://HOST:PORT)"),
+    workers: Optional[int] = typer.Option(None, "--workers",
+                                          help="with --executor dask: start a local cluster of N worker processes"),
 ) -> None:
     """Build the artifacts (what `make tables` runs); only stale stages are rebuilt."""
     from pipeline.build.config import load_config
+    from pipeline.build.executor import make_executor
     from pipeline.build.runner import run_build
 
     artifacts = STATE["artifacts"] if STATE["artifacts"] != Path("artifacts") else None
@@ -67,18 +74,21 @@ def build(
     if dry_run:
         _dry_run(cfg, stages or None, force, as_json)
         return
+    ex = make_executor(executor, scheduler, workers)
     show: _RichProgress | LogProgress | None = None
     if not as_json:
         show = _RichProgress() if sys.stderr.isatty() else LogProgress()
     t0 = time.perf_counter()
     try:
-        results = run_build(cfg, stages or None, force=force, wait=wait, progress=show)
+        results = run_build(cfg, stages or None, force=force, wait=wait, progress=show, executor=ex)
     finally:
         if show:
             show.close()
+        ex.close()
     total = time.perf_counter() - t0
     if as_json:
         typer.echo(json.dumps({"artifacts": str(cfg.artifacts), "seconds": round(total, 3),
+                               "executor": executor,
                                "stages": [{"name": r.name, "status": r.status,
                                            "seconds": round(r.seconds, 3), "bytes": r.bytes}
                                           for r in results]}))

@@ -133,19 +133,26 @@ def compute_counts(pt: Paytable) -> tuple[np.ndarray, list[np.ndarray]]:
     return pay_cat, counts
 
 
-def analyze(pt: Paytable, classes: DealClasses | None = None) -> Analysis:
+def analyze(pt: Paytable, classes: DealClasses | None = None,
+            counts: tuple[np.ndarray, list[np.ndarray]] | None = None) -> Analysis:
     """Optimal strategy, exact return, variance and final-hand distribution of a paytable.
 
-    ``classes`` defaults to the derived suit classes of the paytable's deck.
+    ``classes`` defaults to the derived suit classes of the paytable's deck. ``counts`` may
+    pass ``compute_counts`` of a paytable with the same lines (only the pays differing, no wild
+    cards): they do not depend on the pays, so a pay sweep computes them once.
     """
     if classes is None:
         classes = deal_classes(pt.deck_size)
     if classes.deck_size != pt.deck_size:
         raise InputError(f"deal classes are for {classes.deck_size} cards, paytable needs {pt.deck_size}")
     t0 = time.perf_counter()
-    pay_cat, counts = compute_counts(pt)
+    if counts is None:
+        pay_cat, subsets = compute_counts(pt)
+    else:
+        check_pays(pt)
+        pay_cat, subsets = counts
     pays, scale = pt.pay_units()
-    h = solve_holds(classes.hands, counts, pay_cat, pays, scale, pt.deck_size, pt.tie_break)
+    h = solve_holds(classes.hands, subsets, pay_cat, pays, scale, pt.deck_size, pt.tie_break)
     ev, best, best_num, best_counts = h.ev, h.best, h.best_num, h.best_counts
     ways, mult, big = draw_denominators(pt.deck_size)
     draws = 5 - np.array([bin(m).count("1") for m in range(32)], dtype=np.int64)
@@ -160,7 +167,7 @@ def analyze(pt: Paytable, classes: DealClasses | None = None) -> Analysis:
     ret = sum((Fraction(c) * p for c, p in zip(final_counts, pay_list)), Fraction(0)) / denominator
     second = sum((Fraction(c) * p * p for c, p in zip(final_counts, pay_list)), Fraction(0)) / denominator
     seconds = time.perf_counter() - t0
-    return Analysis(pt, classes, pay_cat, counts, ev, best, best_num, best_counts, final_counts,
+    return Analysis(pt, classes, pay_cat, subsets, ev, best, best_num, best_counts, final_counts,
                     denominator, big * scale, ret, second - ret * ret, seconds, h.second,
                     h.second_num)
 

@@ -7,11 +7,11 @@ Pipeline order (the folder listing reads the same way):
     five        -> five.h5, parquet/hand_classes, parquet/five_card_hands
     six         -> six.h5
     seven       -> seven.h5
-    seven_parquet -> parquet/seven_card_hands
+    seven_parquet -> parquet/seven_card_hands/category=<n>/ (Hive-partitioned dataset)
     eval_tables -> eval_tables.h5 (the cache-resident evaluator's small tables)
     rules       -> rules/<name>/five.h5 (+ seven.h5) per known rule set (pipeline.registry)
     vp_classes  -> vp_classes.h5, parquet/vp_deal_classes
-    paytable:*  -> paytables/<slug>.h5, parquet/paytables/<slug>_strategy (one per known paytable)
+    paytable:*  -> paytables/<slug>.h5, parquet/paytables/paytable=<slug>/ (one per known paytable)
     vp_summary  -> parquet/paytable_summary
     preflop     -> preflop.h5, parquet/preflop, preflop_equity.png (heads-up exact, 2-9 MC)
     preflop_matchups -> preflop_matchups.h5, parquet/preflop_matchups, preflop_matchups.png
@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.build.config import BuildConfig
+from pipeline.build.executor import Executor, LocalExecutor
 from pipeline.errors import ConfigError, InputError
 
 #: Stage modules in build order; each exposes ``stages(config) -> list[Stage]``.
@@ -35,7 +36,8 @@ STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "eval_tables", "rules"
 
 @dataclass
 class Context:
-    """What a running stage gets: the artifacts folder, the config and a progress reporter.
+    """What a running stage gets: the artifacts folder, the config, a progress reporter and
+    the executor its parallel tasks run on (see :mod:`pipeline.build.executor`).
 
     With ``staging`` set, the stage's own ``outputs`` (and folders holding them) resolve into
     the staging folder, so nothing in the artifacts folder changes until the build runner
@@ -47,6 +49,7 @@ class Context:
     progress: Callable[[str, float], None] = lambda text, fraction: None
     outputs: tuple[str, ...] = ()
     staging: Path | None = None
+    executor: Executor = field(default_factory=LocalExecutor)  # where fan-out tasks run
 
     def path(self, rel: str) -> Path:
         """Absolute path of an artifact given its path relative to the artifacts folder."""

@@ -2,18 +2,25 @@
 
 reads:   vp_classes.h5 (the deal classes), the paytable TOML (a source: editing it rebuilds)
 writes:  paytables/<slug>.h5 (/pay_category, /counts/held0..held4, /strategy/*,
-         /final_counts, return attributes), parquet/paytables/<slug>_strategy.parquet
+         /final_counts, return attributes), parquet/paytables/paytable=<slug>/part-0.parquet
+         (one Hive partition of the strategies dataset ``parquet/paytables/``)
 config:  [paytables] enabled, slugs = [...] (default: every known paytable)
 
 Dropping a new TOML into ``pipeline/data/paytables/`` or a user config folder
 (``--config-dir``/``POKERTABLES_CONFIG``) is all it takes to add a game. Files are only listed
 here, not parsed, so a broken file fails its own stage (with the file and line) and no other.
+
+The solve is one pure task (:func:`solve_task`: paytable and deal-class arrays in, analysis
+arrays out) run on the build's executor. On a Dask executor the first paytable stage also
+starts the tasks of the sibling paytables whose artifact is not current, so the cluster
+solves them side by side while the client writes one artifact after the other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -30,11 +37,12 @@ from pipeline.videopoker.analysis import (
     TIE_BREAKS_TEXT,
     Analysis,
     analyze,
+    current_artifact,
     vp_cards_text,
     write_artifact,
 )
-from pipeline.videopoker.deals import read_classes
-from pipeline.videopoker.paytable import load_paytable
+from pipeline.videopoker.deals import DealClasses, read_classes
+from pipeline.videopoker.paytable import Paytable, load_paytable
 from pipeline.videopoker.solve import NO_HOLD
 
 #: this stage family's config section and its settings besides ``enabled``
@@ -63,7 +71,7 @@ def paytable_files(config: BuildConfig) -> list[tuple[str, Path]]:
 
 def outputs_for(slug: str) -> tuple[str, str]:
     """Artifact paths (relative to artifacts/) written by ``paytable:<slug>``."""
-    return (f"paytables/{slug}.h5", f"parquet/paytables/{slug}_strategy.parquet")
+    return (f"paytables/{slug}.h5", f"parquet/paytables/paytable={slug}/part-0.parquet")
 
 
 def stages(config: BuildConfig) -> list[Stage]:
@@ -82,14 +90,36 @@ def _runner(path: Path) -> Callable[[Context], None]:
     return run
 
 
+def solve_task(pt: Paytable, hands: np.ndarray, weight: np.ndarray, index5: np.ndarray) -> Analysis:
+    """The pure task: a paytable's full analysis from the deal-class arrays (no files)."""
+    return analyze(pt, DealClasses(pt.deck_size, hands, weight, index5))
+
+
+def _submit(ctx: Context, pt: Paytable, classes: dict[int, DealClasses], prefetch: bool) -> Any:
+    if pt.deck_size not in classes:
+        classes[pt.deck_size] = read_classes(ctx.path("vp_classes.h5"), pt.deck_size)
+    c = classes[pt.deck_size]
+    call = ctx.executor.prefetch if prefetch else ctx.executor.take
+    return call(f"paytable:{pt.digest}", solve_task, pt, hands=c.hands, weight=c.weight,
+                index5=c.index5)
+
+
 def build_paytable(ctx: Context, path: Path) -> None:
     """Analyse one paytable file and write its HDF5 artifact and strategy Parquet."""
     pt = load_paytable(path)
     h5_rel, pq_rel = outputs_for(pt.slug)
     ctx.progress(f"loading classes ({pt.deck_size} cards)", 0.05)
-    classes = read_classes(ctx.path("vp_classes.h5"), pt.deck_size)
+    classes: dict[int, DealClasses] = {}
+    if ctx.executor.distributed:
+        for slug, other in paytable_files(ctx.config):
+            try:
+                sib = load_paytable(other)
+            except ValueError:
+                continue  # a broken file fails its own stage
+            if slug != pt.slug and current_artifact(sib, ctx.artifacts) is None:
+                _submit(ctx, sib, classes, prefetch=True)
     ctx.progress("pay categories, subset counts, 32 holds per class", 0.15)
-    a = analyze(pt, classes)
+    a = _submit(ctx, pt, classes, prefetch=False)
     ctx.progress(f"return {float(a.return_exact):.6f}; writing {h5_rel}", 0.6)
     with atomic_path(ctx.path(h5_rel)) as tmp:
         write_artifact(a, tmp)

@@ -7,10 +7,12 @@ config:  [preflop] enabled, heads_up (bool), opponents (list, e.g. 2..9), stderr
 
 * heads-up, exact: win/tie/lose counts of all 1,326 hands (and the 169 classes) against one
   random hand over all 2,097,572,400 deals each, by the board-major pass over the 134,459
-  suit-canonical boards in :func:`pipeline.equity.engine.heads_up_all_hands`;
+  suit-canonical boards in :func:`pipeline.equity.engine.heads_up_all_hands` (one task);
 * 2..9 random opponents, Monte Carlo: every sampled deal (board + opponents) serves every
   hero hand it leaves room for; rounds are added until each class's standard error (batch
-  means over 64 independent streams) is at most ``stderr_target``;
+  means over 64 independent streams) is at most ``stderr_target``. A round is 64 chunks of
+  equal size, each a pure function of (seed, chunk id, samples), run as tasks of 8 chunks on
+  the build's executor, so any number of Dask workers gives the same bytes;
 * a 13x13 heat map of the heads-up equities (pairs on the diagonal, suited above, offsuit
   below), for people to look at.
 """
@@ -18,7 +20,7 @@ config:  [preflop] enabled, heads_up (bool), opponents (list, e.g. 2..9), stderr
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import os
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +31,21 @@ import pyarrow as pa
 from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
-from pipeline.core.cards import RANKS, format_cards
+from pipeline.core.cards import BINOM, RANKS, format_cards
 from pipeline.core.constants import N_HOLE_PAIRS, SHARE_SCALE
-from pipeline.equity.engine import heads_up_all_hands, multiway_all_hands
+from pipeline.equity.engine import (
+    N_CHUNKS,
+    _mc_all_hands,
+    heads_up_all_hands,
+)
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")
 DEFAULTS: dict[str, Any] = {"heads_up": True, "opponents": list(range(2, 10)),
                             "stderr_target": 0.001, "seed": 20240601, "first_round": 40_000,
                             "max_samples": 2_000_000}
 KEYS = tuple(DEFAULTS)
+#: Monte Carlo chunks per task (a round has N_CHUNKS chunks, so N_CHUNKS / this tasks)
+CHUNKS_PER_TASK = 8
 
 
 def stages(config: BuildConfig) -> list[Stage]:
@@ -102,34 +110,88 @@ def _class_stats(acc: np.ndarray, cls: np.ndarray) -> dict[str, np.ndarray]:
             "observations": tot[:, 0]}
 
 
-def _multiway(table7: np.ndarray, n: int, settings: dict[str, Any], cls: np.ndarray,
-              report: Callable[[str], None] = lambda text: None) -> tuple[dict[str, np.ndarray], int]:
-    """Monte Carlo for one opponent count, adding rounds until every class meets the target;
-    ``report`` hears how each round ended."""
+def seven_table() -> np.ndarray:
+    """All 7-card scores computed in this process (a worker's own copy, made once and kept).
+
+    Dask workers call this instead of receiving the 267 MB artifact: the rank-table fill
+    takes a few seconds, and its scores are those of ``seven.h5`` by construction.
+    """
+    global _SEVEN
+    if _SEVEN is None:
+        from pipeline.core.cards import n_combinations
+        from pipeline.core.evaluate import build_rank_tables, score_table
+
+        table = np.empty(n_combinations(7), np.uint16)
+        score_table(7, build_rank_tables(), table)
+        _SEVEN = table
+    return _SEVEN
+
+
+_SEVEN: np.ndarray | None = None
+
+
+def heads_up_task(table7: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+    """Pure task: exact heads-up counts of all 1,326 hands (int64[1326, 3]) and the worker pid."""
+    return heads_up_all_hands(seven_table() if table7 is None else table7), os.getpid()
+
+
+def mc_task(opponents: int, per_chunk: int, seed: int, stream0: int, n_chunks: int,
+            table7: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+    """Pure task: Monte Carlo chunks ``stream0 .. stream0 + n_chunks - 1`` of one round.
+
+    Chunk ``c`` deals ``per_chunk`` samples from its own stream ``(seed, c)``, so the counts
+    (int64[n_chunks, 1326, 4]) depend only on the chunk ids, never on which worker or how
+    many workers ran them. Also returns the worker pid (evidence for the scale-out tests).
+    """
+    table = seven_table() if table7 is None else table7
+    acc = _mc_all_hands(opponents, per_chunk * n_chunks, seed, stream0, n_chunks, table, BINOM)
+    return acc, os.getpid()
+
+
+def _submit_round(ctx: Context, n: int, seed: int, stream0: int, per_chunk: int,
+                  shared: dict[str, Any]) -> list[Any]:
+    return [ctx.executor.submit(mc_task, n, per_chunk, seed, stream0 + c, CHUNKS_PER_TASK, **shared)
+            for c in range(0, N_CHUNKS, CHUNKS_PER_TASK)]
+
+
+def _multiway_all(ctx: Context, opps: list[int], settings: dict[str, Any], cls: np.ndarray,
+                  shared: dict[str, Any], pids: set[int]
+                  ) -> tuple[dict[int, dict[str, np.ndarray]], dict[int, int]]:
+    """Monte Carlo for every opponent count, adding rounds until every class meets the target.
+
+    A round is ``N_CHUNKS`` chunks of equal size (a multiple of N_CHUNKS samples), split into
+    tasks of CHUNKS_PER_TASK chunks; the rounds of all opponent counts are in flight together.
+    """
     target = float(settings["stderr_target"])
-    seed = int(settings["seed"]) + 1000 * n
-    samples = int(settings["first_round"])
-    acc = multiway_all_hands(table7, n, samples, seed, stream0=0)
-    done = samples
-    rnd = 1
-    while True:
-        stats = _class_stats(acc, cls)
-        worst = float(stats["stderr"].max())
-        report(f"{n} opponents: Monte Carlo, {done:,} deals, worst class stderr {worst:.5f}")
-        if worst <= 0.95 * target or done >= int(settings["max_samples"]):
-            return stats, done
-        # stderr falls like 1/sqrt(samples): aim 15% past the estimate, at least 20% more
-        want = int(done * (worst / (0.9 * target)) ** 2) - done
-        more = min(max(want, done // 5, 10_000), int(settings["max_samples"]) - done)
-        acc = acc + multiway_all_hands(table7, n, more, seed, stream0=rnd * 64)
-        done += more
-        rnd += 1
-
-
-def _reporter(ctx: Context, fraction: float) -> Callable[[str], None]:
-    def report(text: str) -> None:
-        ctx.progress(text, fraction)
-    return report
+    cap = int(settings["max_samples"])
+    first = max(int(settings["first_round"]) // N_CHUNKS, 1)
+    pending = {n: _submit_round(ctx, n, int(settings["seed"]) + 1000 * n, 0, first, shared)
+               for n in opps}
+    acc: dict[int, np.ndarray] = {}
+    done = {n: first * N_CHUNKS for n in opps}
+    rounds = {n: 1 for n in opps}
+    out: dict[int, dict[str, np.ndarray]] = {}
+    while pending:
+        for n in [m for m in opps if m in pending]:
+            parts = [h.result() for h in pending.pop(n)]
+            pids.update(p for _, p in parts)
+            chunk = np.concatenate([a for a, _ in parts], axis=0)
+            acc[n] = chunk if n not in acc else acc[n] + chunk
+            stats = _class_stats(acc[n], cls)
+            worst = float(stats["stderr"].max())
+            # stderr falls like 1/sqrt(samples): aim 15% past the estimate, at least 20% more
+            want = int(done[n] * (worst / (0.9 * target)) ** 2) - done[n]
+            more = min(max(want, done[n] // 5, 10_000), cap - done[n]) // N_CHUNKS
+            if worst <= 0.95 * target or more <= 0:
+                out[n] = stats
+                continue
+            ctx.progress(f"{n} opponents: Monte Carlo round {rounds[n] + 1}",
+                         0.2 + 0.7 * len(out) / max(len(opps), 1))
+            pending[n] = _submit_round(ctx, n, int(settings["seed"]) + 1000 * n,
+                                       rounds[n] * N_CHUNKS, more, shared)
+            done[n] += more * N_CHUNKS
+            rounds[n] += 1
+    return out, done
 
 
 def heat_map(path: Path, equity: np.ndarray, names: list[str], rows: np.ndarray,
@@ -169,9 +231,19 @@ def run(ctx: Context) -> dict[str, Any]:
     hands = np.array([(a, b) for b in range(52) for a in range(b)], dtype=np.uint8)
     hand_text = np.array([format_cards([b, a]) for a, b in hands], dtype="S5")
 
+    # workers compute their own 7-card table; in this process the artifact is memory-mapped
+    shared: dict[str, Any] = {} if ctx.executor.distributed else {"table7": table7}
+    pids: set[int] = set()
+    opps = [int(n) for n in settings["opponents"]]
     ctx.progress("heads-up: exact over 134,459 canonical boards", 0.02)
-    hu = heads_up_all_hands(table7, progress=lambda f: ctx.progress(
-        "heads-up: exact over 134,459 canonical boards", 0.02 + 0.18 * f))
+    hu_handle = ctx.executor.submit(heads_up_task, **shared)
+    if not ctx.executor.distributed:
+        hu, pid = hu_handle.result()  # local: heads-up first, then the Monte Carlo rounds
+        pids.add(pid)
+    mw, mw_samples = _multiway_all(ctx, opps, settings, cls, shared, pids)
+    if ctx.executor.distributed:
+        hu, pid = hu_handle.result()
+        pids.add(pid)
     deals = int(hu[0].sum())
     if not np.all(hu.sum(axis=1) == deals):
         raise AssertionError("every hand must see the same number of deals")
@@ -182,13 +254,6 @@ def run(ctx: Context) -> dict[str, Any]:
     cdeals = combos * deals
     c_eq = (cwin + ctie / 2) / cdeals
 
-    opps = [int(n) for n in settings["opponents"]]
-    mw: dict[int, dict[str, np.ndarray]] = {}
-    mw_samples: dict[int, int] = {}
-    for i, n in enumerate(opps):
-        frac = 0.2 + 0.7 * i / max(len(opps), 1)
-        ctx.progress(f"{n} opponents: Monte Carlo", frac)
-        mw[n], mw_samples[n] = _multiway(table7, n, settings, cls, _reporter(ctx, frac))
 
     ctx.progress("writing preflop.h5", 0.92)
     with atomic_path(ctx.path("preflop.h5")) as tmp:
@@ -253,4 +318,5 @@ def run(ctx: Context) -> dict[str, Any]:
              "pairs on the diagonal, suited above, offsuit below")
     ctx.progress("done", 1.0)
     worst = {n: float(mw[n]["stderr"].max()) for n in opps}
-    return {"deals_per_hand": deals, "multiway_samples": mw_samples, "max_stderr": worst}
+    return {"deals_per_hand": deals, "multiway_samples": mw_samples, "max_stderr": worst,
+            "task_pids": sorted(pids)}

@@ -4,6 +4,9 @@ reads:   the rule set's TOML (found by name through :mod:`pipeline.registry`)
 writes:  rules/<name>/five.h5 (/score uint16[C(n,5)] by colex of deck-local ids; /classes/*),
          rules/<name>/seven.h5 when the rule set has ``seven = true``
 config:  [rules] enabled, sets = [...] (default: every known rule set except standard)
+
+The tables of a rule set are one pure task (:func:`tables_task`) on the build's executor; on
+Dask the first rule-set stage also starts the sibling rule sets that have no tables yet.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pipeline.build.store import atomic_path
 from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA
 from pipeline.registry import rule_set_names, rules_path
 from pipeline.rules import CATEGORIES, RuleSet, load_rules
-from pipeline.rules.tables import build_five, build_k
+from pipeline.rules.tables import RuleTables, build_five, build_k
 
 #: settings of this stage's config section besides ``enabled``
 KEYS: tuple[str, ...] = ("sets",)
@@ -36,8 +39,8 @@ def stages(config: BuildConfig) -> list[Stage]:
         if rules.is_standard:
             continue
         outputs = [f"rules/{rules.name}/five.h5"] + ([f"rules/{rules.name}/seven.h5"] if rules.seven else [])
-        out.append(Stage(f"rules:{rules.name}", tuple(outputs), _runner(rules), settings={"rule_set": rules.name},
-                         sources=(path,)))
+        out.append(Stage(f"rules:{rules.name}", tuple(outputs), _runner(rules, names),
+                         settings={"rule_set": rules.name}, sources=(path,)))
     return out
 
 
@@ -51,14 +54,22 @@ def _attrs(rules: RuleSet, k: int) -> dict[str, object]:
                              "(for lowball: the better low)"}
 
 
-def _runner(rules: RuleSet) -> Callable[[Context], None]:
+def tables_task(rules: RuleSet) -> tuple[RuleTables, np.ndarray | None]:
+    """Pure task: a rule set's 5-card tables and (if it has them) its 7-card scores."""
+    t = build_five(rules)
+    return t, (build_k(rules, t.score5, 7) if rules.seven else None)
+
+
+def _runner(rules: RuleSet, siblings: list[str]) -> Callable[[Context], None]:
     def run(ctx: Context) -> None:
-        ctx.progress(f"scoring {rules.name} five-card hands", 0.1)
-        t = build_five(rules)
-        seven = None
-        if rules.seven:
-            ctx.progress(f"scoring {rules.name} seven-card hands", 0.4)
-            seven = build_k(rules, t.score5, 7)
+        if ctx.executor.distributed:
+            for name in siblings:
+                other = load_rules(rules_path(name))
+                if other.name != rules.name and not other.is_standard and \
+                        not (ctx.artifacts / f"rules/{other.name}/five.h5").exists():
+                    ctx.executor.prefetch(f"rules:{other.name}", tables_task, other)
+        ctx.progress(f"scoring {rules.name} hands", 0.1)
+        t, seven = ctx.executor.take(f"rules:{rules.name}", tables_task, rules)
         folder = ctx.path(f"rules/{rules.name}")
         counts5 = np.bincount(t.score5, minlength=len(t.names) + 1)[1:]
         with atomic_path(folder / "five.h5") as tmp:

@@ -1,0 +1,199 @@
+"""Builds through a real Dask cluster (scheduler + two worker processes) are byte-identical to
+local builds; a worker killed mid-build changes nothing (Dask re-runs its tasks)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed")
+
+from pipeline.build.config import load_config
+from pipeline.build.executor import DaskExecutor, LocalExecutor
+from pipeline.build.runner import run_build
+
+ROOT = Path(__file__).resolve().parent.parent
+PAYTABLES = ("jacks-or-better-9-6.toml", "jacks-or-better-8-5.toml")
+# a reduced preflop: two opponent counts, two Monte Carlo rounds of 64 chunks each
+CONFIG = """artifacts = "art"
+[five]
+enabled = false
+[six]
+enabled = false
+[seven]
+enabled = false
+[seven_parquet]
+enabled = false
+[rules]
+sets = ["short-deck"]
+[vp_classes]
+enabled = false
+[paytables]
+dir = "configs/paytables"
+[vp_summary]
+[preflop]
+opponents = [2, 3]
+stderr_target = 0.0001
+seed = 7
+first_round = 6400
+max_samples = 12800
+"""
+
+
+def _config(tmp: Path, artifacts: Path) -> Path:
+    """A tmp build config; seven.h5 and vp_classes.h5 (inputs) link to the default build's."""
+    cfgdir = tmp / "configs"
+    (cfgdir / "paytables").mkdir(parents=True, exist_ok=True)
+    (cfgdir / "rules").mkdir(exist_ok=True)
+    for name in PAYTABLES:
+        shutil.copy(ROOT / "configs" / "paytables" / name, cfgdir / "paytables" / name)
+    shutil.copy(ROOT / "configs" / "rules" / "short-deck.toml", cfgdir / "rules")
+    (cfgdir / "build.toml").write_text(CONFIG)
+    (tmp / "art").mkdir(exist_ok=True)
+    for name in ("seven.h5", "vp_classes.h5"):
+        if not (tmp / "art" / name).exists():
+            (tmp / "art" / name).symlink_to(artifacts / name)
+    return cfgdir / "build.toml"
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    """sha256 of every built file (the manifest's own timings differ, so not the manifest)."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        if p.is_file() and not p.is_symlink() and p.name not in ("manifest.json", ".build.lock"):
+            out[str(p.relative_to(folder))] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+@pytest.fixture(scope="module")
+def local_build(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    tmp = tmp_path_factory.mktemp("local")
+    cfg = load_config(_config(tmp, artifacts))
+    res = run_build(cfg, executor=LocalExecutor())
+    assert {r.status for r in res} == {"built"}
+    return _digests(cfg.artifacts)
+
+
+@pytest.fixture(scope="module")
+def cluster():  # type: ignore[no-untyped-def]
+    from distributed import LocalCluster
+
+    # one numba thread per worker process, as `--workers N` starts them
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
+                      env={"NUMBA_NUM_THREADS": "1"}) as c:
+        yield c
+
+
+def test_dask_build_is_byte_identical_and_uses_both_workers(cluster, local_build: dict[str, str],  # type: ignore[no-untyped-def]
+                                                            artifacts: Path, tmp_path: Path) -> None:
+    from distributed import get_task_stream
+
+    cfg = load_config(_config(tmp_path, artifacts))
+    ex = DaskExecutor(scheduler=cluster.scheduler_address)
+    try:
+        with get_task_stream(ex.client) as ts:
+            res = run_build(cfg, executor=ex)
+        pids = ex.client.run(os.getpid)
+    finally:
+        ex.close()
+    assert {r.status for r in res} == {"built"}
+    got = _digests(cfg.artifacts)
+    assert set(local_build) >= {"preflop.h5", "paytables/jacks-or-better-9-6.h5",
+                                "parquet/paytables/paytable=jacks-or-better-8-5/part-0.parquet",
+                                "rules/short-deck/seven.h5", "parquet/paytable_summary.parquet"}
+    assert got == local_build
+    # the tasks ran in both worker processes: the task stream names the worker of each task
+    by_worker: dict[str, set[str]] = {}
+    for t in ts.data:
+        key = t["key"][0] if isinstance(t["key"], tuple) else t["key"]
+        by_worker.setdefault(t["worker"], set()).add(str(key).split("-", 1)[0])  # fn-<uuid>
+    assert set(by_worker) == set(pids) and len(set(pids.values())) == 2
+    kinds = set().union(*by_worker.values())
+    assert {"solve_task", "mc_task", "heads_up_task", "tables_task"} <= kinds
+    assert all(any(k in ("mc_task", "solve_task") for k in ks) for ks in by_worker.values())
+
+
+def test_killed_worker_build_still_identical(cluster, local_build: dict[str, str],  # type: ignore[no-untyped-def]
+                                            artifacts: Path, tmp_path: Path) -> None:
+    cfg = load_config(_config(tmp_path, artifacts))
+    ex = DaskExecutor(scheduler=cluster.scheduler_address)
+    killed: list[int] = []
+    errors: list[BaseException] = []
+
+    def build() -> None:
+        try:
+            run_build(cfg, ["preflop"], executor=ex)
+        except BaseException as exc:  # noqa: BLE001  (reported by the test thread)
+            errors.append(exc)
+
+    try:
+        pids = ex.client.run(os.getpid)
+        t = threading.Thread(target=build)
+        t.start()
+        deadline = time.monotonic() + 120
+        while not killed and time.monotonic() < deadline and t.is_alive():
+            busy = {w: ks for w, ks in ex.client.processing().items()
+                    if any("mc_task" in str(k) for k in ks)}
+            if busy:
+                victim = min(busy)
+                time.sleep(0.5)  # well inside a running Monte Carlo task
+                os.kill(pids[victim], signal.SIGKILL)
+                killed.append(pids[victim])
+            time.sleep(0.05)
+        t.join(timeout=300)
+    finally:
+        ex.close()
+    assert killed, "no Monte Carlo task was seen running"
+    assert not errors, errors
+    got = _digests(cfg.artifacts)
+    want = {k: v for k, v in local_build.items() if k.startswith("preflop") or "parquet/preflop" in k}
+    assert {k: v for k, v in got.items() if k in want} == want and len(want) == 3
+    assert not (cfg.artifacts / ".staging").exists()
+
+
+def test_default_build_and_sweep_never_import_dask(artifacts: Path, tmp_path: Path) -> None:
+    cfg = _config(tmp_path, artifacts)
+    sweep = tmp_path / "configs" / "sweeps" / "tiny.toml"
+    sweep.parent.mkdir()
+    sweep.write_text('base = "jacks-or-better-9-6"\n[pays]\n"flush" = { values = [5, 6] }\n')
+    code = (
+        "import sys\n"
+        "from pipeline.cli import main\n"
+        "for args in (['build', 'paytable:jacks-or-better-8-5', '--config', sys.argv[1], '--json'],\n"
+        "             ['--artifacts', sys.argv[2], 'vp', 'sweep', sys.argv[3], '--json']):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit as e:\n"
+        "        assert not e.code, e.code\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))\n")
+    out = subprocess.run([sys.executable, "-c", code, str(cfg), str(tmp_path / "art"), str(sweep)],
+                         capture_output=True, text=True, check=True, cwd=tmp_path)
+    lines = out.stdout.strip().splitlines()
+    assert json.loads(lines[0])["executor"] == "local"
+    assert json.loads(lines[1])["variants"] == 2
+    assert lines[-1] == "[]"
+
+
+@pytest.mark.parametrize("kind,scheduler,workers,msg", [
+    ("bogus", None, None, "unknown executor 'bogus'"),
+    ("local", None, 2, "--scheduler and --workers need --executor dask"),
+    ("dask", "tcp://127.0.0.1:8786", 2, "either --scheduler"),
+    ("dask", None, 0, "--workers must be at least 1, got 0"),
+])
+def test_bad_executor_options(kind: str, scheduler: str | None, workers: int | None, msg: str) -> None:
+    from pipeline.build.executor import make_executor
+    from pipeline.errors import InputError
+
+    with pytest.raises(InputError, match=re.escape(msg)):
+        make_executor(kind, scheduler, workers)
