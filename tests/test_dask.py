@@ -7,7 +7,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -40,7 +39,7 @@ sets = ["short-deck"]
 [vp_classes]
 enabled = false
 [paytables]
-dir = "configs/paytables"
+slugs = ["jacks-or-better-9-6", "jacks-or-better-8-5"]
 [vp_summary]
 [preflop]
 opponents = [2, 3]
@@ -54,11 +53,7 @@ max_samples = 12800
 def _config(tmp: Path, artifacts: Path) -> Path:
     """A tmp build config; seven.h5 and vp_classes.h5 (inputs) link to the default build's."""
     cfgdir = tmp / "configs"
-    (cfgdir / "paytables").mkdir(parents=True, exist_ok=True)
-    (cfgdir / "rules").mkdir(exist_ok=True)
-    for name in PAYTABLES:
-        shutil.copy(ROOT / "configs" / "paytables" / name, cfgdir / "paytables" / name)
-    shutil.copy(ROOT / "configs" / "rules" / "short-deck.toml", cfgdir / "rules")
+    cfgdir.mkdir(parents=True, exist_ok=True)
     (cfgdir / "build.toml").write_text(CONFIG)
     (tmp / "art").mkdir(exist_ok=True)
     for name in ("seven.h5", "vp_classes.h5"):

@@ -141,7 +141,7 @@ def test_2_tampered_paytable_refused_by_vp_analyze(artifacts: Path, tmp_path: Pa
     rel = "paytables/jacks-or-better-9-6.h5"
     folder = tmp_path / "art"
     copy_built(artifacts, folder, (rel,))
-    toml = str(ROOT / "configs" / "paytables" / "jacks-or-better-9-6.toml")
+    toml = str(ROOT / "pipeline" / "data" / "paytables" / "jacks-or-better-9-6.toml")
     code, out, _ = run_main(capsys, "-a", str(folder), "vp", "analyze", toml)
     assert code == 0 and "return 0.995439" in out and "artifact" in out
     st = (folder / rel).stat()
@@ -355,7 +355,7 @@ def test_7_9_bad_build_configs_rejected_before_any_work(tmp_path: Path,
              "[preflop]\nopponents = [1, 12]\n": "opponents",
              "[seven_parquet]\nzstd_level = 0\n": "zstd_level",
              "[rules]\nsets = \"short-deck\"\n": "sets",
-             "[paytables]\ndir = \"no/such/folder\"\n": "no such folder",
+             "[paytables]\ndir = \"no/such/folder\"\n": "unknown key 'dir'",
              "[five]\ncolour = 1\n": "colour",
              "[fives]\n": "fives",
              "a = " + "[" * 5000 + "\n": "nested too deeply"}

@@ -84,7 +84,8 @@ def test_import_directions(rule: str) -> None:
 def test_only_cli_prints() -> None:
     bad = []
     for path in MODULES:
-        if _sub(_module_name(path)) == "cli" or path.name == "__main__.py":
+        # build/digests.py is also a maintainer's command (python -m pipeline.build.digests --write)
+        if _sub(_module_name(path)) == "cli" or path.name == "__main__.py" or path.name == "digests.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":

@@ -82,7 +82,8 @@ def test_indirect_import_change_makes_preflop_and_paytables_stale(copy: Path, ar
     # seven_parquet never imports combos: its own key holds; it reruns only if the rebuilt
     # seven.h5 comes out different
     assert plan["seven_parquet"]["status"] == "may-run"
-    assert plan["seven_parquet"]["reasons"] == ["input: seven.h5 (rebuilt first; reruns only if it changes)"]
+    assert plan["seven_parquet"]["reasons"] == ["input: five.h5 (rebuilt first; reruns only if it changes)",
+                                                "input: seven.h5 (rebuilt first; reruns only if it changes)"]
     line = next(ln for ln in text.stdout.splitlines() if ln.startswith("preflop "))
     assert "would-run" in line and "code: pipeline.core.combos" in line, text.stdout
 

@@ -12,7 +12,7 @@ import pytest
 from pipeline.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-PAYTABLES = ROOT / "configs" / "paytables"
+PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

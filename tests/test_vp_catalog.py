@@ -34,7 +34,7 @@ from pipeline.videopoker.paytable import load_paytable, parse_paytable
 from pipeline.videopoker.solve import NO_HOLD
 
 ROOT = Path(__file__).resolve().parent.parent
-PAYTABLES = ROOT / "configs" / "paytables"
+PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
 
 #: Published optimal returns (percent, to the digits the source gives; sources in each TOML's
 #: ``source`` key). The first eight games were shipped before and are asserted in

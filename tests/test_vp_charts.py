@@ -34,7 +34,7 @@ from pipeline.videopoker.paytable import ROYAL, load_paytable
 from pipeline.videopoker.strategy_io import cross_play, read_strategy_data
 
 ROOT = Path(__file__).resolve().parent.parent
-PAYTABLES = ROOT / "configs" / "paytables"
+PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
 CHART_GAMES = ("jacks-or-better-9-6", "deuces-wild-full-pay")
 MAX_LINES = 40
 MAX_COST = Fraction(2, 10_000)          # 0.02 percentage points
@@ -68,7 +68,7 @@ def test_chart_short_and_within_two_hundredths_of_a_point(artifacts: Path, slug:
         assert Fraction(s["chart_hold"].attrs["chart_return_exact"]) == chart.return_exact
     # the exported holds are the chart's, in HDF5 and in the Parquet column
     assert np.array_equal(exported, chart.holds)
-    col = pq.read_table(artifacts / "parquet" / "paytables" / f"{slug}_strategy.parquet",
+    col = pq.read_table(artifacts / "parquet" / "paytables" / f"paytable={slug}" / "part-0.parquet",
                         columns=["chart_hold"]).column("chart_hold").to_numpy()
     assert np.array_equal(col, exported)
     # independent recomputation from strategy/ev: a float sum, and exact per-hold EVs

@@ -4,7 +4,7 @@ A sweep file (``configs/sweeps/<name>.toml``) either varies the pays of some lin
 paytable over ranges (every combination is a variant)::
 
     name = "Jacks or Better pay sweep"
-    base = "jacks-or-better-9-6"          # a paytable slug (configs/paytables) or a TOML path
+    base = "jacks-or-better-9-6"          # a known paytable slug or a TOML path
     [pays]                                # line label = {from, to[, step]} or {values = [...]}
     "full house" = { from = 5, to = 9 }
     "flush" = { values = [4, 5, 6] }
@@ -146,11 +146,14 @@ def load_sweep(path: Path) -> Sweep:
     if "base" not in data or not isinstance(data.get("pays"), dict) or not data["pays"]:
         raise ConfigError(f"{path}: needs base = \"<paytable>\" and a [pays] table (or paytables = [...])")
     base_ref = str(data["base"])
-    cand = [path.parent / base_ref, path.parent.parent / "paytables" / f"{base_ref}.toml"]
-    base_path = next((c for c in cand if c.is_file()), None)
+    base_path: Path | None = path.parent / base_ref
+    if base_path is None or not base_path.is_file():
+        from pipeline.registry import PAYTABLES, entries
+
+        base_path = entries(PAYTABLES).get(base_ref)
     if base_path is None:
-        raise ConfigError(f"{path}: base paytable {base_ref!r} not found (a slug in configs/paytables "
-                          "or a path relative to the sweep file)")
+        raise ConfigError(f"{path}: base paytable {base_ref!r} not found (a known paytable slug, "
+                          "see `pokertables vp list`, or a path relative to the sweep file)")
     base = load_paytable(base_path)
     labels = base.labels[:-1]
     axes = []
