@@ -20,7 +20,8 @@ ALL_HANDS = ("22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,"
              "A2o+,K2o+,Q2o+,J2o+,T2o+,92o+,82o+,72o+,62o+,52o+,42o+,32o")
 
 
-def _best(fn: Callable[[], Any], repeat: int = 5) -> tuple[float, Any]:
+def best_with_result(fn: Callable[[], Any], repeat: int = 5) -> tuple[float, Any]:
+    """Best wall seconds of ``repeat`` calls of ``fn()`` and the last result."""
     best, out = float("inf"), None
     for _ in range(repeat):
         t = time.perf_counter()
@@ -46,23 +47,23 @@ def run(report: Any) -> None:
 
     # 1. exact flop vs one random hand
     equity(tables, "AsAc", board="6d9d2h")  # compile / page in
-    t, r = _best(lambda: equity(tables, "AsAc", board="6d9d2h"))
+    t, r = best_with_result(lambda: equity(tables, "AsAc", board="6d9d2h"))
     report.value("flop_exact_s", t, f"  exact flop AsAc on 6d9d2h vs 1 random: {t * 1000:.1f} ms, "
                  f"{r.deals:,} deals, equity {r.equity:.6f}")
     if eval7:
         hand = [eval7.Card(c) for c in ("As", "Ac")]
         board = [eval7.Card(c) for c in ("6d", "9d", "2h")]
         rng = eval7.HandRange(ALL_HANDS)
-        te, eq7 = _best(lambda: eval7.py_hand_vs_range_exact(hand, rng, board), repeat=3)
+        te, eq7 = best_with_result(lambda: eval7.py_hand_vs_range_exact(hand, rng, board), repeat=3)
         report.say(f"    eval7.py_hand_vs_range_exact on the flop: {te * 1000:.2f} ms but equity "
                    f"{eq7:.6f} - it scores the 3-card board as is, no turn/river enumeration "
                    "(cannot do this job)")
         river = board + [eval7.Card("Kc"), eval7.Card("3s")]
-        tr, r2 = _best(lambda: equity(tables, "AsAc", board="6d9d2hKc3s"))
-        te, eq7 = _best(lambda: eval7.py_hand_vs_range_exact(hand, rng, river), repeat=3)
+        tr, r2 = best_with_result(lambda: equity(tables, "AsAc", board="6d9d2hKc3s"))
+        te, eq7 = best_with_result(lambda: eval7.py_hand_vs_range_exact(hand, rng, river), repeat=3)
         report.value("river_exact_eval7_s", te, f"    same job on the river: ours {tr * 1000:.2f} ms "
                      f"(equity {r2.equity:.6f}), eval7 {te * 1000:.2f} ms (equity {eq7:.6f})")
-        tm7, eq7 = _best(lambda: eval7.py_hand_vs_range_monte_carlo(hand, rng, board, 1_000_000), 2)
+        tm7, eq7 = best_with_result(lambda: eval7.py_hand_vs_range_monte_carlo(hand, rng, board, 1_000_000), 2)
         report.say(f"    eval7 Monte Carlo on the flop, 1,000,000 samples: {tm7 * 1000:.0f} ms, "
                    f"equity {eq7:.4f} (ours exact {r.equity:.6f})")
     report.target("exact flop vs 1 random < 0.2 s", t < 0.2, f"{t * 1000:.1f} ms")
@@ -73,7 +74,7 @@ def run(report: Any) -> None:
     for threads in (1, numba.config.NUMBA_NUM_THREADS):
         numba.set_num_threads(threads)
         equity(tables, "AsKs", opponents=5, samples=10_000, seed=1)
-        tm, r = _best(lambda: equity(tables, "AsKs", opponents=5, samples=n, seed=1), repeat=3)
+        tm, r = best_with_result(lambda: equity(tables, "AsKs", opponents=5, samples=n, seed=1), repeat=3)
         rates[threads] = n / tm
         report.say(f"  Monte Carlo AsKs vs 5 random, {threads} thread(s): {n / tm / 1e6:.2f} M deals/s "
                    f"({n / tm / threads / 1e6:.2f} M/s/core), equity {r.equity:.5f} +- {r.stderr:.5f}")
@@ -84,10 +85,10 @@ def run(report: Any) -> None:
         hand = [eval7.Card(c) for c in ("As", "Ks")]
         rng = eval7.HandRange(ALL_HANDS)
         it = 300_000
-        te, eq7 = _best(lambda: eval7.py_hand_vs_range_monte_carlo(hand, rng, [], it), repeat=2)
+        te, eq7 = best_with_result(lambda: eval7.py_hand_vs_range_monte_carlo(hand, rng, [], it), repeat=2)
         equity(tables, "AsKs", samples=10_000, seed=1)
         numba.set_num_threads(1)
-        th, _ = _best(lambda: equity(tables, "AsKs", samples=it, seed=1), repeat=2)
+        th, _ = best_with_result(lambda: equity(tables, "AsKs", samples=it, seed=1), repeat=2)
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
         report.say(f"    ours heads-up, 1 thread: {it / th / 1e6:.2f} M deals/s")
         report.value("mc_eval7_hu_per_s", it / te,
@@ -155,7 +156,7 @@ def run(report: Any) -> None:
     data = buf.tobytes()
     table5 = tables.table(5)
     judge(data[:3000], table5)
-    tj, res = _best(lambda: judge(data, table5), repeat=3)
+    tj, res = best_with_result(lambda: judge(data, table5), repeat=3)
     fd, path = tempfile.mkstemp(suffix=".txt")
     os.close(fd)
     Path(path).write_bytes(data)

@@ -8,20 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench_equity import best_with_result  # bench/ is on sys.path (bench/run.py)
+
 ROOT = Path(__file__).resolve().parent.parent
 ALL_HANDS = ("22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,"
              "A2o+,K2o+,Q2o+,J2o+,T2o+,92o+,82o+,72o+,62o+,52o+,42o+,32o")
 #: OMPEval (C++, -O3), one thread on this machine class, from issue 11's table.
 OMPEVAL = {"mc_hu": 24.6e6, "mc_5": 9.1e6, "rvr_preflop_s": 0.035}
-
-
-def _best(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, Any]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
 
 
 def run(report: Any) -> None:
@@ -46,7 +39,7 @@ def run(report: Any) -> None:
     try:
         n = 4_000_000
         equity_seats(tables, "AsKs", samples=20_000, seed=1)
-        th, r = _best(lambda: equity_seats(tables, "AsKs", samples=n, seed=1))
+        th, r = best_with_result(lambda: equity_seats(tables, "AsKs", samples=n, seed=1), 3)
         hu = n / th
         report.value("mc_hu_per_s", hu, f"  Monte Carlo AsKs vs 1 random, 1 thread: {hu / 1e6:.2f} M "
                      f"deals/s (equity {r.equity:.4f} +- {r.stderr:.4f})")
@@ -54,7 +47,7 @@ def run(report: Any) -> None:
             hand = [eval7.Card(c) for c in ("As", "Ks")]
             rng = eval7.HandRange(ALL_HANDS)
             it = 1_000_000
-            te, eq7 = _best(lambda: eval7.py_hand_vs_range_monte_carlo(hand, rng, [], it), 2)
+            te, eq7 = best_with_result(lambda: eval7.py_hand_vs_range_monte_carlo(hand, rng, [], it), 2)
             e7 = it / te
             report.value("mc_hu_eval7_per_s", e7, f"    eval7.py_hand_vs_range_monte_carlo, same job: "
                          f"{e7 / 1e6:.2f} M deals/s (equity {eq7:.4f})")
@@ -62,7 +55,7 @@ def run(report: Any) -> None:
                           f"{hu / e7:.2f}x ({hu / 1e6:.2f} vs {e7 / 1e6:.2f} M deals/s; OMPEval "
                           f"{OMPEVAL['mc_hu'] / 1e6:.1f} M)")
         equity_seats(tables, "AsKs", opponents=5, samples=20_000, seed=1)
-        t5, r5 = _best(lambda: equity_seats(tables, "AsKs", opponents=5, samples=n, seed=1))
+        t5, r5 = best_with_result(lambda: equity_seats(tables, "AsKs", opponents=5, samples=n, seed=1), 3)
         m5 = n / t5
         report.value("mc_5_per_s", m5, f"  Monte Carlo AsKs vs 5 random, 1 thread: {m5 / 1e6:.2f} M "
                      f"deals/s (equity {r5.equity:.4f} +- {r5.stderr:.4f})")
@@ -70,7 +63,7 @@ def run(report: Any) -> None:
                       f"{m5 / 1e6:.2f} M deals/s (OMPEval {OMPEVAL['mc_5'] / 1e6:.1f} M)")
         args = ("QQ+,AKs", ["JJ-88,AQs+,KQs", "A5s-A2s,KQo"])
         equity_seats(tables, *args, board="Ts 7h 2c", samples=20_000, seed=1)
-        t3, _ = _best(lambda: equity_seats(tables, *args, board="Ts 7h 2c", samples=n, seed=1))
+        t3, _ = best_with_result(lambda: equity_seats(tables, *args, board="Ts 7h 2c", samples=n, seed=1), 3)
         report.value("mc_ranges3_per_s", n / t3, f"  Monte Carlo 3 ranges on Ts 7h 2c, 1 thread: "
                      f"{n / t3 / 1e6:.2f} M deals/s (conflicting assignments redrawn)")
     finally:
@@ -78,17 +71,17 @@ def run(report: Any) -> None:
 
     # range vs range preflop from the matchup table
     tables.preflop("QQ+,AKs", vs="JJ-88,AQs+,KQs")
-    tp, rp = _best(lambda: tables.preflop("QQ+,AKs", vs="JJ-88,AQs+,KQs"), repeat=5)
+    tp, rp = best_with_result(lambda: tables.preflop("QQ+,AKs", vs="JJ-88,AQs+,KQs"), repeat=5)
     from_table = bool(rp.source and "matchups" in rp.source)
     report.value("rvr_preflop_s", tp, f"  \"QQ+,AKs\" vs \"JJ-88,AQs+,KQs\" preflop: {tp * 1e3:.2f} ms, "
                  f"equity {rp.equity:.6f} ({rp.source or rp.note})")
     report.target("\"QQ+,AKs\" vs \"JJ-88,AQs+,KQs\" preflop <= 5 ms from the table",
                   from_table and tp <= 0.005,
                   f"{tp * 1e3:.2f} ms" + ("" if from_table else " (preflop_matchups.h5 not built: enumerated)"))
-    ta, ra = _best(lambda: equity_seats(tables, "AsAd"), repeat=5)
+    ta, ra = best_with_result(lambda: equity_seats(tables, "AsAd"), repeat=5)
     report.value("preflop_hu_table_s", ta, f"  AsAd vs 1 random from preflop.h5: {ta * 1e3:.2f} ms "
                  f"(exact, {ra.deals:,} deals)")
-    tf, rf = _best(lambda: equity_seats(tables, "QQ+,AKs", ["JJ-88,AQs+,KQs"], board="Ts 7h 2c",
-                                        exact=True))
+    tf, rf = best_with_result(lambda: equity_seats(tables, "QQ+,AKs", ["JJ-88,AQs+,KQs"], board="Ts 7h 2c",
+                                                exact=True), 3)
     report.value("rvr_flop_exact_s", tf, f"  exact \"QQ+,AKs\" vs \"JJ-88,AQs+,KQs\" on Ts 7h 2c: "
                  f"{tf * 1e3:.1f} ms ({rf.deals:,} deals, equity {rf.equity:.6f})")
