@@ -3,8 +3,6 @@ run, ranges from the matchup table, exact range vs range; OMPEval's figures quot
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
