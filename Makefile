@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+# A shell that sets PYTHONDONTWRITEBYTECODE makes every command (and every CLI subprocess the
+# tests start) recompile ~400 modules, about a second each time: let Python cache bytecode.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: tables test bench clean venv
 

@@ -42,8 +42,12 @@ def _reason(exc: BaseException) -> str:
 
 
 def commit_stage(folder: Path, staging: Path, stage: str, outputs: tuple[str, ...],
-                 manifest: dict[str, Any]) -> None:
-    """Move ``outputs`` from ``staging`` into ``folder`` and write ``manifest``, as one step."""
+                 manifest: dict[str, Any], retired: tuple[str, ...] = ()) -> None:
+    """Move ``outputs`` from ``staging`` into ``folder`` and write ``manifest``, as one step.
+
+    ``retired`` are files an older version of the stage wrote and this one no longer does
+    (already dropped from ``manifest``): they are deleted once the new manifest is in place.
+    """
     journal = {"stage": stage, "staging": staging.relative_to(folder).as_posix(),
                "outputs": list(outputs), "manifest": manifest}
     try:
@@ -65,6 +69,9 @@ def commit_stage(folder: Path, staging: Path, stage: str, outputs: tuple[str, ..
                          f"written ({_reason(exc)}); the next `pokertables build` finishes the "
                          f"commit from {folder / JOURNAL}") from None
     os.unlink(folder / JOURNAL)
+    for rel in retired:  # a kill before this leaves an untracked file that verify names
+        with contextlib.suppress(FileNotFoundError):
+            (folder / rel).unlink()
     _fsync_dir(folder)
 
 

@@ -7,6 +7,7 @@ numbers (no NaN) backed by deals (samples > 0).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,11 @@ from pipeline.core.constants import N_SCORES
 #: Parquet copy -> (rows it must have, five.h5 count dataset its score histogram must equal)
 SCORE_COPIES = {
     "parquet/five_card_hands.parquet": (inv.ROWS[5], "classes/count5"),
-    "parquet/seven_card_hands.parquet": (inv.ROWS[7], "classes/count7"),
+}
+#: Hive partition of a hand-category-partitioned copy -> five.h5 count dataset: the partition's
+#: score histogram must equal those counts on the scores of its category (and zero elsewhere)
+PARTITIONED_SCORE_COPIES = {
+    re.compile(r"parquet/seven_card_hands/category=(\d+)/part-0\.parquet"): "classes/count7",
 }
 CLASS_TABLE = "parquet/hand_classes.parquet"
 PREFLOP = "parquet/preflop.parquet"
@@ -72,6 +77,20 @@ def parquet_invariants(folder: Path, rel: str, path: Path
             out.append(f"scores outside 1..{N_SCORES}")
         elif ref is not None and not np.array_equal(hists["score"][1:N_SCORES + 1], ref):
             out.append(f"score histogram differs from five.h5:/{counts}")
+    elif (part := _partition(rel)) is not None:
+        category, counts = part
+        if "score" not in hists:
+            hists["score"] = np.bincount(table.column("score").to_numpy(), minlength=N_SCORES + 1)
+        ref = _five_counts(folder, counts)
+        cats = _five_counts(folder, "classes/category")
+        h = hists["score"]
+        if h[N_SCORES + 1:].any() or h[0]:
+            out.append(f"scores outside 1..{N_SCORES}")
+        elif ref is not None and cats is not None:
+            want = np.where(cats == category, ref, 0)
+            if not np.array_equal(h[1:N_SCORES + 1], want):
+                out.append(f"score histogram differs from five.h5:/{counts} on category {category} "
+                           f"({int(h.sum())} rows, expected {int(want.sum())})")
     elif rel == CLASS_TABLE:
         if table.num_rows != N_SCORES:
             out.append(f"{table.num_rows} rows, expected {N_SCORES}")
@@ -86,6 +105,15 @@ def parquet_invariants(folder: Path, rel: str, path: Path
         if "hu_deals" in table.column_names and (table.column("hu_deals").to_numpy() <= 0).any():
             out.append("a class has hu_deals <= 0 (no deals behind its heads-up numbers)")
     return table, hists, out, digests
+
+
+def _partition(rel: str) -> tuple[int, str] | None:
+    """(category, five.h5 count dataset) when ``rel`` is one partition of a partitioned copy."""
+    for pattern, counts in PARTITIONED_SCORE_COPIES.items():
+        m = pattern.fullmatch(rel)
+        if m:
+            return int(m.group(1)), counts
+    return None
 
 
 def check_preflop_h5(path: Path) -> list[str]:

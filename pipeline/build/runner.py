@@ -133,9 +133,10 @@ def _nothing_to_do(stages: list[Stage], folder: Path) -> list[StageResult] | Non
             next(folder.rglob(TMP_PREFIX + "*"), None) is not None:
         return None  # a killed build left work for the lock holder: finish or clean it
     manifest = read_manifest(folder, strict=False)
+    graph = ImportGraph()
     results = []
     for stage in stages:
-        if check_stage(stage, manifest, folder).stale:
+        if check_stage(stage, manifest, folder, graph=graph).stale:
             return None
         size = sum(manifest["files"][o]["bytes"] for o in stage.outputs)
         results.append(StageResult(stage.name, "skipped", 0.0, size, stage.outputs))
@@ -220,7 +221,13 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                         "seconds": round(seconds, 3),
                         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
                     manifest["package_version"] = __version__
-                    commit_stage(folder, staging, stage.name, stage.outputs, manifest)
+                    # outputs an older version of this stage wrote (say, before its Parquet was
+                    # partitioned) go with the commit, so no orphan lingers in the manifest
+                    retired = tuple(rel for rel, info in list(manifest["files"].items())
+                                    if info.get("stage") == stage.name and rel not in stage.outputs)
+                    for rel in retired:
+                        del manifest["files"][rel]
+                    commit_stage(folder, staging, stage.name, stage.outputs, manifest, retired)
                     res = StageResult(stage.name, "built", seconds, size, stage.outputs, planned.reasons)
                 results.append(res)
                 if progress:

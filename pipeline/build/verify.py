@@ -298,9 +298,12 @@ def verify(folder: Path | str, content: bool = True, config: Path | str | None =
         rep.problems.append((rel[:200], "manifest entry points outside the artifacts folder"))
     expected = load_expected() if content else {}
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:  # hashing and reading release the GIL
-        futures = {rel: pool.submit(_check_file, folder, rel, info, manifest, content, expected)
-                   for rel, info in sorted(inside.items())}
-        for rel, fut in futures.items():
+        # biggest first, so the two workers finish together instead of one waiting on a late giant
+        order = sorted(inside, key=lambda r: -int(inside[r].get("bytes", 0)))
+        futures = {rel: pool.submit(_check_file, folder, rel, inside[rel], manifest, content, expected)
+                   for rel in order}
+        for rel in sorted(futures):
+            fut = futures[rel]
             problems, notes = fut.result()
             rep.problems.extend((rel, m) for m in problems)
             rep.notes.extend((rel, m) for m in notes)
