@@ -18,13 +18,14 @@ solves them side by side while the client writes one artifact after the other.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import h5py
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
@@ -38,12 +39,14 @@ from pipeline.videopoker.analysis import (
     Analysis,
     analyze,
     current_artifact,
-    vp_cards_text,
     write_artifact,
 )
+from pipeline.videopoker.bankroll import BANKROLL_ATTR, bankroll_figures
 from pipeline.videopoker.deals import DealClasses, read_classes
+from pipeline.videopoker.hold_text import deal_texts
 from pipeline.videopoker.paytable import Paytable, load_paytable
 from pipeline.videopoker.solve import NO_HOLD
+from pipeline.videopoker.strategy_io import default_chart, strategy_data_of, write_chart
 
 #: this stage family's config section and its settings besides ``enabled``
 SECTION = "paytables"
@@ -120,42 +123,23 @@ def build_paytable(ctx: Context, path: Path) -> None:
                 _submit(ctx, sib, classes, prefetch=True)
     ctx.progress("pay categories, subset counts, 32 holds per class", 0.15)
     a = _submit(ctx, pt, classes, prefetch=False)
-    ctx.progress(f"return {float(a.return_exact):.6f}; writing {h5_rel}", 0.6)
-    with atomic_path(ctx.path(h5_rel)) as tmp:
-        write_artifact(a, tmp)
-    ctx.progress(f"writing {pq_rel}", 0.8)
-    write_parquet_atomic(strategy_table(a), ctx.path(pq_rel), compression="zstd")
-    # ---- vp-charts (issue 12): the derived strategy chart, its hold per class exported as
-    # HDF5 strategy/chart_hold and the Parquet column chart_hold; the bankroll figures as the
-    # JSON attribute 'bankroll' ----
-    import json
-
-    import h5py
-
-    from pipeline.videopoker.bankroll import BANKROLL_ATTR, bankroll_figures
-    from pipeline.videopoker.strategy_io import default_chart, strategy_data_of, write_chart
-    ctx.progress("strategy chart", 0.9)
+    ctx.progress(f"return {float(a.return_exact):.6f}; strategy chart", 0.6)
     chart = default_chart(strategy_data_of(a))
-    write_chart(ctx.path(h5_rel), chart)
     figs = bankroll_figures(a.paytable, a.final_counts, a.denominator, a.classes.weight, a.best,
                             a.best_counts)
-    with h5py.File(ctx.path(h5_rel), "a") as f:
-        f.attrs[BANKROLL_ATTR] = json.dumps(figs)
-    tbl = pq.read_table(ctx.path(pq_rel))
-    tbl = tbl.append_column("chart_hold", pa.array(chart.holds)).replace_schema_metadata(
-        {**(tbl.schema.metadata or {}), b"chart_return_exact":
-         f"{chart.return_exact.numerator}/{chart.return_exact.denominator}".encode()})
+    ctx.progress(f"writing {h5_rel}", 0.8)
+    with atomic_path(ctx.path(h5_rel)) as tmp:
+        write_artifact(a, tmp)
+        write_chart(tmp, chart)  # strategy/chart_hold: the chart's hold per class
+        with h5py.File(tmp, "a") as f:
+            f.attrs[BANKROLL_ATTR] = json.dumps(figs)
+    ctx.progress(f"writing {pq_rel}", 0.9)
+    r = chart.return_exact
+    tbl = strategy_table(a).append_column("chart_hold", pa.array(chart.holds))
+    tbl = tbl.replace_schema_metadata({**(tbl.schema.metadata or {}),
+                                       b"chart_return_exact": f"{r.numerator}/{r.denominator}".encode()})
     write_parquet_atomic(tbl, ctx.path(pq_rel), compression="zstd")
-    # ---- end vp-charts ----
     ctx.progress("done", 1.0)
-
-
-def _hold_texts(hands: list[list[int]], masks: list[int]) -> list[str]:
-    out = []
-    for hand, m in zip(hands, masks):
-        held = [c for t, c in enumerate(hand) if m >> t & 1]
-        out.append(vp_cards_text(held) if held else "discard all")
-    return out
 
 
 def strategy_table(a: Analysis) -> pa.Table:
@@ -163,15 +147,12 @@ def strategy_table(a: Analysis) -> pa.Table:
     cls = a.classes
     n = len(cls)
     rows = np.arange(n)
-    hand_list = cls.hands.tolist()
-    cards_txt = [vp_cards_text(hand) for hand in hand_list]
-    hold_text = _hold_texts(hand_list, a.best.tolist())
     held_n = np.array([bin(m).count("1") for m in range(32)], dtype=np.int8)[a.best]
     tbl = pa.table({
         "index5": pa.array(cls.index5),
-        "cards": pa.array(cards_txt),
+        "cards": deal_texts(cls.hands),
         "weight": pa.array(cls.weight.astype(np.uint8)),
-        "best_hold": pa.array(hold_text),
+        "best_hold": deal_texts(cls.hands, a.best),
         "best_hold_mask": pa.array(a.best),
         "held": pa.array(held_n),
         "best_ev": pa.array(a.ev[rows, a.best]),
@@ -179,7 +160,7 @@ def strategy_table(a: Analysis) -> pa.Table:
     })
     # --- mistake costs (issue 12): second-best hold, its EV, the error cost ---
     second = np.where(a.second == NO_HOLD, a.best, a.second)
-    tbl = tbl.append_column("second_hold", pa.array(_hold_texts(hand_list, second.tolist())))
+    tbl = tbl.append_column("second_hold", deal_texts(cls.hands, second))
     tbl = tbl.append_column("second_hold_mask", pa.array(a.second))
     tbl = tbl.append_column("second_ev", pa.array(a.ev[rows, second]))
     tbl = tbl.append_column("second_ev_numerator", pa.array(a.second_num))
