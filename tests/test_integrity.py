@@ -240,6 +240,25 @@ def test_4_shipped_digests_match_the_built_artifacts(artifacts: Path) -> None:
         assert compare(rel, content_digests(artifacts / rel), want[rel]) == [], rel
 
 
+def test_4_reference_bytes_prove_content_and_other_bytes_are_digested(
+        five_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file hashing to the reference build's sha256 needs no item digests; any other bytes
+    (another HDF5 layout, or a forgery) get every item compared."""
+    from pipeline.build import digests
+    from pipeline.build import verify as verify_mod
+
+    shipped = digests.load_expected_files()
+    assert sha256_file(five_copy / "five.h5") == shipped["five.h5"]
+    calls: list[Path] = []
+    real = verify_mod.h5_digests
+    monkeypatch.setattr(verify_mod, "h5_digests", lambda p, r=None: calls.append(p) or real(p, r))
+    assert verify(five_copy, stages=["five"]).ok
+    assert calls == []  # proven by its bytes
+    monkeypatch.setattr(verify_mod, "load_expected_files", lambda: {"five.h5": "0" * 64})
+    assert verify(five_copy, stages=["five"]).ok  # same content under a "different layout"
+    assert [p.name for p in calls] == ["five.h5"]
+
+
 # ---------------------------------------------------------------- 5. full disk
 @contextlib.contextmanager
 def tmpfs(path: Path, size: str) -> Iterator[Path]:

@@ -7,6 +7,11 @@ values (strings as offsets + bytes), or for columns of more than :data:`BIG_COLU
 aggregate (sum and xor mod 2^64, plus the value histogram of 8/16-bit columns). The builds are
 deterministic, so ``verify`` can tell a forged manifest from a genuine one.
 
+The file also ships each artifact's whole-file sha256 as the reference build wrote it. A file
+whose bytes hash to that value holds exactly the reference content, so ``verify`` skips the
+per-item digests (and decoding the big Parquet columns) for it; a file written by other library
+versions (a different byte layout) still gets every item digest compared.
+
 Regenerate after an intended change to what the default build produces::
 
     python -m pipeline.build.digests --write            # from the repository root, after `make tables`
@@ -30,6 +35,8 @@ EXPECTED = Path(__file__).resolve().parent.parent / "data" / "expected_digests.j
 BIG_COLUMN = 20_000_000
 #: artifact kinds that carry numbers and get content digests
 DIGESTED_SUFFIXES = (".h5", ".parquet")
+#: top-level key of the shipped file: artifact path -> whole-file sha256 of the reference build
+FILE_SHA256 = "file_sha256"
 
 
 def _sha(*parts: bytes | memoryview) -> str:
@@ -217,6 +224,16 @@ def load_expected(path: Path = EXPECTED) -> dict[str, dict[str, Any]]:
     return data.get("files", {}) if isinstance(data, dict) else {}
 
 
+def load_expected_files(path: Path = EXPECTED) -> dict[str, str]:
+    """The shipped whole-file sha256 of each default artifact (empty if none shipped)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    files = data.get(FILE_SHA256, {}) if isinstance(data, dict) else {}
+    return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
+
+
 def compare(rel: str, got: dict[str, dict[str, Any]], want: dict[str, dict[str, Any]]) -> list[str]:
     """Problems where ``got`` (digests of a file) differs from the shipped ``want``."""
     out = []
@@ -246,10 +263,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     digests = compute_all(args.artifacts)
     if args.write:
+        from pipeline.query.artifacts import sha256_file
+
+        shas = {rel: sha256_file(args.artifacts / rel) for rel in digests}
         EXPECTED.parent.mkdir(parents=True, exist_ok=True)
         EXPECTED.write_text(json.dumps({"about": "content digests of the default build; regenerate with "
                                                  "`python -m pipeline.build.digests --write`",
-                                        "files": digests}, indent=1, sort_keys=True) + "\n")
+                                        "files": digests, FILE_SHA256: shas}, indent=2, sort_keys=True) + "\n")
         print(f"wrote {len(digests)} file digests to {EXPECTED}")
         return 0
     want = load_expected()

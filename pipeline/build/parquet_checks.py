@@ -49,17 +49,22 @@ def _no_nan(table: Any) -> list[str]:
     return out
 
 
-def parquet_invariants(folder: Path, rel: str, path: Path
+def parquet_invariants(folder: Path, rel: str, path: Path, digest: bool = True
                        ) -> tuple[Any, dict[str, np.ndarray], list[str], dict[str, Any] | None]:
     """(the table read or None, column histograms, problems, content digests if a big file was
     streamed) for one Parquet artifact. Files of more than ``BIG_COLUMN`` rows are streamed in
-    batches, never decoded whole."""
+    batches, never decoded whole; without ``digest`` (the file's bytes are already proven) a
+    hand table decodes only its score column."""
     import pyarrow.parquet as pq
 
     digests = None
     hists: dict[str, np.ndarray] = {}
-    if pq.read_metadata(path).num_rows > BIG_COLUMN:
-        table: Any = None  # streamed: the big file is never read whole
+    table: Any = None
+    nrows = pq.read_metadata(path).num_rows
+    scored = rel in SCORE_COPIES or _partition(rel) is not None
+    if not digest and scored:  # proven bytes: the invariants need the score column only
+        hists["score"] = _score_histogram(path)
+    elif nrows > BIG_COLUMN:  # streamed: the big file is never read whole
         digests, hists = stream_big_parquet(path)
         nrows = next(iter(digests.values()))["rows"] if digests else 0
     else:
@@ -105,6 +110,16 @@ def parquet_invariants(folder: Path, rel: str, path: Path
         if "hu_deals" in table.column_names and (table.column("hu_deals").to_numpy() <= 0).any():
             out.append("a class has hu_deals <= 0 (no deals behind its heads-up numbers)")
     return table, hists, out, digests
+
+
+def _score_histogram(path: Path, batch: int = 1 << 22) -> np.ndarray:
+    """Histogram of a Parquet file's ``score`` column, decoded batch by batch."""
+    import pyarrow.parquet as pq
+
+    hist = np.zeros(1 << 16, np.int64)
+    for rb in pq.ParquetFile(path).iter_batches(batch_size=batch, columns=["score"]):
+        hist += np.bincount(rb.column(0).to_numpy(), minlength=1 << 16)
+    return hist
 
 
 def _partition(rel: str) -> tuple[int, str] | None:
