@@ -34,6 +34,7 @@ import numpy as np
 from pipeline.core.constants import SHARE_SCALE
 from pipeline.core.fasteval import hand_score
 from pipeline.core.rng import seed_state, step_below, step_below_buffered, step_uniform
+from pipeline.equity.mcfixed import fixed_chunk, hist_to_sums
 
 #: Deals per chunk (one generator stream each).
 CHUNK = 4096
@@ -189,15 +190,34 @@ def mc_round(sizes: np.ndarray, seed: int, stream0: int, board0_key: np.uint64,
     indices into ``off``) followed by ``n_random`` random hands.
     """
     nch = sizes.shape[0]
-    P = ranged.shape[0] + n_random
+    n_ranged = ranged.shape[0]
+    P = n_ranged + n_random
     acc = np.zeros((nch, P, 5), np.int64)
     tries = np.zeros(nch, np.int64)
+    # every seat one hand: the batch kernel of mcfixed (keys and masks set once here)
+    fixed_only = True
+    hk = np.zeros(n_ranged, np.uint64)
+    hm = np.zeros(n_ranged, np.uint64)
+    for q in range(n_ranged):
+        k = off[ranged[q]]
+        if off[ranged[q] + 1] - k != 1:
+            fixed_only = False
+            break
+        hk[q] = keys[hand_a[k]] + keys[hand_b[k]]
+        hm[q] = hand_m[k]
+    deck8 = deck.astype(np.uint8)
     for ch in nb.prange(nch):
         st = seed_state(seed, stream0 + ch)
-        dk = deck.copy()
-        tries[ch] = _deal_chunk(sizes[ch], st[0], board0_key, board0_mask, r, dk, ranged, off,
-                                hand_a, hand_b, hand_w, hand_m, n_random, keys, offsets,
-                                ranks, flush, acc[ch])
+        if fixed_only:
+            hist = np.zeros(1 << P, np.int64)
+            fixed_chunk(sizes[ch], st[0], board0_key, board0_mask, r, deck8.copy(), hk, hm,
+                        n_random, keys, offsets, ranks, flush, hist)
+            hist_to_sums(hist, sizes[ch], acc[ch])
+            tries[ch] = sizes[ch]
+        else:
+            tries[ch] = _deal_chunk(sizes[ch], st[0], board0_key, board0_mask, r, deck.copy(),
+                                    ranged, off, hand_a, hand_b, hand_w, hand_m, n_random, keys,
+                                    offsets, ranks, flush, acc[ch])
     return acc, tries
 
 
