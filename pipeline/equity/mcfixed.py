@@ -16,8 +16,8 @@ path of ``pokertables equity``; seats holding ranges go through
   (:func:`pipeline.core.fasteval.hand_score`, one mask test for flushes);
 * the outcome of a deal is one integer, the set of seats holding the best hand, counted in
   ``hist``; win/tie/share sums per seat follow from ``hist`` after the chunk (exact integers);
-* heads-up has its own loop without per-seat loops, and the preflop board (5 cards to come) is
-  a compile-time constant in both loops, so LLVM unrolls the card loops.
+* heads-up has its own loop without per-seat loops, and the common shapes (preflop board,
+  one or two known hands heads-up) are compiled with constant counts, so LLVM unrolls them.
 """
 
 from __future__ import annotations
@@ -44,6 +44,16 @@ REDRAW_SALT = 0x5851F42D4C957F2D
 PREFLOP_TO_COME = 5
 #: Per-seat sum columns (as in :mod:`pipeline.equity.montecarlo`): win, tie, lose, share, share².
 WIN, TIE, LOSE, SHARE, SHARE2 = range(5)
+
+
+@nb.njit(cache=True)
+def _batch_size(deals: int, need: int) -> int:
+    """Deals per batch: about BATCH_DRAWS draws, the chunk split into equal batches (no
+    random numbers made for deals that are not played), a multiple of 8."""
+    most = max(8, BATCH_DRAWS // max(need, 1))
+    parts = max(1, (deals + most - 1) // most)
+    per = (deals + parts - 1) // parts
+    return (per + 7) // 8 * 8
 
 
 @nb.njit(inline="always", cache=True)
@@ -156,7 +166,7 @@ def fixed_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
     """
     n_fixed = hk.shape[0]
     need = r + 2 * n_random
-    batch = max(DRAWS_PER_WORD, BATCH_DRAWS // max(need, 1))
+    batch = _batch_size(deals, need)
     words = np.empty(((need + DRAWS_PER_WORD - 1) // DRAWS_PER_WORD, batch), np.uint64)
     pos = np.empty((need, batch), np.uint8)
     _, s_red = step(s ^ np.uint64(REDRAW_SALT))
@@ -166,9 +176,13 @@ def fixed_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
         count = min(batch, deals - done)
         s = splitmix_fill(s, words)
         shuffle_positions(words, deck.shape[0], need, pos)
-        # the constant-r calls are separate inlined copies, unrolled by LLVM
-        if heads_up and r == PREFLOP_TO_COME:
-            s_red = _heads_up(count, pos, deck, PREFLOP_TO_COME, n_fixed, s_red, board0_key,
+        # calls with constant arguments are separate inlined copies that LLVM unrolls: heads-up
+        # preflop with one or two known hands, multiway preflop
+        if heads_up and r == PREFLOP_TO_COME and n_fixed == 1:
+            s_red = _heads_up(count, pos, deck, PREFLOP_TO_COME, 1, s_red, board0_key,
+                              board0_mask, hk, hm, keys, offsets, ranks, flush, hist)
+        elif heads_up and r == PREFLOP_TO_COME and n_fixed == 2:
+            s_red = _heads_up(count, pos, deck, PREFLOP_TO_COME, 2, s_red, board0_key,
                               board0_mask, hk, hm, keys, offsets, ranks, flush, hist)
         elif heads_up:
             s_red = _heads_up(count, pos, deck, r, n_fixed, s_red, board0_key, board0_mask,
@@ -188,7 +202,7 @@ def deal_cards(deals: int, s: np.uint64, deck: np.ndarray, need: int) -> np.ndar
     :func:`fixed_chunk` draws them (same batches, redraw stream and swaps); uint8[deals, need].
     For tests of the sampling and for tools."""
     out = np.empty((deals, need), np.uint8)
-    batch = max(DRAWS_PER_WORD, BATCH_DRAWS // max(need, 1))
+    batch = _batch_size(deals, need)
     words = np.empty(((need + DRAWS_PER_WORD - 1) // DRAWS_PER_WORD, batch), np.uint64)
     pos = np.empty((need, batch), np.uint8)
     _, s_red = step(s ^ np.uint64(REDRAW_SALT))
