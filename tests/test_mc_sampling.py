@@ -137,3 +137,23 @@ def test_fixed_seats_same_on_one_or_two_threads(tables) -> None:  # type: ignore
     numba.set_num_threads(start)
     for per in runs:
         assert start == 1 or per[0] == per[1]
+
+
+def test_two_random_seats_are_symmetric(tables) -> None:  # type: ignore[no-untyped-def]
+    """Heads-up with no known hand (both seats random): each seat's equity is 1/2."""
+    n = 200_000
+    mc = equity_seats(tables, "random", ["random"], samples=n, seed=41)
+    assert mc.method == "monte-carlo" and mc.samples == n
+    for p in mc.players:
+        assert abs(p["equity"] - 0.5) < 4 * p["stderr"]
+    a, b = mc.players
+    assert a["win"] + a["tie"] + a["lose"] == pytest.approx(1.0)
+    assert a["tie"] == pytest.approx(b["tie"]) and a["win"] == pytest.approx(b["lose"])
+
+
+def test_complete_board_deals_nothing(tables) -> None:  # type: ignore[no-untyped-def]
+    """River with known hands only: every deal is the same showdown (no card is drawn)."""
+    ex = equity_seats(tables, "AsKs", ["QdQc"], board="Qs Js Ts 2h 3d", exact=True)
+    mc = equity_seats(tables, "AsKs", ["QdQc"], board="Qs Js Ts 2h 3d", samples=5_000, seed=1)
+    assert mc.method == "monte-carlo"
+    assert [p["equity"] for p in mc.players] == [p["equity"] for p in ex.players] == [1.0, 0.0]
