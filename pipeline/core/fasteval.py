@@ -175,21 +175,6 @@ def build_eval_tables(rank_tables: RankTables | None = None) -> EvalTables:
 
 
 @nb.njit(inline="always", cache=True)
-def has_flush(key: np.uint64 | np.int64 | int) -> bool:
-    """Whether the hand with this key sum holds five or more cards of one suit (one mask test).
-    Bits of ``key`` from bit 48 up are ignored, so callers may keep other data there."""
-    return ((np.int64(key) + SUIT_BIAS) & FLUSH_CHECK) != 0
-
-
-@nb.njit(inline="always", cache=True)
-def nonflush_score(key: np.uint64 | np.int64 | int, offsets: np.ndarray, ranks: np.ndarray) -> int:
-    """Score of a hand without a flush, from its key sum alone (bits from 48 up ignored)."""
-    rk = np.int64(key) & RANK_KEY_MASK
-    # unsigned index: numba then skips its negative-index wraparound code
-    return int(ranks[np.uint64(rk + offsets[rk >> HASH_SHIFT])])
-
-
-@nb.njit(inline="always", cache=True)
 def hand_score(key: np.uint64 | np.int64 | int, mask: np.uint64 | np.int64 | int, offsets: np.ndarray,
                ranks: np.ndarray,
                flush: np.ndarray) -> int:
@@ -202,7 +187,9 @@ def hand_score(key: np.uint64 | np.int64 | int, mask: np.uint64 | np.int64 | int
     k = np.int64(key)
     fl = (k + SUIT_BIAS) & FLUSH_CHECK
     if fl == 0:
-        return nonflush_score(k, offsets, ranks)
+        rk = k & RANK_KEY_MASK
+        # unsigned indices: numba then skips its negative-index wraparound code
+        return int(ranks[np.uint64(rk + offsets[rk >> HASH_SHIFT])])
     f = fl >> (SUIT_SHIFT + 3)  # 1, 16, 256 or 4096: the flush suit's counter
     suit = np.int64(f > 1) + np.int64(f > 16) + np.int64(f > 256)
     # gather the suit's bits (every fourth bit of the mask) into 13 contiguous bits
@@ -337,8 +324,6 @@ __all__ = [
     "card_keys",
     "hand_key",
     "hand_score",
-    "has_flush",
-    "nonflush_score",
     "score_bitmaps",
     "score_hands_fast",
     "score_rows",

@@ -10,11 +10,10 @@ path of ``pokertables equity``; seats holding ranges go through
   Lemire's multiply-and-reject, so the deal loop only reads a byte per card. A draw the rule
   rejects (chance below 52 / 65,536) is redrawn from a second stream of the same chunk, so
   every position is exactly uniform and the result still depends only on (seed, chunk);
-* the deck is never re-initialised: a partial Fisher-Yates shuffle of any arrangement of the
-  live cards is uniform, so each deal starts from the last one's order. Its entries are card
-  keys with the card id above them (:data:`CARD_ID_SHIFT`), so the board's key is a sum of
-  entries; each seat adds its two cards' keys. Card masks are only built when a key shows a
-  possible flush (one mask test, :func:`pipeline.core.fasteval.has_flush`);
+* the deck is a uint8 array that is never re-initialised: a partial Fisher-Yates shuffle of
+  any arrangement of the live cards is uniform, so each deal starts from the last one's order;
+* the board's key and mask are summed once; each seat adds its two cards' keys
+  (:func:`pipeline.core.fasteval.hand_score`, one mask test for flushes);
 * the outcome of a deal is one integer, the set of seats holding the best hand, counted in
   ``hist``; win/tie/share sums per seat follow from ``hist`` after the chunk (exact integers);
 * heads-up has its own loop without per-seat loops, and its commonest shape (one known hand
@@ -28,7 +27,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.constants import SHARE_SCALE
-from pipeline.core.fasteval import hand_score, has_flush, nonflush_score
+from pipeline.core.fasteval import hand_score
 from pipeline.core.rng import (
     DRAWS_PER_WORD,
     REJECTED,
@@ -44,9 +43,6 @@ BATCH_DRAWS = 8192
 REDRAW_SALT = 0x5851F42D4C957F2D
 #: Board cards still to come preflop: the case compiled with a constant card count.
 PREFLOP_TO_COME = 5
-#: A deck entry is the card's key with the card id from this bit up: card keys use bits below
-#: 48 and evaluation ignores the rest, so summing entries sums keys with no table lookup.
-CARD_ID_SHIFT = 56
 #: Per-seat sum columns (as in :mod:`pipeline.equity.montecarlo`): win, tie, lose, share, share².
 WIN, TIE, LOSE, SHARE, SHARE2 = range(5)
 
@@ -63,7 +59,7 @@ def _batch_size(deals: int, need: int) -> int:
 
 @nb.njit(inline="always", cache=True)
 def _swap_in(deck: np.ndarray, pos: np.uint8, i: int, n: int,
-             s_red: np.uint64) -> tuple[np.uint64, np.uint64]:
+             s_red: np.uint64) -> tuple[np.uint64, np.uint8]:
     """Fisher-Yates step ``i``: move the card at ``pos`` (a rejected draw is redrawn from
     ``s_red``) to ``deck[i]``; returns (redraw state, card)."""
     j = pos
@@ -77,61 +73,65 @@ def _swap_in(deck: np.ndarray, pos: np.uint8, i: int, n: int,
 
 
 @nb.njit(inline="always", cache=True)
-def _bit(entry: np.uint64) -> np.uint64:
-    """Mask bit of a packed deck entry's card."""
-    return np.uint64(1) << (entry >> np.uint64(CARD_ID_SHIFT))
-
-
-@nb.njit(inline="always", cache=True)
 def _heads_up(count: int, pos: np.ndarray, deck: np.ndarray, r: int, n_fixed: int,
               s_red: np.uint64, board0_key: np.uint64, board0_mask: np.uint64, hk: np.ndarray,
-              hm: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
-              hist: np.ndarray) -> np.uint64:
+              hm: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+              flush: np.ndarray, hist: np.ndarray) -> np.uint64:
     """``count`` heads-up deals; seat 0 and 1 are fixed while ``n_fixed`` says so, else random
     (cards ``deck[r:r + 2]``, then ``deck[r + 2:r + 4]``)."""
     n = deck.shape[0]
     need = r + 2 * (2 - n_fixed)
-    for d in range(count):
-        for i in range(need):
-            s_red, _ = _swap_in(deck, pos[i, d], i, n, s_red)
-        bkey = board0_key
-        for i in range(r):
-            bkey += deck[i]
-        key0 = bkey + hk[0] if n_fixed >= 1 else bkey + deck[r] + deck[r + 1]
-        key1 = bkey + hk[1] if n_fixed == 2 else bkey + deck[need - 2] + deck[need - 1]
-        if has_flush(key0) or has_flush(key1):
-            bmask = board0_mask
-            for i in range(r):
-                bmask |= _bit(deck[i])
-            m0 = bmask | hm[0] if n_fixed >= 1 else bmask | _bit(deck[r]) | _bit(deck[r + 1])
-            m1 = (bmask | hm[1] if n_fixed == 2
-                  else bmask | _bit(deck[need - 2]) | _bit(deck[need - 1]))
-            v0 = hand_score(key0, m0, offsets, ranks, flush)
-            v1 = hand_score(key1, m1, offsets, ranks, flush)
-        else:
-            v0 = nonflush_score(key0, offsets, ranks)
-            v1 = nonflush_score(key1, offsets, ranks)
-        hist[np.uint64(v0 >= v1) | (np.uint64(v1 >= v0) << np.uint64(1))] += 1
-    return s_red
-
-
-@nb.njit(inline="always", cache=True)
-def _multiway(count: int, pos: np.ndarray, deck: np.ndarray, r: int, n_random: int,
-              s_red: np.uint64, board0_key: np.uint64, board0_mask: np.uint64, hk: np.ndarray,
-              hm: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
-              hist: np.ndarray) -> np.uint64:
-    """``count`` deals for the fixed seats ``hk``/``hm`` and ``n_random`` random seats."""
-    n = deck.shape[0]
-    n_fixed = hk.shape[0]
-    need = r + 2 * n_random
+    one = np.uint64(1)
     for d in range(count):
         for i in range(need):
             s_red, _ = _swap_in(deck, pos[i, d], i, n, s_red)
         bkey = board0_key
         bmask = board0_mask
         for i in range(r):
-            bkey += deck[i]
-            bmask |= _bit(deck[i])
+            c = deck[i]
+            bkey += keys[c]
+            bmask |= one << np.uint64(c)
+        if n_fixed >= 1:
+            key0 = bkey + hk[0]
+            mask0 = bmask | hm[0]
+        else:
+            a = deck[r]
+            b = deck[r + 1]
+            key0 = bkey + keys[a] + keys[b]
+            mask0 = bmask | (one << np.uint64(a)) | (one << np.uint64(b))
+        if n_fixed == 2:
+            key1 = bkey + hk[1]
+            mask1 = bmask | hm[1]
+        else:
+            a = deck[need - 2]
+            b = deck[need - 1]
+            key1 = bkey + keys[a] + keys[b]
+            mask1 = bmask | (one << np.uint64(a)) | (one << np.uint64(b))
+        v0 = hand_score(key0, mask0, offsets, ranks, flush)
+        v1 = hand_score(key1, mask1, offsets, ranks, flush)
+        hist[np.uint64(v0 >= v1) | (np.uint64(v1 >= v0) << one)] += 1
+    return s_red
+
+
+@nb.njit(inline="always", cache=True)
+def _multiway(count: int, pos: np.ndarray, deck: np.ndarray, r: int, n_random: int,
+              s_red: np.uint64, board0_key: np.uint64, board0_mask: np.uint64, hk: np.ndarray,
+              hm: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+              flush: np.ndarray, hist: np.ndarray) -> np.uint64:
+    """``count`` deals for the fixed seats ``hk``/``hm`` and ``n_random`` random seats."""
+    n = deck.shape[0]
+    n_fixed = hk.shape[0]
+    need = r + 2 * n_random
+    one = np.uint64(1)
+    for d in range(count):
+        for i in range(need):
+            s_red, _ = _swap_in(deck, pos[i, d], i, n, s_red)
+        bkey = board0_key
+        bmask = board0_mask
+        for i in range(r):
+            c = deck[i]
+            bkey += keys[c]
+            bmask |= one << np.uint64(c)
         # running best and the set of seats holding it, without branches
         best = 0
         code = 0
@@ -143,22 +143,14 @@ def _multiway(count: int, pos: np.ndarray, deck: np.ndarray, r: int, n_random: i
         for t in range(n_random):
             a = deck[r + 2 * t]
             b = deck[r + 2 * t + 1]
-            v = hand_score(bkey + a + b, bmask | _bit(a) | _bit(b), offsets, ranks, flush)
+            v = hand_score(bkey + keys[a] + keys[b],
+                           bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
+                           offsets, ranks, flush)
             bit = 1 << (n_fixed + t)
             code = bit if v > best else (code | bit if v == best else code)
             best = max(best, v)
         hist[np.uint64(code)] += 1
     return s_red
-
-
-@nb.njit(cache=True)
-def _pack(deck: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Deck entries: ``keys[c] | c << CARD_ID_SHIFT`` for each card id ``c`` of ``deck``."""
-    out = np.empty(deck.shape[0], np.uint64)
-    for i in range(deck.shape[0]):
-        c = np.uint64(deck[i])
-        out[i] = keys[c] | (c << np.uint64(CARD_ID_SHIFT))
-    return out
 
 
 @nb.njit(cache=True)
@@ -169,11 +161,10 @@ def fixed_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
     """Play ``deals`` deals of one chunk whose generator state is ``s``.
 
     Seats are the fixed hands (``hk``/``hm``: key and mask of each seat's two cards) followed
-    by ``n_random`` random hands; ``r`` board cards are to come from ``deck`` (the live card
-    ids, at most 64, none of them a fixed seat's). ``hist[code] += 1`` for each deal whose best
-    hand is held by exactly the seats in ``code`` (bit p = seat p).
+    by ``n_random`` random hands; ``r`` board cards are to come, ``deck`` (uint8, at most 64
+    live cards, not holding any fixed card) is shuffled in place. ``hist[code] += 1`` for each
+    deal whose best hand is held by exactly the seats in ``code`` (bit p = seat p).
     """
-    packed = _pack(deck, keys)
     n_fixed = hk.shape[0]
     need = r + 2 * n_random
     batch = _batch_size(deals, need)
@@ -185,32 +176,31 @@ def fixed_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
     while done < deals:
         count = min(batch, deals - done)
         s = splitmix_fill(s, words)
-        shuffle_positions(words, packed.shape[0], need, pos)
+        shuffle_positions(words, deck.shape[0], need, pos)
         # a call with constant arguments is a separate inlined copy that LLVM unrolls
         if heads_up and r == PREFLOP_TO_COME and n_fixed == 1:
-            s_red = _heads_up(count, pos, packed, PREFLOP_TO_COME, 1, s_red, board0_key,
-                              board0_mask, hk, hm, offsets, ranks, flush, hist)
+            s_red = _heads_up(count, pos, deck, PREFLOP_TO_COME, 1, s_red, board0_key,
+                              board0_mask, hk, hm, keys, offsets, ranks, flush, hist)
         elif heads_up:
-            s_red = _heads_up(count, pos, packed, r, n_fixed, s_red, board0_key, board0_mask,
-                              hk, hm, offsets, ranks, flush, hist)
+            s_red = _heads_up(count, pos, deck, r, n_fixed, s_red, board0_key, board0_mask,
+                              hk, hm, keys, offsets, ranks, flush, hist)
         else:
-            s_red = _multiway(count, pos, packed, r, n_random, s_red, board0_key, board0_mask,
-                              hk, hm, offsets, ranks, flush, hist)
+            s_red = _multiway(count, pos, deck, r, n_random, s_red, board0_key, board0_mask,
+                              hk, hm, keys, offsets, ranks, flush, hist)
         done += count
 
 
 @nb.njit(cache=True)
 def deal_cards(deals: int, s: np.uint64, deck: np.ndarray, need: int) -> np.ndarray:
-    """The first ``need`` cards of each of ``deals`` shuffles of the card ids ``deck``, drawn
-    exactly as :func:`fixed_chunk` draws them (same batches, redraw stream and swaps);
-    uint8[deals, need]. For tests of the sampling and for tools."""
+    """The first ``need`` cards of each of ``deals`` shuffles, drawn exactly as
+    :func:`fixed_chunk` draws them (same batches, redraw stream and swaps); uint8[deals, need].
+    For tests of the sampling and for tools."""
     out = np.empty((deals, need), np.uint8)
-    packed = _pack(deck, np.zeros(64, np.uint64))
     batch = _batch_size(deals, need)
     words = np.empty(((need + DRAWS_PER_WORD - 1) // DRAWS_PER_WORD, batch), np.uint64)
     pos = np.empty((need, batch), np.uint8)
     _, s_red = step(s ^ np.uint64(REDRAW_SALT))
-    n = packed.shape[0]
+    n = deck.shape[0]
     done = 0
     while done < deals:
         count = min(batch, deals - done)
@@ -218,8 +208,8 @@ def deal_cards(deals: int, s: np.uint64, deck: np.ndarray, need: int) -> np.ndar
         shuffle_positions(words, n, need, pos)
         for d in range(count):
             for i in range(need):
-                s_red, c = _swap_in(packed, pos[i, d], i, n, s_red)
-                out[done + d, i] = np.uint8(c >> np.uint64(CARD_ID_SHIFT))
+                s_red, c = _swap_in(deck, pos[i, d], i, n, s_red)
+                out[done + d, i] = c
         done += count
     return out
 
