@@ -3,7 +3,9 @@
 Every Monte Carlo kernel (hold'em seats, Omaha, the preflop stage's all-hands pass) draws
 from these, so a result depends only on the seed and the sample count, never on how chunks
 were scheduled over threads. The generator is splitmix64; bounded integers use Lemire's
-multiply-and-reject on 32-bit halves (no modulo bias).
+multiply-and-reject on 32-bit halves (no modulo bias). For hot loops, :func:`splitmix_fill` and
+:func:`shuffle_positions` make a batch of outputs and of 16-bit Lemire draws (Fisher-Yates swap
+positions) in vectorized loops, rejected draws marked for the caller to redraw.
 """
 
 from __future__ import annotations
