@@ -188,7 +188,8 @@ def hand_score(key: np.uint64 | np.int64 | int, mask: np.uint64 | np.int64 | int
     fl = (k + SUIT_BIAS) & FLUSH_CHECK
     if fl == 0:
         rk = k & RANK_KEY_MASK
-        return int(ranks[rk + offsets[rk >> HASH_SHIFT]])
+        # unsigned indices: numba then skips its negative-index wraparound code
+        return int(ranks[np.uint64(rk + offsets[rk >> HASH_SHIFT])])
     f = fl >> (SUIT_SHIFT + 3)  # 1, 16, 256 or 4096: the flush suit's counter
     suit = np.int64(f > 1) + np.int64(f > 16) + np.int64(f > 256)
     # gather the suit's bits (every fourth bit of the mask) into 13 contiguous bits
@@ -197,7 +198,7 @@ def hand_score(key: np.uint64 | np.int64 | int, mask: np.uint64 | np.int64 | int
     x = (x | (x >> 6)) & 0x000F000F000F000F
     x = (x | (x >> 12)) & 0x000000FF000000FF
     x = (x | (x >> 24)) & 0x1FFF
-    return int(flush[x])
+    return int(flush[np.uint64(x)])
 
 
 @nb.njit(inline="always", cache=True)

@@ -3,7 +3,9 @@
 Every Monte Carlo kernel (hold'em seats, Omaha, the preflop stage's all-hands pass) draws
 from these, so a result depends only on the seed and the sample count, never on how chunks
 were scheduled over threads. The generator is splitmix64; bounded integers use Lemire's
-multiply-and-reject on 32-bit halves (no modulo bias).
+multiply-and-reject on 32-bit halves (no modulo bias). For hot loops, :func:`splitmix_fill` and
+:func:`shuffle_positions` make a batch of outputs and of 16-bit Lemire draws (Fisher-Yates swap
+positions) in vectorized loops, rejected draws marked for the caller to redraw.
 """
 
 from __future__ import annotations
@@ -74,9 +76,6 @@ def seed_state(seed: int, stream: int) -> np.ndarray:
     return st
 
 
-
-
-
 @nb.njit(inline="always", cache=True)
 def step(s: np.uint64) -> tuple[np.uint64, np.uint64]:
     """Register form of splitmix64 for hot loops: (next state, output) from a state value."""
@@ -110,6 +109,7 @@ def step_uniform(s: np.uint64) -> tuple[np.uint64, float]:
     s, z = step(s)
     return s, float(z >> np.uint64(11)) * _INV53
 
+
 @nb.njit(inline="always", cache=True)
 def step_below_buffered(s: np.uint64, buf: np.uint64, n: int) -> tuple[np.uint64, np.uint64, int]:
     """Like :func:`step_below`, but each splitmix output serves two draws: ``buf`` holds the
@@ -131,5 +131,53 @@ def step_below_buffered(s: np.uint64, buf: np.uint64, n: int) -> tuple[np.uint64
             return s, buf, int(m >> np.uint64(32))
 
 
+#: Bits per bounded draw in the batch generator (four draws per 64-bit word).
+DRAW_BITS = 16
+#: Draws per 64-bit word in the batch generator.
+DRAWS_PER_WORD = 64 // DRAW_BITS
+#: Marks a rejected batch draw (every valid position is below 64).
+REJECTED = 255
+
+
+@nb.njit(cache=True)
+def splitmix_fill(s: np.uint64, words: np.ndarray) -> np.uint64:
+    """Fill ``words`` (uint64, any shape, C order) with the next splitmix64 outputs after state
+    ``s`` and return the new state: the same sequence as calling :func:`step` repeatedly, but
+    each output is a function of its counter alone, so the loop vectorizes."""
+    flat = words.reshape(-1)
+    gamma = np.uint64(_GAMMA)
+    for k in range(flat.shape[0]):
+        z = s + np.uint64(k + 1) * gamma
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
+        flat[k] = z ^ (z >> np.uint64(31))
+    return s + np.uint64(flat.shape[0]) * gamma
+
+
+@nb.njit(cache=True)
+def shuffle_positions(words: np.ndarray, n: int, need: int, out: np.ndarray) -> None:
+    """Swap positions for ``need`` steps of a partial Fisher-Yates shuffle of ``n`` items, for
+    a batch of ``out.shape[1]`` shuffles at once.
+
+    ``out[i, d]`` (uint8) is ``i + u`` with ``u`` uniform in ``[0, n - i)``, drawn by Lemire's
+    multiply-and-reject from a 16-bit slice of ``words[i // 4, d]`` (``words`` is uint64
+    ``[ceil(need / 4), batch]``, every word fresh); a draw that Lemire's rule rejects (chance
+    below n / 65536) is :data:`REJECTED` and must be redrawn by the caller from an independent
+    stream. Nothing is biased: accepted values are exactly uniform. ``n`` must be at most 64.
+    """
+    batch = out.shape[1]
+    lo_mask = np.uint32((1 << DRAW_BITS) - 1)
+    for i in range(need):
+        nn = np.uint32(n - i)
+        limit = np.uint32(1 << DRAW_BITS) % nn  # Lemire's threshold: low parts below it reject
+        shift = np.uint64(DRAW_BITS * (i % DRAWS_PER_WORD))
+        row = words[i // DRAWS_PER_WORD]
+        for d in range(batch):
+            m = np.uint32((row[d] >> shift) & np.uint64(lo_mask)) * nn
+            pos = np.uint8(i + (m >> np.uint32(DRAW_BITS)))
+            out[i, d] = pos if (m & lo_mask) >= limit else np.uint8(REJECTED)
+
+
 __all__ = ["splitmix", "bits32", "below", "uniform01", "seed_state", "step", "step_below",
-           "step_uniform", "step_below_buffered"]
+           "step_uniform", "step_below_buffered", "splitmix_fill", "shuffle_positions",
+           "DRAW_BITS", "DRAWS_PER_WORD", "REJECTED"]
