@@ -133,9 +133,10 @@ def _nothing_to_do(stages: list[Stage], folder: Path) -> list[StageResult] | Non
             next(folder.rglob(TMP_PREFIX + "*"), None) is not None:
         return None  # a killed build left work for the lock holder: finish or clean it
     manifest = read_manifest(folder, strict=False)
+    graph = ImportGraph()  # one graph for all stages: their import closures overlap
     results = []
     for stage in stages:
-        if check_stage(stage, manifest, folder).stale:
+        if check_stage(stage, manifest, folder, graph=graph).stale:
             return None
         size = sum(manifest["files"][o]["bytes"] for o in stage.outputs)
         results.append(StageResult(stage.name, "skipped", 0.0, size, stage.outputs))
