@@ -133,11 +133,7 @@ def _nothing_to_do(stages: list[Stage], folder: Path) -> list[StageResult] | Non
             next(folder.rglob(TMP_PREFIX + "*"), None) is not None:
         return None  # a killed build left work for the lock holder: finish or clean it
     manifest = read_manifest(folder, strict=False)
-<<<<<<< ours
-    graph = ImportGraph()
-=======
     graph = ImportGraph()  # one graph for all stages: their import closures overlap
->>>>>>> theirs
     results = []
     for stage in stages:
         if check_stage(stage, manifest, folder, graph=graph).stale:
