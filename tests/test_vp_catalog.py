@@ -1,6 +1,7 @@
 """Video poker catalog (issue 12): games by name, published returns of every shipped game, the
 54-card two-joker deck, mistake costs (vp hold / vp grade / strategy columns) against an
-independent draw enumeration, the low-variance tie-break, and the CLI."""
+independent draw enumeration, the tie-break rules (Wizard of Odds' Deuces Wild table line for
+line), and the CLI."""
 
 from __future__ import annotations
 
@@ -250,6 +251,38 @@ def test_low_variance_tie_break() -> None:
             for h in ("4c 6c 8c", "3d 4c 5d 6c")}
     assert evs[mask["4c 6c 8c"]] == evs[mask["3d 4c 5d 6c"]]
     assert m2[mask["3d 4c 5d 6c"]] < m2[mask["4c 6c 8c"]]
+
+
+#: Wizard of Odds, "Full Pay" Deuces Wild (100.76%), combinations per final hand, every line:
+#: https://wizardofodds.com/games/video-poker/tables/deuces-wild/
+DEUCES_FULL_PAY_WOO = {
+    "royal flush": 440_202_756, "four deuces": 4_060_462_824,
+    "wild royal flush": 35_796_957_696, "five of a kind": 63_818_309_856,
+    "straight flush": 83_087_969_280, "four of a kind": 1_294_427_430_576,
+    "full house": 423_165_297_240, "flush": 334_561_280_724, "straight": 1_117_664_265_756,
+    "three of a kind": 5_674_784_779_512, "nothing": 10_901_423_560_980,
+}
+
+
+def test_lowest_mask_tie_break_reproduces_wizard_of_odds_deuces_table() -> None:
+    base = load_paytable(PAYTABLES / "deuces-wild-full-pay.toml")
+    pt = dataclasses.replace(base, tie_break="lowest-mask")
+    a = analyze(pt)
+    assert dict(zip(pt.labels, a.final_counts)) == DEUCES_FULL_PAY_WOO
+    assert a.denominator == sum(DEUCES_FULL_PAY_WOO.values()) == 19_933_230_517_200
+    assert a.return_exact == Fraction(32187682693, 31944279675)
+    # the solver's pick is the lowest mask among the exactly tied holds, whatever it keeps;
+    # hold_table orders the holds the same way
+    pay_cat, counts = a.pay_category, a.counts
+    rng = np.random.default_rng(12)
+    tied_rows = np.nonzero((a.ev == a.ev.max(axis=1, keepdims=True)).sum(axis=1) > 1)[0]
+    for i in rng.choice(tied_rows, 20, replace=False):
+        hand = a.classes.hands[i : i + 1]
+        exact, _ = exact_hold_evs(hand, pt, pay_cat, counts)
+        top = max(exact)
+        assert a.best[i] == min(m for m in range(32) if exact[m] == top)
+        rows = hold_table(pt, [int(c) for c in hand[0]], pay_cat, counts)
+        assert sum(1 << (p - 1) for p in rows[0]["positions"]) == a.best[i]
 
 
 @pytest.mark.parametrize("text,needle", [
