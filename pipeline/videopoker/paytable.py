@@ -79,6 +79,8 @@ HAND_CODE = {name: i for i, name in enumerate(HAND_NAMES)}
  STRAIGHT, THREE_KIND, TWO_PAIR, PAIR) = range(len(HAND_NAMES))
 
 WILD_MODES = ("none", "deuces", "joker")
+#: the kernels' code of each wild mode (its index in ``WILD_MODES``)
+WILD_CODE = {mode: i for i, mode in enumerate(WILD_MODES)}
 ALL_RANKS = (1 << 13) - 1
 NOTHING = "nothing"
 
