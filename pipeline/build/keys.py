@@ -49,6 +49,7 @@ class ImportGraph:
         self.root = Path(root) if root is not None else source_root()
         self._direct: dict[str, frozenset[str]] = {}
         self._digest: dict[str, str] = {}
+        self._exports: dict[str, dict[str, str]] = {}  # parsed once: names are looked up per alias
 
     def file(self, module: str) -> Path | None:
         """Source file of ``module`` (``x.py`` or ``x/__init__.py``), or None if there is none."""
@@ -120,6 +121,11 @@ class ImportGraph:
             out.update(_parents(name))
 
     def _lazy_exports(self, module: str) -> dict[str, str]:
+        if module not in self._exports:
+            self._exports[module] = self._read_exports(module)
+        return self._exports[module]
+
+    def _read_exports(self, module: str) -> dict[str, str]:
         path = self.file(module)
         if path is None:
             return {}
