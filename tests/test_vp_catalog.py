@@ -357,3 +357,80 @@ def test_cli_list_grade_hold(artifacts: Path) -> None:
                          (("vp", "analyze", "nope"), "unknown paytable")):
         r = _cli(*args)
         assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, args
+
+
+def test_catalog_fast_path_equals_the_artifacts(artifacts: Path, tmp_path: Path) -> None:
+    """vp list's rows from paytables/catalog.json are the rows read from every .h5, and a
+    catalog.json that is not the one the manifest lists is not trusted."""
+    from pipeline.videopoker.catalog import CATALOG_FILE, slow_row
+    from pipeline.videopoker.digest import solver_digest
+
+    digest = solver_digest()
+    slow = {slug: slow_row(slug, p, artifacts, digest) for slug, p in
+            sorted(entries_of_paytables().items())}
+    fast = {r.slug: r for r in catalog(artifacts)}
+    assert fast == slow and all(r.built for r in fast.values())
+    # a copy whose catalog.json lies about a return: the manifest's sha256 no longer matches,
+    # so every row comes from the .h5 again (same figures, not the lie)
+    art = tmp_path / "art"
+    (art / "paytables").mkdir(parents=True)
+    for name in ("manifest.json",):
+        (art / name).write_bytes((artifacts / name).read_bytes())
+    for slug in slow:
+        (art / "paytables" / f"{slug}.h5").symlink_to(artifacts / "paytables" / f"{slug}.h5")
+    doc = json.loads((artifacts / CATALOG_FILE).read_text())
+    doc["games"]["jacks-or-better-9-6"]["return_exact"] = "1/1"
+    (art / CATALOG_FILE).write_text(json.dumps(doc))
+    assert {r.slug: r for r in catalog(art)} == slow
+
+
+def entries_of_paytables() -> dict[str, Path]:
+    from pipeline.registry import PAYTABLES as KIND
+    from pipeline.registry import entries
+
+    return entries(KIND)
+
+
+def test_vp_list_loads_no_numeric_library(artifacts: Path) -> None:
+    """Once built, vp list reads JSON only (its speed is in the bench; here: what it imports)."""
+    code = ("import atexit, sys\n"
+            "atexit.register(lambda: print('LOADED', sorted(m for m in ('numpy', 'h5py', 'numba', "
+            "'pyarrow') if m in sys.modules), file=sys.stderr))\n"
+            "from pipeline.cli import main\n"
+            f"main(['--artifacts', {str(artifacts)!r}, 'vp', 'list', '--json'])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       check=False)
+    assert r.returncode == 0, r.stderr
+    assert "LOADED []" in r.stderr
+    assert all(g["built"] for g in json.loads(r.stdout))
+
+
+def test_solver_digest_cache_is_exact(tmp_path: Path) -> None:
+    """The cached digest is the import-graph walk's digest of the current sources: any edit to
+    a module the paytable stage imports changes it, an edit elsewhere does not."""
+    import shutil
+
+    from pipeline.videopoker.digest import solver_digest, source_fingerprint, walk_digest
+
+    root = tmp_path / "src"
+    shutil.copytree(ROOT / "pipeline", root / "pipeline",
+                    ignore=shutil.ignore_patterns("__pycache__", "data"))
+    cache = tmp_path / "cache.json"
+    first = solver_digest(root, cache)
+    assert first == walk_digest(root) and json.loads(cache.read_text())["digest"] == first
+    assert solver_digest(root, cache) == first
+    # a module in the closure: new digest, cache refreshed
+    solve = root / "pipeline" / "videopoker" / "solve.py"
+    solve.write_text(solve.read_text() + "\n# edited\n")
+    second = solver_digest(root, cache)
+    assert second != first and second == walk_digest(root)
+    # a module outside it (the sweep): new fingerprint, same digest
+    before = source_fingerprint(root)
+    sweep = root / "pipeline" / "videopoker" / "sweep.py"
+    sweep.write_text(sweep.read_text() + "\n# edited\n")
+    assert source_fingerprint(root) != before and solver_digest(root, cache) == second
+    # a cache entry for other sources is never used
+    cache.write_text(json.dumps({"fingerprint": before, "digest": "0" * 64}))
+    assert solver_digest(root, cache) == second
+    cache.write_text("not json")
+    assert solver_digest(root, cache) == second
