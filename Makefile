@@ -11,7 +11,7 @@ unexport PYTHONDONTWRITEBYTECODE
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check --no-compile -e '.[test,bench]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test,bench]'
 	@touch $(STAMP)
 
 venv: $(STAMP)

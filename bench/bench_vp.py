@@ -75,6 +75,18 @@ def bench_list(report: Any) -> None:
     t0 = time.perf_counter()
     catalog(ROOT / "artifacts")
     inside = time.perf_counter() - t0
+    from pipeline.videopoker.digest import solver_digest, walk_digest
+
+    t0 = time.perf_counter()
+    walk_digest()
+    walk = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    solver_digest()
+    cached = time.perf_counter() - t0
+    report.value("solver_digest_walk_seconds", walk)
+    report.value("solver_digest_cached_seconds", cached)
+    report.say(f"solver digest: import-graph walk {walk:.3f}s, cached (source fingerprint) "
+               f"{cached:.3f}s")
     built = sum(1 for g in games if g["built"])
     report.value("list_wall_seconds", min(walls))
     report.value("list_catalog_seconds", inside)

@@ -1,6 +1,7 @@
 """Video poker catalog (issue 12): games by name, published returns of every shipped game, the
 54-card two-joker deck, mistake costs (vp hold / vp grade / strategy columns) against an
-independent draw enumeration, the low-variance tie-break, and the CLI."""
+independent draw enumeration, the tie-break rules (Wizard of Odds' Deuces Wild table line for
+line), and the CLI."""
 
 from __future__ import annotations
 
@@ -252,6 +253,38 @@ def test_low_variance_tie_break() -> None:
     assert m2[mask["3d 4c 5d 6c"]] < m2[mask["4c 6c 8c"]]
 
 
+#: Wizard of Odds, "Full Pay" Deuces Wild (100.76%), combinations per final hand, every line:
+#: https://wizardofodds.com/games/video-poker/tables/deuces-wild/
+DEUCES_FULL_PAY_WOO = {
+    "royal flush": 440_202_756, "four deuces": 4_060_462_824,
+    "wild royal flush": 35_796_957_696, "five of a kind": 63_818_309_856,
+    "straight flush": 83_087_969_280, "four of a kind": 1_294_427_430_576,
+    "full house": 423_165_297_240, "flush": 334_561_280_724, "straight": 1_117_664_265_756,
+    "three of a kind": 5_674_784_779_512, "nothing": 10_901_423_560_980,
+}
+
+
+def test_lowest_mask_tie_break_reproduces_wizard_of_odds_deuces_table() -> None:
+    base = load_paytable(PAYTABLES / "deuces-wild-full-pay.toml")
+    pt = dataclasses.replace(base, tie_break="lowest-mask")
+    a = analyze(pt)
+    assert dict(zip(pt.labels, a.final_counts)) == DEUCES_FULL_PAY_WOO
+    assert a.denominator == sum(DEUCES_FULL_PAY_WOO.values()) == 19_933_230_517_200
+    assert a.return_exact == Fraction(32187682693, 31944279675)
+    # the solver's pick is the lowest mask among the exactly tied holds, whatever it keeps;
+    # hold_table orders the holds the same way
+    pay_cat, counts = a.pay_category, a.counts
+    rng = np.random.default_rng(12)
+    tied_rows = np.nonzero((a.ev == a.ev.max(axis=1, keepdims=True)).sum(axis=1) > 1)[0]
+    for i in rng.choice(tied_rows, 20, replace=False):
+        hand = a.classes.hands[i : i + 1]
+        exact, _ = exact_hold_evs(hand, pt, pay_cat, counts)
+        top = max(exact)
+        assert a.best[i] == min(m for m in range(32) if exact[m] == top)
+        rows = hold_table(pt, [int(c) for c in hand[0]], pay_cat, counts)
+        assert sum(1 << (p - 1) for p in rows[0]["positions"]) == a.best[i]
+
+
 @pytest.mark.parametrize("text,needle", [
     ('name="x"\nwild="none"\njokers=2\n[[line]]\nhand="pair"\npays=1\n', "jokers needs wild"),
     ('name="x"\nwild="joker"\njokers=3\n[[line]]\nhand="pair"\npays=1\n', "more jokers cannot"),
@@ -324,3 +357,80 @@ def test_cli_list_grade_hold(artifacts: Path) -> None:
                          (("vp", "analyze", "nope"), "unknown paytable")):
         r = _cli(*args)
         assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, args
+
+
+def test_catalog_fast_path_equals_the_artifacts(artifacts: Path, tmp_path: Path) -> None:
+    """vp list's rows from paytables/catalog.json are the rows read from every .h5, and a
+    catalog.json that is not the one the manifest lists is not trusted."""
+    from pipeline.videopoker.catalog import CATALOG_FILE, slow_row
+    from pipeline.videopoker.digest import solver_digest
+
+    digest = solver_digest()
+    slow = {slug: slow_row(slug, p, artifacts, digest) for slug, p in
+            sorted(entries_of_paytables().items())}
+    fast = {r.slug: r for r in catalog(artifacts)}
+    assert fast == slow and all(r.built for r in fast.values())
+    # a copy whose catalog.json lies about a return: the manifest's sha256 no longer matches,
+    # so every row comes from the .h5 again (same figures, not the lie)
+    art = tmp_path / "art"
+    (art / "paytables").mkdir(parents=True)
+    for name in ("manifest.json",):
+        (art / name).write_bytes((artifacts / name).read_bytes())
+    for slug in slow:
+        (art / "paytables" / f"{slug}.h5").symlink_to(artifacts / "paytables" / f"{slug}.h5")
+    doc = json.loads((artifacts / CATALOG_FILE).read_text())
+    doc["games"]["jacks-or-better-9-6"]["return_exact"] = "1/1"
+    (art / CATALOG_FILE).write_text(json.dumps(doc))
+    assert {r.slug: r for r in catalog(art)} == slow
+
+
+def entries_of_paytables() -> dict[str, Path]:
+    from pipeline.registry import PAYTABLES as KIND
+    from pipeline.registry import entries
+
+    return entries(KIND)
+
+
+def test_vp_list_loads_no_numeric_library(artifacts: Path) -> None:
+    """Once built, vp list reads JSON only (its speed is in the bench; here: what it imports)."""
+    code = ("import atexit, sys\n"
+            "atexit.register(lambda: print('LOADED', sorted(m for m in ('numpy', 'h5py', 'numba', "
+            "'pyarrow') if m in sys.modules), file=sys.stderr))\n"
+            "from pipeline.cli import main\n"
+            f"main(['--artifacts', {str(artifacts)!r}, 'vp', 'list', '--json'])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                       check=False)
+    assert r.returncode == 0, r.stderr
+    assert "LOADED []" in r.stderr
+    assert all(g["built"] for g in json.loads(r.stdout))
+
+
+def test_solver_digest_cache_is_exact(tmp_path: Path) -> None:
+    """The cached digest is the import-graph walk's digest of the current sources: any edit to
+    a module the paytable stage imports changes it, an edit elsewhere does not."""
+    import shutil
+
+    from pipeline.videopoker.digest import solver_digest, source_fingerprint, walk_digest
+
+    root = tmp_path / "src"
+    shutil.copytree(ROOT / "pipeline", root / "pipeline",
+                    ignore=shutil.ignore_patterns("__pycache__", "data"))
+    cache = tmp_path / "cache.json"
+    first = solver_digest(root, cache)
+    assert first == walk_digest(root) and json.loads(cache.read_text())["digest"] == first
+    assert solver_digest(root, cache) == first
+    # a module in the closure: new digest, cache refreshed
+    solve = root / "pipeline" / "videopoker" / "solve.py"
+    solve.write_text(solve.read_text() + "\n# edited\n")
+    second = solver_digest(root, cache)
+    assert second != first and second == walk_digest(root)
+    # a module outside it (the sweep): new fingerprint, same digest
+    before = source_fingerprint(root)
+    sweep = root / "pipeline" / "videopoker" / "sweep.py"
+    sweep.write_text(sweep.read_text() + "\n# edited\n")
+    assert source_fingerprint(root) != before and solver_digest(root, cache) == second
+    # a cache entry for other sources is never used
+    cache.write_text(json.dumps({"fingerprint": before, "digest": "0" * 64}))
+    assert solver_digest(root, cache) == second
+    cache.write_text("not json")
+    assert solver_digest(root, cache) == second

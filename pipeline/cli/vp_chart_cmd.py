@@ -8,7 +8,6 @@ import json
 import time
 from typing import Any
 
-import numpy as np
 import typer
 
 from pipeline.cli import artifacts_dir
@@ -95,6 +94,7 @@ def analyze_extras(info: dict[str, Any], pt: Any, art: Any, strategy: str, use_c
     The figures the build stored with the artifact are used when it is current.
     """
     import h5py
+    import numpy as np
 
     from pipeline.errors import InputError
     from pipeline.videopoker.analysis import analyze

@@ -32,6 +32,9 @@ TIE_BREAKS_TEXT = {
     "low-variance": ("among holds with exactly equal EV: the lower variance of the pay, then the "
                      "fewest cards, then the lowest hold mask (bit t = t-th card of the deal in "
                      "ascending card id order)"),
+    "lowest-mask": ("among holds with exactly equal EV: the lowest hold mask, whatever the "
+                    "number of cards kept (bit t = t-th card of the deal in ascending card id "
+                    "order; Wizard of Odds' enumeration order)"),
 }
 TIE_BREAK = TIE_BREAKS_TEXT["fewest-cards"]
 SECOND_HOLD_TEXT = ("second_hold: the best hold (same tie-break) among the holds whose EV is "
@@ -209,9 +212,10 @@ def hold_table(pt: Paytable, cards: list[int], pay_cat: Any, counts: Sequence[An
     hand = np.array([[cards[t] for t in order]], dtype=np.uint8)
     exact, moment2 = exact_hold_evs(hand, pt, pay_cat, counts)
     low_var = pt.tie_break == "low-variance"
-    # the solver's tie-break: equal EV -> (lower variance) -> fewer cards -> lower mask
+    by_cards = pt.tie_break != "lowest-mask"
+    # the solver's tie-break: equal EV -> (lower variance) -> (fewer cards) -> lower mask
     masks = sorted(range(32), key=lambda m: (-exact[m], moment2[m] if low_var else 0,
-                                             bin(m).count("1"), m))
+                                             bin(m).count("1") if by_cards else 0, m))
     top = exact[masks[0]]
     rows: list[dict[str, Any]] = []
     for i, m in enumerate(masks):

@@ -6,22 +6,35 @@ existing path is taken as is, anything else is a slug of a built-in paytable
 figures of their built artifact (``artifacts/paytables/<slug>.h5`` attributes and
 ``/final_counts``), read, never recomputed: a game whose artifact is missing or was made from
 another file or solver is listed as not built, without figures.
+
+Fast path (``vp list`` in well under a second): the ``vp_summary`` stage also writes
+``paytables/catalog.json``, every game's row with what identifies it (the TOML's sha256, the
+solver digest, the sha256 of its ``.h5``). A game whose TOML bytes, solver digest and ``.h5``
+(as the manifest records it) all still match is listed from that file, without importing
+numpy or h5py; any other game goes the slow way above.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-
-import h5py
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import InputError
 from pipeline.registry import PAYTABLES, entries, paytable_path
 from pipeline.registry import paytable_slugs as paytable_slugs_known
 from pipeline.videopoker.digest import solver_digest
-from pipeline.videopoker.paytable import Paytable, load_paytable
+
+if TYPE_CHECKING:  # numpy comes with these; vp list's fast path needs neither
+    from pipeline.videopoker.paytable import Paytable
+
+#: the vp_summary stage's JSON of every built game's ``vp list`` row (relative to artifacts/)
+CATALOG_FILE = "paytables/catalog.json"
+MANIFEST_FILE = "manifest.json"
 
 
 def paytable_slugs() -> list[str]:
@@ -47,6 +60,8 @@ def resolve_paytable(name: str | Path) -> Path:
 
 def load_named(name: str | Path) -> Paytable:
     """:func:`load_paytable` of :func:`resolve_paytable`."""
+    from pipeline.videopoker.paytable import load_paytable
+
     return load_paytable(resolve_paytable(name))
 
 
@@ -88,6 +103,8 @@ def _built_figures(pt: Paytable, h5: Path, digest: str
     """(return, variance, hit frequency) from a current artifact, None if stale or missing."""
     if not h5.is_file():
         return None
+    import h5py
+
     try:
         with h5py.File(h5, "r") as f:
             at = f.attrs
@@ -104,15 +121,68 @@ def _built_figures(pt: Paytable, h5: Path, digest: str
     return ret, var, Fraction(hits, den)
 
 
+def catalog_entry(row: GameRow, paytable_sha256: str, solver: str, h5_sha256: str
+                  ) -> dict[str, Any]:
+    """One game of ``paytables/catalog.json``: its ``vp list`` row and what it was made from."""
+    return {**row.as_json(), "paytable_sha256": paytable_sha256, "solver_digest": solver,
+            "h5_sha256": h5_sha256}
+
+
+def _fast_rows(artifacts: Path, digest: str) -> dict[str, dict[str, Any]]:
+    """The games of ``catalog.json`` whose file is the one the manifest lists and whose ``.h5``
+    is still the one they describe (by the manifest's sha256 and size); {} if none."""
+    try:
+        manifest = json.loads((artifacts / MANIFEST_FILE).read_bytes())
+        files = manifest["files"]
+        raw = (artifacts / CATALOG_FILE).read_bytes()
+        if hashlib.sha256(raw).hexdigest() != files[CATALOG_FILE]["sha256"]:
+            return {}
+        games = json.loads(raw)["games"]
+        out = {}
+        for slug, entry in games.items():
+            rel = f"paytables/{slug}.h5"
+            info = files.get(rel)
+            if (entry.get("solver_digest") == digest and info is not None
+                    and info.get("sha256") == entry.get("h5_sha256")
+                    and (artifacts / rel).stat().st_size == info.get("bytes")):
+                out[slug] = entry
+        return out
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def _fast_row(slug: str, path: Path, entry: dict[str, Any] | None) -> GameRow | None:
+    """The row of a game from its catalog.json entry when the TOML is byte for byte the one
+    it was built from."""
+    if entry is None or hashlib.sha256(path.read_bytes()).hexdigest() != entry["paytable_sha256"]:
+        return None
+    hit = entry["hit_frequency_exact"]
+    return GameRow(slug, entry["name"], entry["deck"], entry["wild"], True,
+                   Fraction(entry["return_exact"]), entry["variance"],
+                   None if hit is None else Fraction(hit), entry["source"])
+
+
 def catalog(artifacts: Path) -> list[GameRow]:
     """Every known game with its built figures (none for games not built), by name."""
+    artifacts = Path(artifacts)
     digest = solver_digest()
+    fast = _fast_rows(artifacts, digest)
     rows = []
     for slug, path in sorted(entries(PAYTABLES).items()):
-        pt = load_paytable(path)
-        fig = _built_figures(pt, Path(artifacts) / "paytables" / f"{slug}.h5", digest)
-        ret, var, hit = fig if fig is not None else (None, None, None)
-        rows.append(GameRow(slug, pt.name, pt.deck_size, wild_text(pt), fig is not None,
-                            ret, var, hit, pt.reference))
+        row = _fast_row(slug, path, fast.get(slug))
+        if row is None:
+            row = slow_row(slug, path, artifacts, digest)
+        rows.append(row)
     rows.sort(key=lambda r: r.name.lower())
     return rows
+
+
+def slow_row(slug: str, path: Path, artifacts: Path, digest: str) -> GameRow:
+    """The row of a game from its TOML and its ``.h5`` attributes (loads numpy and h5py)."""
+    from pipeline.videopoker.paytable import load_paytable
+
+    pt = load_paytable(path)
+    fig = _built_figures(pt, artifacts / "paytables" / f"{slug}.h5", digest)
+    ret, var, hit = fig if fig is not None else (None, None, None)
+    return GameRow(slug, pt.name, pt.deck_size, wild_text(pt), fig is not None, ret, var, hit,
+                   pt.reference)

@@ -30,11 +30,11 @@ from pipeline.videopoker.paytable import (
     STRAIGHT_FLUSH,
     THREE_KIND,
     TWO_PAIR,
+    WILD_CODE,
     WILD_ROYAL,
     Paytable,
 )
 
-WILD_CODE = {"none": 0, "deuces": 1, "joker": 2}
 JOKER = 52  # the jokers are cards 52 (and 53 in the two-joker deck)
 
 # multiset-index table sizes C(12+n, n) for n = 0..5 natural cards

@@ -3,23 +3,83 @@
 It covers exactly the modules the ``paytable`` build stage imports, transitively (the same
 import-graph walk that keys the stage), so a reader trusts an artifact exactly when a build
 would call it up to date, and an unrelated edit (say to the sweep module) stales nothing.
+
+Walking the import graph parses every module of the closure (a few hundred ms), too slow for
+every ``vp`` command. The digest is a pure function of the package's source files (their
+paths and bytes), so it is cached under a fingerprint of exactly those: the sha256 of every
+``pipeline/**/*.py`` file (a few ms to hash). Any edit, added or removed file changes the
+fingerprint and the walk runs again; the cache is a one-entry JSON file in the package's
+``__pycache__`` folder (next to Python's own byte-code caches of these sources), skipped
+when that folder cannot be written.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
 
 #: the build stage whose code makes the paytable artifacts
 PAYTABLE_STAGE = "pipeline.build.stages.paytable"
+#: the folder holding the ``pipeline`` package (what ``ImportGraph`` reads by default)
+SOURCE_ROOT = Path(__file__).resolve().parent.parent.parent
+CACHE_FILE = Path(__file__).resolve().parent / "__pycache__" / "solver_digest.json"
 
 
-def solver_digest() -> str:
-    """sha256 over the sources of every module the paytable stage imports."""
+def source_fingerprint(root: Path = SOURCE_ROOT) -> str:
+    """sha256 over the relative path and bytes of every ``.py`` file of the ``pipeline``
+    package under ``root`` (everything the import-graph walk can read)."""
+    h = hashlib.sha256()
+    for path in sorted((root / "pipeline").rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def walk_digest(root: Path = SOURCE_ROOT) -> str:
+    """The digest computed from scratch: sha256 over the sources of every module the paytable
+    stage imports (the import-graph walk)."""
     from pipeline.build.keys import ImportGraph  # reads sources as text; imports no stage code
 
-    graph = ImportGraph()
+    graph = ImportGraph(root)
     h = hashlib.sha256()
     for module in graph.closure(PAYTABLE_STAGE):
         h.update(module.encode())
         h.update(graph.digest(module).encode())
     return h.hexdigest()
+
+
+def solver_digest(root: Path = SOURCE_ROOT, cache: Path | None = CACHE_FILE) -> str:
+    """sha256 over the sources of every module the paytable stage imports (:func:`walk_digest`),
+    reused from ``cache`` while :func:`source_fingerprint` is unchanged."""
+    fingerprint = source_fingerprint(root)
+    if cache is not None:
+        try:
+            entry = json.loads(cache.read_text())
+            if entry.get("fingerprint") == fingerprint and isinstance(entry.get("digest"), str):
+                return str(entry["digest"])
+        except (OSError, ValueError, AttributeError):
+            pass  # no cache yet, or unreadable: compute
+    digest = walk_digest(root)
+    if cache is not None:
+        _write_cache(cache, {"fingerprint": fingerprint, "digest": digest})
+    return digest
+
+
+def _write_cache(cache: Path, entry: dict[str, str]) -> None:
+    """Atomic replace (concurrent readers see the old or the new entry); a read-only source
+    tree just keeps no cache."""
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=cache.name, suffix=".tmp", dir=cache.parent)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(entry, f)
+        os.replace(tmp, cache)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)

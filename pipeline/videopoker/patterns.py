@@ -42,6 +42,7 @@ from pipeline.videopoker.paytable import (
     STRAIGHT,
     STRAIGHT_FLUSH,
     THREE_KIND,
+    WILD_CODE,
     WILD_ROYAL,
     Paytable,
     rank_set_text,
@@ -61,7 +62,6 @@ ACE_LOW = 13            # "lowest card" code of an ace playing low
 FLUSH_PENALTY, STRAIGHT_PENALTY = 1, 2
 _PAT_HANDS = {ROYAL, WILD_ROYAL, FIVE_KIND, FOUR_DEUCES, STRAIGHT_FLUSH, FOUR_KIND, FULL_HOUSE,
               FLUSH, STRAIGHT}
-_WILD_CODE = {"none": 0, "deuces": 1, "joker": 2}
 
 
 def field(code: int, f: tuple[int, int]) -> int:
@@ -279,7 +279,7 @@ def hold_codes(hands: np.ndarray, deal_cat: np.ndarray, traits: GameTraits) -> n
     """int64[N, 32]: the pattern code of every hold (bit t = keep card t) of every deal."""
     out = np.empty((hands.shape[0], 32), np.int64)
     _codes(np.ascontiguousarray(hands, dtype=np.uint8), np.ascontiguousarray(deal_cat, np.int64),
-           _WILD_CODE[traits.wild], traits.high, traits.group, traits.kgroup, out)
+           WILD_CODE[traits.wild], traits.high, traits.group, traits.kgroup, out)
     return out
 
 

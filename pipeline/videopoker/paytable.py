@@ -6,7 +6,7 @@ through :mod:`pipeline.registry`)::
     name = "Jacks or Better 9/6"
     wild = "none"            # "none", "deuces" (the four 2s are wild) or "joker" (53rd card)
     jokers = 1               # optional, with wild = "joker": 1 (53 cards) or 2 (54 cards)
-    tie_break = "fewest-cards"  # optional: or "low-variance" (see below)
+    tie_break = "fewest-cards"  # optional: or "low-variance" / "lowest-mask" (see below)
     [[line]]                 # lines from the top of the machine's table down
     hand = "royal flush"
     pays = 800               # per coin at the max bet
@@ -30,11 +30,14 @@ Top-level keys besides the lines:
 
 * ``jokers = 2`` (only with ``wild = "joker"``; default 1): a 54-card deck with two jokers
   (Double Joker). Both jokers are wild and interchangeable; ``Jk`` twice in a deal.
-* ``tie_break = "low-variance"`` (default ``"fewest-cards"``): which of several holds with
-  exactly equal EV is *the* best hold. ``fewest-cards`` keeps the fewest cards, then the lowest
-  hold mask; ``low-variance`` first takes the hold whose pay has the smaller variance (the
-  convention of Wizard of Odds' tables), then the same rule. Returns never change; the
-  final-hand counts (and the strategy artifacts) follow the chosen hold.
+* ``tie_break`` (default ``"fewest-cards"``): which of several holds with exactly equal EV is
+  *the* best hold. ``fewest-cards`` keeps the fewest cards, then the lowest hold mask (bit t =
+  the t-th card of the deal in ascending id order); ``low-variance`` first takes the hold whose
+  pay has the smaller variance, then the same rule; ``lowest-mask`` takes the lowest hold mask
+  whatever the number of cards, i.e. the first tied hold of the binary enumeration of holds
+  over the cards sorted by rank: the rule behind Wizard of Odds' published tables (full-pay
+  Deuces Wild's table is reproduced line for line by it, by neither other rule). Returns never
+  change; the final-hand counts (and the strategy artifacts) follow the chosen hold.
 * ``source = "..."``: where the published return of this game was found (documentation).
 
 What the format expresses: a line pays a poker category; quads, trips and pairs may be
@@ -76,6 +79,8 @@ HAND_CODE = {name: i for i, name in enumerate(HAND_NAMES)}
  STRAIGHT, THREE_KIND, TWO_PAIR, PAIR) = range(len(HAND_NAMES))
 
 WILD_MODES = ("none", "deuces", "joker")
+#: the kernels' code of each wild mode (its index in ``WILD_MODES``)
+WILD_CODE = {mode: i for i, mode in enumerate(WILD_MODES)}
 ALL_RANKS = (1 << 13) - 1
 NOTHING = "nothing"
 
@@ -85,7 +90,7 @@ MAX_PAY = 1_000_000
 #: pays may have at most three decimals (2.5, 0.125): the kernels' common scale stays small
 MAX_PAY_DENOMINATOR = 1000
 #: Equal-EV tie rules (see the module doc); the first is the default.
-TIE_BREAKS = ("fewest-cards", "low-variance")
+TIE_BREAKS = ("fewest-cards", "low-variance", "lowest-mask")
 MAX_JOKERS = 2
 #: Keys people reach for that name rules the format cannot express (with the reason).
 _UNSUPPORTED = {

@@ -19,7 +19,9 @@ Tie-break (the paytable's ``tie_break``): among holds with exactly equal EV,
 t-th card of the deal in ascending card id order, i.e. keep the lowest cards);
 ``low-variance`` first takes the hold with the smaller second moment of its pay (equal EVs, so
 the smaller variance), compared exactly as ``S2(a) * C(R, d_b)`` vs ``S2(b) * C(R, d_a)``, then
-the same rule.
+the same rule; ``lowest-mask`` takes the lowest hold mask, whatever the number of cards (the
+first tied hold when the holds are enumerated as binary numbers over the deal's cards in
+ascending id order, i.e. by rank: the rule Wizard of Odds' published tables follow).
 
 Second-best hold: the best hold (same ordering) among the holds whose EV is *strictly* lower
 than the best EV, so its cost ``best EV - second EV`` is the cheapest real mistake on that deal
@@ -38,7 +40,7 @@ import numpy as np
 from pipeline.videopoker.deals import VP_BINOM
 
 #: Tie-break codes for the kernel, by the paytable's ``tie_break`` name.
-TIE_CODES = {"fewest-cards": 0, "low-variance": 1}
+TIE_CODES = {"fewest-cards": 0, "low-variance": 1, "lowest-mask": 2}
 NO_HOLD = 255  # second_hold of a deal whose 32 holds all have one EV (none is a mistake)
 
 
@@ -57,6 +59,8 @@ def _better(a: int, b: int, e: np.ndarray, kept: np.ndarray, s2: np.ndarray, way
     """Is hold ``a`` preferred to hold ``b`` (exact EV, then the tie-break rule)?"""
     if e[a] != e[b]:
         return e[a] > e[b]
+    if mode == 2:
+        return a < b
     if mode == 1:
         lhs = s2[a] * ways[5 - kept[b]]
         rhs = s2[b] * ways[5 - kept[a]]

@@ -1,7 +1,9 @@
 """Stage ``vp_summary``: one row per paytable x final hand, for cross-game analytics.
 
 reads:   paytables/<slug>.h5 of every paytable stage
-writes:  parquet/paytable_summary.parquet
+writes:  parquet/paytable_summary.parquet, paytables/catalog.json (each game's ``vp list`` row
+         and what it was made from, so ``vp list`` reads one small file; see
+         :mod:`pipeline.videopoker.catalog`)
 config:  [vp_summary]
 """
 
@@ -15,8 +17,11 @@ import pyarrow as pa
 from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
 from pipeline.build.stages.paytable import outputs_for, paytable_files
-from pipeline.build.store import write_parquet_atomic
+from pipeline.build.store import write_json_atomic, write_parquet_atomic
+from pipeline.query.artifacts import read_manifest, sha256_file
 from pipeline.videopoker.bankroll import bankroll_columns
+from pipeline.videopoker.catalog import CATALOG_FILE, catalog_entry, slow_row
+from pipeline.videopoker.digest import solver_digest
 from pipeline.videopoker.paytable import load_paytable
 
 OUTPUT = "parquet/paytable_summary.parquet"
@@ -29,7 +34,7 @@ def stages(config: BuildConfig) -> list[Stage]:
     inputs = tuple(outputs_for(slug)[0] for slug, _ in paytable_files(config))
     if not inputs:
         return []
-    return [Stage("vp_summary", (OUTPUT,), run, inputs=inputs,
+    return [Stage("vp_summary", (OUTPUT, CATALOG_FILE), run, inputs=inputs,
                   settings=config.section("vp_summary"))]
 
 
@@ -68,3 +73,21 @@ def run(ctx: Context) -> None:
                 cols["game_variance"].append(float(at["variance"]))
     tbl = pa.table({k: pa.array(v) for k, v in {**cols, **extra}.items()})
     write_parquet_atomic(tbl, ctx.path(OUTPUT), compression="zstd")
+    write_json_atomic(ctx.path(CATALOG_FILE), catalog_json(ctx))
+
+
+def catalog_json(ctx: Context) -> dict[str, object]:
+    """``paytables/catalog.json``: the ``vp list`` row of every built game, keyed by slug, with
+    the sha256 of its TOML, the solver digest and the sha256 of its ``.h5``."""
+    files = read_manifest(ctx.artifacts, strict=False).get("files", {})
+    digest = solver_digest()
+    games = {}
+    for slug, path in paytable_files(ctx.config):
+        rel = outputs_for(slug)[0]
+        row = slow_row(slug, path, ctx.artifacts, digest)
+        if not row.built:
+            continue  # made by other code than this build's: vp list reads it the slow way
+        h5_sha = files.get(rel, {}).get("sha256") or sha256_file(ctx.path(rel))
+        games[slug] = catalog_entry(row, load_paytable(path).digest, digest, h5_sha)
+    return {"meaning": "vp list rows of the built games (see pipeline/videopoker/catalog.py)",
+            "games": games}
