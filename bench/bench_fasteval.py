@@ -86,8 +86,8 @@ def batch_section(report: Any) -> None:
 def exact_section(report: Any) -> None:
     """Exact AsKs vs QdQc preflop by rank-first enumeration."""
     from pipeline.core.cards import parse_cards
-    from pipeline.equity.engine import equity
     from pipeline.equity.enumerate import exact_fixed
+    from pipeline.equity.hand import equity
     from pipeline.query.tables import Tables
 
     ev = Tables(ARTIFACTS).eval_tables()
@@ -103,10 +103,10 @@ def exact_section(report: Any) -> None:
     report.value("exact/AsKs_vs_QdQc_ms", ms)
     report.value("exact/evaluations", evals)
     tabs = Tables(ARTIFACTS)
-    old = equity(tabs, "As Ks", vs=["Qd Qc"], exact=True)   # the dense-table engine, same spot
+    old = equity(tabs, "As Ks", vs=["Qd Qc"], exact=True)   # orbit counting on seven.h5, same spot
     old_ms = best_of(lambda: equity(tabs, "As Ks", vs=["Qd Qc"], exact=True), repeat=3) * 1e3
     same = (old.counts["win"], old.counts["tie"]) == (int(res.win[0]), int(res.tie[0]))
-    report.say(f"  engine.equity (orbit enumeration on seven.h5), same spot: {old_ms:.1f} ms "
+    report.say(f"  hand.equity (orbit enumeration on seven.h5), same spot: {old_ms:.1f} ms "
                f"({old_ms / ms:.1f}x slower), same counts: {same}")
     report.value("exact/engine_ms", old_ms)
     report.target("exact AsKs vs QdQc preflop <= 10 ms", ms <= TARGET_EXACT_MS,

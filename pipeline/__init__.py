@@ -18,15 +18,15 @@ True
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from pipeline.core.lazy import lazy_exports
 from pipeline.errors import ArtifactError, BuildError, ConfigError, InputError, PokertablesError
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from pipeline.equity.engine import equity as hand_equity
+    from pipeline.equity.hand import equity as hand_equity
     from pipeline.query.tables import Tables
     from pipeline.rules import load_rules
     from pipeline.videopoker.analysis import analyze
@@ -35,25 +35,13 @@ if TYPE_CHECKING:
 #: public name -> "module:attribute" it is loaded from on first use (read by the stage-key walk)
 _EXPORTS = {
     "Tables": "pipeline.query.tables:Tables",
-    "hand_equity": "pipeline.equity.engine:equity",
+    "hand_equity": "pipeline.equity.hand:equity",
     "analyze": "pipeline.videopoker.analysis:analyze",
     "load_paytable": "pipeline.videopoker.paytable:load_paytable",
     "load_rules": "pipeline.rules:load_rules",
 }
 
-
-def __getattr__(name: str) -> Any:
-    target = _EXPORTS.get(name)
-    if target is None:
-        raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
-    module, _, attr = target.partition(":")
-    value = getattr(importlib.import_module(module), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
 __all__ = ["Tables", "hand_equity", "analyze", "load_paytable", "load_rules", "PokertablesError",

@@ -13,7 +13,8 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.core.cards import parse_cards
-from pipeline.equity.engine import equity, hand_index2
+from pipeline.equity.hand import equity
+from pipeline.equity.holes import hole_index
 
 
 def _counts(r):
@@ -177,7 +178,7 @@ def test_preflop_table_matches_equity_and_counts(artifacts, tables) -> None:
     for text in ("7c2d", "Ts9s"):
         a, b = parse_cards(text)
         r = equity(tables, text)
-        assert _counts(r) == (win[hand_index2(a, b)], tie[hand_index2(a, b)], lose[hand_index2(a, b)])
+        assert _counts(r) == (win[hole_index(a, b)], tie[hole_index(a, b)], lose[hole_index(a, b)])
     assert list(opps) == list(range(2, 10))
     assert se.max() <= 0.001
     # Monte Carlo table vs independent Monte Carlo from equity(): AA vs 4 random hands

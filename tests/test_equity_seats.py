@@ -106,12 +106,13 @@ def test_preflop_ranges_equal_matchup_table(tables) -> None:  # type: ignore[no-
     enum = _exact(tables, table, True)
     assert enum is not None and enum.counts == res.counts
     # and one pair cell against the exact hand-vs-hand engine
-    from pipeline.equity.engine import equity, hand_index2
+    from pipeline.equity.hand import equity
+    from pipeline.equity.holes import hole_index
 
     a, b = parse_cards("AsKs"), parse_cards("QdQc")
     r = equity(tables, a, vs=[b])
-    assert int(np.asarray(mt.win)[hand_index2(*a), hand_index2(*b)]) == r.counts["win"]
-    assert int(np.asarray(mt.tie)[hand_index2(*a), hand_index2(*b)]) == r.counts["tie"]
+    assert int(np.asarray(mt.win)[hole_index(*a), hole_index(*b)]) == r.counts["win"]
+    assert int(np.asarray(mt.tie)[hole_index(*a), hole_index(*b)]) == r.counts["tie"]
 
 
 def test_preflop_vs_random_from_table(tables) -> None:  # type: ignore[no-untyped-def]

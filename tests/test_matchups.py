@@ -11,8 +11,8 @@ import pytest
 from test_enumerate import brute
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.engine import hand_index2
 from pipeline.equity.enumerate import exact_fixed
+from pipeline.equity.holes import hole_index
 from pipeline.equity.matchups import hand_cards, matchup_classes
 from pipeline.query.tables import PreflopMatchups, Tables
 
@@ -64,7 +64,7 @@ def test_sampled_entries_equal_exact_fixed(mu: PreflopMatchups, tables: Tables, 
     """Random disjoint pairs: the table equals a fresh exact enumeration of that very pair."""
     rng = np.random.default_rng(900 + seed)
     cards = rng.permutation(52)[:4].tolist()
-    a, b = hand_index2(*cards[:2]), hand_index2(*cards[2:])
+    a, b = hole_index(*cards[:2]), hole_index(*cards[2:])
     got = exact_fixed(np.array([cards[:2], cards[2:]], np.uint8), np.zeros(0, np.uint8), 0,
                       tables.eval_tables())
     assert (int(mu.win[a, b]), int(mu.win[b, a]), int(mu.tie[a, b])) == \
@@ -77,7 +77,7 @@ def test_entries_equal_seven_table_brute_force(mu: PreflopMatchups, tables: Tabl
     """Entries equal a brute force over all boards with the dense seven.h5 table."""
     h, v = parse_cards(hero), parse_cards(villain)
     win, tie, _, nb = brute(tables.table(7), [h, v], [], [])
-    a, b = hand_index2(*h), hand_index2(*v)
+    a, b = hole_index(*h), hole_index(*v)
     assert nb == BOARDS
     assert (int(mu.win[a, b]), int(mu.win[b, a]), int(mu.tie[a, b])) == (int(win[0]), int(win[1]), int(tie[0]))
 
@@ -89,9 +89,9 @@ def test_aces_vs_kings_total(mu: PreflopMatchups, tables: Tables) -> None:
     kings = [c for c in range(44, 48)]
     aa = [(x, y) for i, x in enumerate(aces) for y in aces[i + 1:]]
     kk = [(x, y) for i, x in enumerate(kings) for y in kings[i + 1:]]
-    w = sum(int(mu.win[hand_index2(*p), hand_index2(*q)]) for p in aa for q in kk)
-    lo = sum(int(mu.win[hand_index2(*q), hand_index2(*p)]) for p in aa for q in kk)
-    t = sum(int(mu.tie[hand_index2(*p), hand_index2(*q)]) for p in aa for q in kk)
+    w = sum(int(mu.win[hole_index(*p), hole_index(*q)]) for p in aa for q in kk)
+    lo = sum(int(mu.win[hole_index(*q), hole_index(*p)]) for p in aa for q in kk)
+    t = sum(int(mu.tie[hole_index(*p), hole_index(*q)]) for p in aa for q in kk)
     table7 = tables.table(7)
     want = np.zeros(3, np.int64)
     for mult, (hero, vill) in ((6, ("As Ah", "Ks Kh")), (24, ("As Ah", "Ks Kd")), (6, ("As Ah", "Kd Kc"))):
@@ -116,7 +116,7 @@ def test_class_parquet_matches_h5(mu: PreflopMatchups, artifacts: Path) -> None:
     aces = [(x, y) for x in range(48, 52) for y in range(x + 1, 52)]
     kings = [(x, y) for x in range(44, 48) for y in range(x + 1, 48)]
     assert get("AA", "KK", "pairs") == 36 and get("AA", "KK", "boards") == 36 * BOARDS
-    assert get("AA", "KK", "win") == sum(int(mu.win[hand_index2(*p), hand_index2(*q)])
+    assert get("AA", "KK", "win") == sum(int(mu.win[hole_index(*p), hole_index(*q)])
                                          for p in aces for q in kings)
     assert get("AA", "KK", "win") + get("AA", "KK", "tie") + get("AA", "KK", "lose") == 36 * BOARDS
     assert get("AKs", "AKo", "pairs") == 4 * 6   # each AKs leaves 6 of the 12 AKo card-disjoint

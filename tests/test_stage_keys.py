@@ -69,7 +69,7 @@ def test_indirect_import_change_makes_preflop_and_paytables_stale(copy: Path, ar
         text = _dry_run(copy, artifacts)
     finally:
         combos.write_text(old)
-    # neither stage module imports combos itself: preflop reaches it through equity.engine,
+    # neither stage module imports combos itself: preflop reaches it through equity.allhands,
     # paytables through videopoker.deals
     graph = ImportGraph(ROOT)
     for stage in ("preflop", "paytable"):

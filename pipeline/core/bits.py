@@ -1,7 +1,7 @@
 """Bit tricks for numba kernels: popcount, count-trailing-zeros, colex-ordered bitmap runs.
 
-Used by the read side (:mod:`pipeline.query.lookup`) and by build stages; imports nothing else
-from the package.
+Used by the read side (:mod:`pipeline.query.lookup`) and by build stages; imports only other
+``core`` modules.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from pipeline.core.parallel import even_chunk
+from pipeline.core.combos import colex_chunk
+from pipeline.core.constants import DECK_SIZE
 
 
 def _ctpop64(typingctx: Any, x: Any) -> tuple[Any, Callable[..., Any]]:
@@ -55,22 +56,13 @@ def colex_bitmaps(k: int, first: int, binom: np.ndarray, out: np.ndarray) -> Non
     Colex order of k-sets is the numeric order of their bitmaps, so each next hand is the next
     larger integer with k bits set (Gosper's hack); each parallel chunk unranks its first hand.
     """
-    total = out.shape[0]
     nchunks = 64
     for ch in nb.prange(nchunks):
-        lo, hi = even_chunk(total, nchunks, ch)
-        if lo >= hi:
-            continue
-        rest = first + lo
+        lo, hi, cards = colex_chunk(out.shape[0], nchunks, ch, first, k, DECK_SIZE, binom)
         v = np.int64(0)
-        c = 51
-        for i in range(k, 0, -1):
-            while binom[c, i] > rest:
-                c -= 1
-            v |= np.int64(1) << c
-            rest -= binom[c, i]
-            c -= 1
-        for j in range(lo, hi):
+        for i in range(k):
+            v |= np.int64(1) << cards[i]
+        for j in range(lo - first, hi - first):
             out[j] = v
             t = v | (v - 1)
             v = (t + 1) | (((~t & -(~t)) - 1) >> (cttz64(v) + 1))

@@ -54,22 +54,43 @@ def next_combination(cards: np.ndarray) -> None:
         cards[t] = t
 
 
+@nb.njit(cache=True, nogil=True)
+def colex_chunk(total: int, nchunks: int, ch: int, first: int, k: int, n: int,
+                binom: np.ndarray) -> tuple[int, int, np.ndarray]:
+    """Chunk ``ch`` of ``nchunks`` near-equal chunks of the k-subsets of 0..n-1 with colex index
+    ``first .. first + total - 1``: ``(lo, hi, cards)``, the chunk's indices ``lo <= i < hi``
+    and its first subset in ``cards`` (ascending, k + 1 long with the sentinel).
+
+    Every parallel colex kernel starts a chunk this way (unrank once, then
+    :func:`next_combination` per step), so the work splits evenly whatever the threads.
+    """
+    lo, hi = even_chunk(total, nchunks, ch)
+    cards = np.empty(k + 1, np.int64)
+    cards[k] = n
+    if lo < hi:
+        unrank_into(first + lo, k, n, binom, cards)
+    return first + lo, first + hi, cards
+
+
 @nb.njit(cache=True, parallel=True)
 def _unrank_range(n: int, k: int, first: int, binom: np.ndarray, out: np.ndarray) -> None:
-    total = out.shape[0]
     nchunks = 64
     for ch in nb.prange(nchunks):
-        lo, hi = even_chunk(total, nchunks, ch)
-        start, stop = first + lo, first + hi
-        if start >= stop:
-            continue
-        cards = np.zeros(k + 1, np.int64)
-        unrank_into(start, k, n, binom, cards)
+        start, stop, cards = colex_chunk(out.shape[0], nchunks, ch, first, k, n, binom)
         for idx in range(start, stop):
+            if idx > start:
+                next_combination(cards)
             for t in range(k):
                 out[idx - first, t] = cards[t]
-            if idx + 1 < stop:
-                next_combination(cards)
+
+
+@nb.njit(cache=True, parallel=True)
+def _unrank_each(idx: np.ndarray, k: int, n: int, binom: np.ndarray, out: np.ndarray) -> None:
+    for i in nb.prange(idx.shape[0]):
+        cards = np.empty(k + 1, np.int64)
+        unrank_into(idx[i], k, n, binom, cards)
+        for t in range(k):
+            out[i, t] = cards[t]
 
 
 def all_hands(k: int) -> np.ndarray:
@@ -81,6 +102,13 @@ def hands_range(k: int, start: int, stop: int, n: int = 52) -> np.ndarray:
     """The k-subsets of 0..n-1 with colex index ``start <= i < stop`` as uint8[stop-start, k]."""
     out = np.empty((stop - start, k), np.uint8)
     _unrank_range(n, k, start, BINOM, out)
+    return out
+
+
+def unrank_many(idx: np.ndarray, k: int, n: int) -> np.ndarray:
+    """The k-subsets of 0..n-1 with the given colex indices (any order) as int64[len(idx), k]."""
+    out = np.empty((idx.shape[0], k), np.int64)
+    _unrank_each(np.ascontiguousarray(idx, dtype=np.int64), k, n, BINOM, out)
     return out
 
 

@@ -12,12 +12,18 @@ TOP_SCORE = N_SCORES
 CACTUS_KEV_BASE = N_SCORES + 1
 #: Hold'em starting hands: C(52, 2) two-card combinations.
 N_HOLE_PAIRS = 1326
+#: Community cards of a complete hold'em board.
+BOARD_CARDS = 5
+#: Suits in the deck; the suit symmetry group is their 4! = 24 permutations.
+N_SUITS = 4
 #: Starting-hand classes: 13 pairs + 78 suited + 78 offsuit.
 N_HAND_CLASSES = 169
 #: lcm(1..10): a k-way split pays SHARE_SCALE / k share units exactly, for up to 10 players.
 SHARE_SCALE = 2520
 #: Most players at one table (hero included) that equity and showdown accept.
 MAX_PLAYERS = 10
+#: Most opponents of one hero (random and named hands together).
+MAX_OPPONENTS = MAX_PLAYERS - 1
 #: Most Monte Carlo deals one equity question may ask for (about a minute of work).
 MAX_SAMPLES = 1_000_000_000
 #: Seeds are unsigned 64-bit integers.
@@ -25,5 +31,6 @@ MAX_SEED = 2**64 - 1
 #: Largest config or paytable file read (they are a few kB; this refuses /dev/zero and the like).
 MAX_CONFIG_BYTES = 1 << 20
 
-__all__ = ["DECK_SIZE", "N_SCORES", "TOP_SCORE", "CACTUS_KEV_BASE", "N_HOLE_PAIRS", "N_HAND_CLASSES",
-           "SHARE_SCALE", "MAX_PLAYERS", "MAX_SAMPLES", "MAX_SEED", "MAX_CONFIG_BYTES"]
+__all__ = ["DECK_SIZE", "N_SCORES", "TOP_SCORE", "CACTUS_KEV_BASE", "N_HOLE_PAIRS", "BOARD_CARDS",
+           "N_SUITS", "N_HAND_CLASSES", "SHARE_SCALE", "MAX_PLAYERS", "MAX_OPPONENTS", "MAX_SAMPLES",
+           "MAX_SEED", "MAX_CONFIG_BYTES"]

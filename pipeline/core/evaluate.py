@@ -27,9 +27,8 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import BINOM, RANK_NAMES, RANK_PLURALS, RANKS
-from pipeline.core.combos import next_combination, unrank_into
-from pipeline.core.constants import N_SCORES  # noqa: E402  (re-exported)
-from pipeline.core.parallel import even_chunk
+from pipeline.core.combos import colex_chunk, next_combination, unrank_into
+from pipeline.core.constants import DECK_SIZE, N_SCORES  # noqa: E402  (N_SCORES re-exported)
 
 WHEEL = (3, 2, 1, 0, 12)
 
@@ -241,22 +240,18 @@ def score_all_hands(k: int, flush: np.ndarray, nonflush: np.ndarray, out: np.nda
     ``out`` to count only. The index range is cut into chunks; each chunk unranks its first
     hand and then walks the colex successor, so the work splits evenly across threads.
     """
-    total = binom[52, k]
+    total = binom[DECK_SIZE, k]
     nchunks = hist.shape[0]
     write = out.shape[0] > 0
     for ch in nb.prange(nchunks):
-        start, stop = even_chunk(total, nchunks, ch)
-        if start >= stop:
-            continue
-        cards = np.zeros(k + 1, np.int64)
-        unrank_into(start, k, 52, binom, cards)
+        start, stop, cards = colex_chunk(total, nchunks, ch, 0, k, DECK_SIZE, binom)
         for idx in range(start, stop):
+            if idx > start:
+                next_combination(cards)
             sc = _score_cards(cards, k, flush, nonflush, mbinom)
             hist[ch, sc] += 1
             if write:
                 out[idx] = sc
-            if idx + 1 < stop:
-                next_combination(cards)
 
 
 @nb.njit(cache=True, parallel=True)
@@ -266,67 +261,46 @@ def score_all_seven(flush: np.ndarray, nonflush7: np.ndarray, out: np.ndarray,
 
     ``hist`` (int64[nlanes, 7463]) receives per-lane score counts; an empty ``out`` counts only.
 
-    Six nested loops fix c7 > ... > c2 and keep the rank-multiset index and per-suit rank
-    masks incrementally; the innermost loop over c1 < c2 writes a contiguous run.
-    Work is split by c7 into interleaved lanes (heavy and light c7 alternate) for balance.
+    For each top card c7 the five middle cards c2 < ... < c6 < c7 are walked in colex order;
+    their rank-multiset index, colex index and per-suit rank masks are summed once, and the
+    innermost loop over c1 < c2 writes a contiguous run. Work is split by c7 into interleaved
+    lanes (heavy and light c7 alternate) for balance.
     """
     nlanes = hist.shape[0]
     write = out.shape[0] > 0
     for lane in nb.prange(nlanes):
-        c7 = 51 - lane
+        mid = np.empty(6, np.int64)
+        masks = np.empty(4, np.int64)
+        c7 = DECK_SIZE - 1 - lane
         while c7 >= 6:
-            r7 = c7 >> 2
-            m7 = mbinom[r7 + 6, 7]
+            m7 = mbinom[(c7 >> 2) + 6, 7]
             b7 = binom[c7, 7]
-            for c6 in range(5, c7):
-                r6 = c6 >> 2
-                m6 = m7 + mbinom[r6 + 5, 6]
-                b6 = b7 + binom[c6, 6]
-                for c5 in range(4, c6):
-                    r5 = c5 >> 2
-                    m5 = m6 + mbinom[r5 + 4, 5]
-                    b5 = b6 + binom[c5, 5]
-                    for c4 in range(3, c5):
-                        r4 = c4 >> 2
-                        m4 = m5 + mbinom[r4 + 3, 4]
-                        b4 = b5 + binom[c4, 4]
-                        for c3 in range(2, c4):
-                            r3 = c3 >> 2
-                            m3 = m4 + mbinom[r3 + 2, 3]
-                            b3 = b4 + binom[c3, 3]
-                            for c2 in range(1, c3):
-                                r2 = c2 >> 2
-                                m2 = m3 + mbinom[r2 + 1, 2]
-                                b2 = b3 + binom[c2, 2]
-                                s0 = 0
-                                s1 = 0
-                                s2 = 0
-                                s3 = 0
-                                for c in (c7, c6, c5, c4, c3, c2):
-                                    bit = 1 << (c >> 2)
-                                    su = c & 3
-                                    if su == 0:
-                                        s0 |= bit
-                                    elif su == 1:
-                                        s1 |= bit
-                                    elif su == 2:
-                                        s2 |= bit
-                                    else:
-                                        s3 |= bit
-                                f6 = max(max(flush[s0], flush[s1]), max(flush[s2], flush[s3]))
-                                for c1 in range(c2):
-                                    r1 = c1 >> 2
-                                    best = nonflush7[m2 + r1]
-                                    su = c1 & 3
-                                    sm = s0 if su == 0 else (s1 if su == 1 else (s2 if su == 2 else s3))
-                                    f = flush[sm | (1 << r1)]
-                                    if f6 > f:
-                                        f = f6
-                                    if f > best:
-                                        best = f
-                                    hist[lane, best] += 1
-                                    if write:
-                                        out[b2 + c1] = best
+            for j in range(binom[c7, 5]):
+                if j == 0:
+                    unrank_into(0, 5, c7, binom, mid)
+                else:
+                    next_combination(mid)
+                m2 = m7
+                b2 = b7
+                masks[:] = 0
+                masks[c7 & 3] |= 1 << (c7 >> 2)
+                for i in range(5):
+                    c = mid[i]
+                    m2 += mbinom[(c >> 2) + i + 1, i + 2]
+                    b2 += binom[c, i + 2]
+                    masks[c & 3] |= 1 << (c >> 2)
+                f6 = max(max(flush[masks[0]], flush[masks[1]]), max(flush[masks[2]], flush[masks[3]]))
+                for c1 in range(mid[0]):
+                    r1 = c1 >> 2
+                    best = nonflush7[m2 + r1]
+                    f = flush[masks[c1 & 3] | (1 << r1)]
+                    if f6 > f:
+                        f = f6
+                    if f > best:
+                        best = f
+                    hist[lane, best] += 1
+                    if write:
+                        out[b2 + c1] = best
             c7 -= nlanes
 
 

@@ -17,9 +17,11 @@ import numpy as np
 
 from pipeline.core.bits import cttz64
 from pipeline.core.cards import BINOM, format_cards, parse_cards
-from pipeline.core.combos import next_combination, unrank_into
-from pipeline.core.constants import SHARE_SCALE
-from pipeline.core.rng import below, seed_state
+from pipeline.core.combos import colex_chunk, next_combination
+from pipeline.core.constants import DECK_SIZE, MAX_OPPONENTS, SHARE_SCALE
+from pipeline.core.deal import partial_shuffle
+from pipeline.core.parallel import even_chunk
+from pipeline.core.rng import seed_state
 from pipeline.equity.result import EquityResult, seat_row
 from pipeline.errors import InputError
 
@@ -107,25 +109,18 @@ def _exact_river_vs_all(hero: int, board: np.ndarray, deck: np.ndarray, five: np
                         binom: np.ndarray, pairs: np.ndarray, triples: np.ndarray,
                         out: np.ndarray) -> None:
     """For every 4-card opponent hand from ``deck``: -1/0/1 = opponent better/equal/worse."""
-    n = deck.shape[0]
-    m = out.shape[0]
     nchunks = 64
     for ch in nb.prange(nchunks):
-        start = m * ch // nchunks
-        stop = m * (ch + 1) // nchunks
-        if start >= stop:
-            continue
-        pos = np.empty(5, np.int64)  # scratch per chunk: 4 deck positions + sentinel
+        start, stop, pos = colex_chunk(out.shape[0], nchunks, ch, 0, 4, deck.shape[0], binom)
         opp = np.empty(4, np.int64)
         tm = np.empty(10, np.int64)
-        unrank_into(start, 4, n, binom, pos)
         for idx in range(start, stop):
+            if idx > start:
+                next_combination(pos)
             for i in range(4):
                 opp[i] = deck[pos[i]]
             s = _omaha_scratch(opp, board, five, binom, pairs, triples, tm)
             out[idx] = 1 if hero > s else (0 if hero == s else -1)
-            if idx + 1 < stop:
-                next_combination(pos)
 
 
 @nb.njit(cache=True, parallel=True)
@@ -140,8 +135,7 @@ def _monte_carlo(hero_hole: np.ndarray, board: np.ndarray, named: np.ndarray, n_
     n_named = named.shape[0]
     for ch in nb.prange(chunks):
         st = seed_state(seed, ch)
-        lo = samples * ch // chunks
-        hi = samples * (ch + 1) // chunks
+        lo, hi = even_chunk(samples, chunks, ch)
         dk = deck.copy()
         n = dk.shape[0]
         full = np.empty(5, np.int64)
@@ -159,11 +153,7 @@ def _monte_carlo(hero_hole: np.ndarray, board: np.ndarray, named: np.ndarray, n_
         eq = 0
         eq2 = 0
         for _ in range(lo, hi):
-            for i in range(need):
-                j = i + below(st, n - i)
-                tmp = dk[i]
-                dk[i] = dk[j]
-                dk[j] = tmp
+            partial_shuffle(st, dk, n, need)
             for i in range(need_board):
                 full[board.shape[0] + i] = dk[i]
             for j in range(n_random):
@@ -181,11 +171,11 @@ def _monte_carlo(hero_hole: np.ndarray, board: np.ndarray, named: np.ndarray, n_
                     ties += 1
             if hero > best_other:
                 w += 1
-                eq += 2520
-                eq2 += 2520 * 2520
+                eq += SHARE_SCALE
+                eq2 += SHARE_SCALE * SHARE_SCALE
             elif hero == best_other:
                 ti += 1
-                sh = 2520 // (ties + 1)
+                sh = SHARE_SCALE // (ties + 1)
                 eq += sh
                 eq2 += sh * sh
             else:
@@ -216,9 +206,9 @@ def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
     parse_cards(used)  # any card twice raises, naming it
     n_random = opponents
     total_opp = n_random + len(named)
-    if total_opp < 1 or total_opp > 9:
-        raise InputError(f"opponents must be 1..9 in all, got {total_opp}")
-    deck = np.array(sorted(set(range(52)) - set(used)), dtype=np.int64)
+    if total_opp < 1 or total_opp > MAX_OPPONENTS:
+        raise InputError(f"opponents must be 1..{MAX_OPPONENTS} in all, got {total_opp}")
+    deck = np.array(sorted(set(range(DECK_SIZE)) - set(used)), dtype=np.int64)
     if len(deck) < (5 - len(b)) + 4 * n_random:
         raise InputError(f"deck exhausted: {len(deck)} cards left for {5 - len(b)} board cards and "
                          f"{n_random} random hands")

@@ -18,10 +18,11 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import BINOM
-from pipeline.core.combos import next_combination, unrank_into
+from pipeline.core.combos import colex_chunk
+from pipeline.core.constants import BOARD_CARDS, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.core.fasteval import hand_score
-from pipeline.equity.engine import SUIT_PERMS, _hand_perm_table, _orbit_weight
 from pipeline.equity.montecarlo import Seats
+from pipeline.equity.symmetry import orbit_step, range_stabilizer
 
 #: Chunks the boards are split into (parallel work units).
 N_CHUNKS = 64
@@ -43,7 +44,6 @@ def _range_kernel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarr
     and the same two weighted by the product of hand weights (float64)."""
     P = off.shape[0] - 1
     n = avail.shape[0]
-    total = binom[n, r]
     nh = hand_a.shape[0]
     acc_i = np.zeros((n_chunks, P, 4), np.int64)
     tot_i = np.zeros(n_chunks, np.int64)
@@ -55,27 +55,17 @@ def _range_kernel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarr
         b0key += keys[board0[i]]
         b0mask |= np.uint64(1) << np.uint64(board0[i])
     for ch in nb.prange(n_chunks):
-        start = total * ch // n_chunks
-        stop = total * (ch + 1) // n_chunks
-        if start >= stop:
-            continue
-        pos = np.zeros(8, np.int64)
-        x = np.empty(8, np.int64)
-        work = np.empty(8, np.int64)
+        start, stop, pos = colex_chunk(binom[n, r], n_chunks, ch, 0, r, n, binom)
+        x = np.empty(BOARD_CARDS, np.int64)
+        work = np.empty(BOARD_CARDS, np.int64)
         score = np.empty(nh, np.int64)
         sel = np.empty(P, np.int64)
         at = np.empty(P, np.int64)
         used = np.zeros(P + 1, np.uint64)
         wp = np.ones(P + 1, np.float64)
         sc = np.empty(P, np.int64)
-        unrank_into(start, r, n, binom, pos)
-        pos[r] = n
         for idx in range(start, stop):
-            if idx > start:
-                next_combination(pos)
-            for i in range(r):
-                x[i] = avail[pos[i]]
-            wb = _orbit_weight(x, r, perms, binom, work)
+            wb = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
             if wb == 0:
                 continue
             bkey = b0key
@@ -120,7 +110,7 @@ def _range_kernel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarr
                         nbest = 1
                     elif s == best:
                         nbest += 1
-                sh = 2520 // nbest
+                sh = SHARE_SCALE // nbest
                 col = 0 if nbest == 1 else 1
                 for p in range(P):
                     if sc[p] == best:
@@ -139,22 +129,14 @@ def _range_kernel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarr
 def range_group(seats: Seats, card_sets: list[list[int]]) -> np.ndarray:
     """Suit permutations fixing each card set and mapping every seat's weighted range onto
     itself (so board orbits under them give every seat the same counts)."""
-    ptab = _hand_perm_table(SUIT_PERMS)
-    keep = []
     dense = []
     for p in range(seats.off.shape[0] - 1):
-        w = np.zeros(1326)
-        hands = seats.hand_a[seats.off[p]:seats.off[p + 1]] + \
-            seats.hand_b[seats.off[p]:seats.off[p + 1]] * (seats.hand_b[seats.off[p]:seats.off[p + 1]] - 1) // 2
-        w[hands] = seats.hand_w[seats.off[p]:seats.off[p + 1]]
+        rows = slice(seats.off[p], seats.off[p + 1])
+        a, b = seats.hand_a[rows], seats.hand_b[rows]
+        w = np.zeros(N_HOLE_PAIRS)
+        w[a + b * (b - 1) // 2] = seats.hand_w[rows]
         dense.append(w)
-    for i, perm in enumerate(SUIT_PERMS):
-        ok = all({4 * (c >> 2) + int(perm[c & 3]) for c in cs} == set(cs) for cs in card_sets)
-        if ok:
-            ok = all(np.array_equal(w[ptab[i]], w) for w in dense)
-        if ok:
-            keep.append(perm)
-    return np.array(keep, dtype=np.int64).reshape(-1, 4)
+    return range_stabilizer(card_sets, dense)
 
 
 def range_exact_cost(seats: Seats, n_avail: int, r: int, group_size: int) -> float:

@@ -5,8 +5,8 @@ The method is chosen by what is known and what it costs:
 1. preflop, no dead cards, everyone else random: read ``preflop.h5`` (exact heads-up counts;
    2..9 opponents from its Monte Carlo columns with their standard error);
 2. preflop heads-up range vs range: the matchup table ``preflop_matchups.h5`` (exact);
-3. one hand against named hands and up to 3 random hands: the counting engine of
-   :mod:`pipeline.equity.engine` (board orbits x inclusion-exclusion over random hands);
+3. one hand against named hands and up to 3 random hands: exact counting
+   (:mod:`pipeline.equity.exactcount`: board orbits x inclusion-exclusion over random hands);
 4. ranges, when the cost model says about 2 s or less: every board x every non-conflicting
    assignment (:mod:`pipeline.equity.rangeexact`);
 5. otherwise Monte Carlo (:mod:`pipeline.equity.montecarlo`) for a sample count, a target
@@ -22,7 +22,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from pipeline.equity.ranges import Range, parse_range
 from pipeline.equity.result import EquityResult, seat_row
 from pipeline.errors import ArtifactError, InputError
 
+if TYPE_CHECKING:
+    from pipeline.equity.spot import Spot
+
 #: Exact methods are chosen automatically when their estimated time is at most this (s).
 EXACT_SECONDS = 2.0
 #: ``exact=True`` refuses spots estimated above this (s).
@@ -41,7 +44,7 @@ EXACT_HARD_SECONDS = 600.0
 #: Default Monte Carlo sample count: shares lie in [0, 1] so a seat's variance is <= 1/4 and
 #: 0.5 / sqrt(300,000) < 0.1 percentage point.
 DEFAULT_SAMPLES = 300_000
-#: Lookups per second the counting engine's cost estimate is converted with.
+#: Lookups per second the exact counter's cost estimate is converted with.
 ENGINE_LOOKUPS_PER_S = 2.0e8
 
 
@@ -277,14 +280,14 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
     limit = EXACT_HARD_SECONDS if insist else EXACT_SECONDS
     singles = all(s.is_single for s, r in zip(table.seats, table.random) if not r)
     if singles and not table.random[0] and table.n_random <= 3:
-        from pipeline.equity import engine
+        from pipeline.equity.exactcount import exact_cost
+        from pipeline.equity.spot import make_spot
 
         named = [s.cards() for s, r in zip(table.seats[1:], table.random[1:]) if not r]
-        spot = engine.make_spot(table.seats[0].cards(), table.board, table.n_random, named,
-                                table.dead)
-        cost = engine.exact_cost(spot) / ENGINE_LOOKUPS_PER_S
+        spot = make_spot(table.seats[0].cards(), table.board, table.n_random, named, table.dead)
+        cost = exact_cost(spot) / ENGINE_LOOKUPS_PER_S
         if cost <= limit:
-            return _engine_exact(tables, table, spot)
+            return _hand_exact(tables, table, spot)
     ranged = [s for s, r in zip(table.seats, table.random) if not r]
     seats = _seats_arrays(list(table.seats))
     from pipeline.equity.rangeexact import range_exact, range_exact_cost, range_group
@@ -326,10 +329,11 @@ def _threads() -> int:
     return max(1, int(numba.get_num_threads()))
 
 
-def _engine_exact(tables: Any, table: Table, spot: Any) -> EquityResult:
-    from pipeline.equity import engine
+def _hand_exact(tables: Any, table: Table, spot: Spot) -> EquityResult:
+    from pipeline.equity.exactcount import run_exact
+    from pipeline.equity.hand import table7_of
 
-    r = engine._run_exact(spot, engine._table7(tables))
+    r = run_exact(spot, table7_of(tables))
     rows_named: dict[int, dict[str, Any]] = {}
     known = {0: r.equity}
     named_idx = [i for i in range(1, len(table.seats)) if not table.random[i]]

@@ -217,8 +217,8 @@ class Tables:
 
         ``win[a, b]`` = boards (of 1,712,304) where hand ``a`` beats hand ``b``, ``tie[a, b]``
         where they tie; 0 when the hands share a card. Hands are numbered in colex order of
-        their card ids ``c1 < c2``: ``c1 + c2*(c2-1)/2`` (``engine.hand_index2``). Raises
-        :class:`ArtifactError` if ``preflop_matchups.h5`` is not built (stage
+        their card ids ``c1 < c2``: ``c1 + c2*(c2-1)/2`` (:func:`pipeline.equity.holes.hole_index`).
+        Raises :class:`ArtifactError` if ``preflop_matchups.h5`` is not built (stage
         ``preflop_matchups``, see configs/build.toml).
         """
         if self._matchups is None:

@@ -14,8 +14,7 @@ from math import comb
 import numba as nb
 import numpy as np
 
-from pipeline.core.combos import hands_range, next_combination, unrank_into
-from pipeline.core.parallel import even_chunk
+from pipeline.core.combos import colex_chunk, hands_range, next_combination
 
 RANK_BASE = 16 ** 5  # the five ordered rank values, base 16
 
@@ -124,15 +123,12 @@ def all_combinations(n: int, k: int) -> np.ndarray:
 def best_of_subsets(n: int, k: int, five: np.ndarray, subsets: np.ndarray, binom: np.ndarray,
                     out: np.ndarray) -> None:
     """out[colex] = max five-table score over the 5-subsets (``subsets`` positions) of each k-hand."""
-    total = out.shape[0]
     nchunks = 256
     for ch in nb.prange(nchunks):
-        start, stop = even_chunk(total, nchunks, ch)
-        if start >= stop:
-            continue
-        cards = np.zeros(k + 1, np.int64)
-        unrank_into(start, k, n, binom, cards)
+        start, stop, cards = colex_chunk(out.shape[0], nchunks, ch, 0, k, n, binom)
         for idx in range(start, stop):
+            if idx > start:
+                next_combination(cards)
             best = 0
             for s in range(subsets.shape[0]):
                 sub = 0
@@ -142,8 +138,6 @@ def best_of_subsets(n: int, k: int, five: np.ndarray, subsets: np.ndarray, binom
                 if v > best:
                     best = v
             out[idx] = best
-            if idx + 1 < stop:
-                next_combination(cards)
 
 
 def subset_positions(k: int) -> np.ndarray:

@@ -7,7 +7,7 @@ config:  [preflop] enabled, heads_up (bool), opponents (list, e.g. 2..9), stderr
 
 * heads-up, exact: win/tie/lose counts of all 1,326 hands (and the 169 classes) against one
   random hand over all 2,097,572,400 deals each, by the board-major pass over the 134,459
-  suit-canonical boards in :func:`pipeline.equity.engine.heads_up_all_hands` (one task);
+  suit-canonical boards in :func:`pipeline.equity.allhands.heads_up_all_hands` (one task);
 * 2..9 random opponents, Monte Carlo: every sampled deal (board + opponents) serves every
   hero hand it leaves room for; rounds are added until each class's standard error (batch
   means over 64 independent streams) is at most ``stderr_target``. A round is 64 chunks of
@@ -33,11 +33,7 @@ from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
 from pipeline.core.cards import BINOM, RANKS, format_cards
 from pipeline.core.constants import N_HOLE_PAIRS, SHARE_SCALE
-from pipeline.equity.engine import (
-    N_CHUNKS,
-    _mc_all_hands,
-    heads_up_all_hands,
-)
+from pipeline.equity.allhands import N_CHUNKS, heads_up_all_hands, mc_all_hands
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")
 DEFAULTS: dict[str, Any] = {"heads_up": True, "opponents": list(range(2, 10)),
@@ -144,7 +140,7 @@ def mc_task(opponents: int, per_chunk: int, seed: int, stream0: int, n_chunks: i
     many workers ran them. Also returns the worker pid (evidence for the scale-out tests).
     """
     table = seven_table() if table7 is None else table7
-    acc = _mc_all_hands(opponents, per_chunk * n_chunks, seed, stream0, n_chunks, table, BINOM)
+    acc = mc_all_hands(opponents, per_chunk * n_chunks, seed, stream0, n_chunks, table, BINOM)
     return acc, os.getpid()
 
 

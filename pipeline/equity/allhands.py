@@ -1,0 +1,222 @@
+"""Preflop counts of all 1,326 hands at once: exact heads-up, and Monte Carlo against 2..9 hands.
+
+Both passes are board-major: each board is prepared once and every live two-card hand is scored
+on it, so one board serves hundreds of hands. They feed the ``preflop`` stage, and the heads-up
+table answers every preflop question of one hand against one random hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numba as nb
+import numpy as np
+
+from pipeline.core.cards import BINOM
+from pipeline.core.combos import sort_small, unrank_many
+from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, MAX_OPPONENTS, N_HOLE_PAIRS, SHARE_SCALE
+from pipeline.core.deal import partial_shuffle
+from pipeline.core.parallel import even_chunk
+from pipeline.core.rng import seed_state
+from pipeline.equity.boardindex import board_scratch, index7, prepare_board
+from pipeline.equity.symmetry import canonical_subsets, stabilizer, symmetrise_hands
+from pipeline.errors import InputError
+
+#: Chunks a pass is split into (parallel work units; Monte Carlo: one generator stream each).
+N_CHUNKS = 64
+#: Sort keys pack a score above a pair's index; 11 bits hold the 1,326 pair indices.
+_PAIR_BITS = 11
+_PAIR_MASK = (1 << _PAIR_BITS) - 1
+#: Blocks the heads-up pass is cut into when progress is reported (the result is the same).
+_PROGRESS_BLOCKS = 16
+
+
+@nb.njit(cache=True, parallel=True)
+def _hu_all_hands(boards: np.ndarray, weights: np.ndarray, dead: np.uint64, table: np.ndarray,
+                  binom: np.ndarray, n_chunks: int) -> np.ndarray:
+    """Weighted win/tie/lose counts of every two-card hand against every disjoint hand.
+
+    For each board (row of ``boards``, sorted), the C(m, 2) live two-card hands are scored
+    and sorted once; sweeping scores upward with per-card counters gives, for hand {a, b},
+    the hands below it that avoid a and b by inclusion-exclusion (all - with a - with b;
+    the pair {a, b} itself is never below itself). Returns int64[n_chunks, 1326, 3].
+    """
+    acc = np.zeros((n_chunks, N_HOLE_PAIRS, 3), np.int64)
+    for ch in nb.prange(n_chunks):
+        start, stop = even_chunk(boards.shape[0], n_chunks, ch)
+        board, parts, gap = board_scratch()
+        live = np.empty(DECK_SIZE, np.int64)
+        keys = np.empty(N_HOLE_PAIRS, np.int64)
+        pa = np.empty(N_HOLE_PAIRS, np.int64)
+        pb = np.empty(N_HOLE_PAIRS, np.int64)
+        less_c = np.zeros(DECK_SIZE, np.int64)
+        eq_c = np.zeros(DECK_SIZE, np.int64)
+        for bi in range(start, stop):
+            w = weights[bi]
+            bm = dead
+            for k in range(BOARD_CARDS):
+                board[k] = boards[bi, k]
+                bm |= np.uint64(1) << np.uint64(board[k])
+            prepare_board(board, binom, parts, gap)
+            m = 0
+            for c in range(DECK_SIZE):
+                if not (bm >> np.uint64(c)) & np.uint64(1):
+                    live[m] = c
+                    m += 1
+            # score every live pair, keyed for one sort (score above pair index)
+            n = 0
+            for i in range(m):
+                a = live[i]
+                for j in range(i + 1, m):
+                    b = live[j]
+                    pa[n] = a
+                    pb[n] = b
+                    keys[n] = (np.int64(table[index7(a, b, parts, gap, binom)]) << _PAIR_BITS) | n
+                    n += 1
+            srt = np.sort(keys[:n])
+            disjoint = (m - 2) * (m - 3) // 2
+            less_c[:] = 0
+            less_all = 0
+            g0 = 0
+            while g0 < n:
+                s0 = srt[g0] >> _PAIR_BITS
+                g1 = g0
+                while g1 < n and (srt[g1] >> _PAIR_BITS) == s0:
+                    k = srt[g1] & _PAIR_MASK
+                    eq_c[pa[k]] += 1
+                    eq_c[pb[k]] += 1
+                    g1 += 1
+                gs = g1 - g0
+                for t in range(g0, g1):
+                    k = srt[t] & _PAIR_MASK
+                    a = pa[k]
+                    b = pb[k]
+                    lo = less_all - less_c[a] - less_c[b]
+                    eq = gs - eq_c[a] - eq_c[b] + 1
+                    h = a + b * (b - 1) // 2
+                    acc[ch, h, 0] += w * lo
+                    acc[ch, h, 1] += w * eq
+                    acc[ch, h, 2] += w * (disjoint - lo - eq)
+                for t in range(g0, g1):
+                    k = srt[t] & _PAIR_MASK
+                    eq_c[pa[k]] = 0
+                    eq_c[pb[k]] = 0
+                    less_c[pa[k]] += 1
+                    less_c[pb[k]] += 1
+                less_all += gs
+                g0 = g1
+    return acc
+
+
+def heads_up_all_hands(table7: np.ndarray, dead: Sequence[int] = (),
+                       progress: Callable[[float], None] | None = None) -> np.ndarray:
+    """Exact preflop win/tie/lose counts of all 1,326 hands against one random hand.
+
+    Returns int64[1326, 3] by two-card colex index; a hand's row sums to
+    C(50-d, 2) * C(48-d, 5) deals (d dead cards; 2,097,572,400 with none), hands touching a
+    dead card are all zero. Boards are enumerated once per orbit of the suit permutations
+    that fix the dead set (134,459 boards with no dead cards), then counts are symmetrised.
+    """
+    dead_l = sorted({int(c) for c in dead})
+    perms = stabilizer([dead_l])
+    avail = np.array([c for c in range(DECK_SIZE) if c not in set(dead_l)], dtype=np.int64)
+    w = canonical_subsets(avail, BOARD_CARDS, perms, BINOM)
+    keep = np.flatnonzero(w)
+    boards = avail[unrank_many(keep, BOARD_CARDS, len(avail))]
+    weights = w[keep]
+    dmask = np.uint64(sum(1 << c for c in dead_l))
+    acc = np.zeros((N_HOLE_PAIRS, 3), np.int64)
+    nblk = _PROGRESS_BLOCKS if progress else 1
+    for i in range(nblk):
+        a, b = len(boards) * i // nblk, len(boards) * (i + 1) // nblk
+        part = _hu_all_hands(np.ascontiguousarray(boards[a:b]), weights[a:b], dmask, table7,
+                             BINOM, N_CHUNKS)
+        acc += part.sum(axis=0)
+        if progress:
+            progress((i + 1) / nblk)
+    return symmetrise_hands(acc, perms)
+
+
+_HU_CACHE: dict[tuple[int, int, tuple[int, ...]], np.ndarray] = {}
+
+
+def heads_up_cached(table7: np.ndarray, dead: Sequence[int]) -> np.ndarray:
+    """:func:`heads_up_all_hands` remembered per table and dead set (32 KB each): every
+    preflop heads-up question after the first is then a row lookup."""
+    key = (table7.__array_interface__["data"][0], table7.shape[0], tuple(sorted(dead)))
+    hit = _HU_CACHE.get(key)
+    if hit is None:
+        hit = _HU_CACHE[key] = heads_up_all_hands(table7, dead)
+    return hit
+
+
+@nb.njit(cache=True, parallel=True)
+def mc_all_hands(nr: int, samples: int, seed: int, stream0: int, n_chunks: int,
+                 table: np.ndarray, binom: np.ndarray) -> np.ndarray:
+    """Preflop Monte Carlo for every hero hand at once against ``nr`` random hands.
+
+    Each sample deals a board and ``nr`` hands from the full deck; every two-card hand from
+    the remaining cards is then a hero whose deal is uniform given that it avoids those cards,
+    so one sample serves hundreds of hands. Returns int64[n_chunks, 1326, 4]: observations,
+    wins, ties, equity numerator (x SHARE_SCALE), per chunk (the chunks are the batches for
+    the batch-means standard error); chunk ``ch`` draws from stream ``stream0 + ch``.
+    """
+    need = BOARD_CARDS + 2 * nr
+    acc = np.zeros((n_chunks, N_HOLE_PAIRS, 4), np.int64)
+    for ch in nb.prange(n_chunks):
+        st = seed_state(seed, stream0 + ch)
+        deck = np.arange(DECK_SIZE).astype(np.int64)
+        board, parts, gap = board_scratch()
+        lo_s, hi_s = even_chunk(samples, n_chunks, ch)
+        for _ in range(hi_s - lo_s):
+            partial_shuffle(st, deck, DECK_SIZE, need)
+            for i in range(BOARD_CARDS):
+                board[i] = deck[i]
+            sort_small(board, BOARD_CARDS)
+            prepare_board(board, binom, parts, gap)
+            best = 0
+            nbest = 0
+            for o in range(nr):
+                so = table[index7(deck[BOARD_CARDS + 2 * o], deck[BOARD_CARDS + 1 + 2 * o],
+                                  parts, gap, binom)]
+                if so > best:
+                    best = so
+                    nbest = 1
+                elif so == best:
+                    nbest += 1
+            rest = deck[need:]
+            m = DECK_SIZE - need
+            for i in range(m):
+                a = rest[i]
+                for j in range(i + 1, m):
+                    b = rest[j]
+                    s = table[index7(a, b, parts, gap, binom)]
+                    lo = a if a < b else b
+                    hi = b if a < b else a
+                    h = lo + hi * (hi - 1) // 2
+                    acc[ch, h, 0] += 1
+                    if s > best:
+                        acc[ch, h, 1] += 1
+                        acc[ch, h, 3] += SHARE_SCALE
+                    elif s == best:
+                        acc[ch, h, 2] += 1
+                        acc[ch, h, 3] += SHARE_SCALE // (1 + nbest)
+    return acc
+
+
+def multiway_all_hands(table7: np.ndarray, opponents: int, samples: int, seed: int,
+                       stream0: int = 0) -> np.ndarray:
+    """Monte Carlo preflop counts of every hand against ``opponents`` random hands.
+
+    ``samples`` deals (board + opponents) are split over :data:`N_CHUNKS` batches; returns
+    int64[N_CHUNKS, 1326, 4] (observations, wins, ties, equity numerator x SHARE_SCALE).
+    Rounds with different ``stream0`` are independent, so callers can add rounds until a
+    target error.
+    """
+    if not 1 <= opponents <= MAX_OPPONENTS:
+        raise InputError(f"opponents must be 1..{MAX_OPPONENTS}, got {opponents}")
+    return mc_all_hands(opponents, samples, seed, stream0, N_CHUNKS, table7, BINOM)
+
+
+__all__ = ["heads_up_all_hands", "heads_up_cached", "mc_all_hands", "multiway_all_hands",
+           "N_CHUNKS"]

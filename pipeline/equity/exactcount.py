@@ -1,0 +1,177 @@
+"""Exact equity of one hand against named hands and up to 3 random hands, counted, not dealt.
+
+Board completions are enumerated once per orbit of the suit permutations that fix every known
+card set, weighted by orbit size (:mod:`pipeline.equity.symmetry`). On each complete board the
+face-up hands are scored directly, and the ordered tuples of random opponent hands that stay
+below (or tie) a score are counted by inclusion-exclusion (:mod:`pipeline.equity.disjoint`).
+Preflop heads-up against one random hand is a row of the all-hands table instead
+(:mod:`pipeline.equity.allhands`).
+
+Counts are integers: ``deals`` counts ordered deals (opponent seats are distinct) and equity
+is an integer numerator over ``SHARE_SCALE * deals``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numba as nb
+import numpy as np
+
+from pipeline.core.cards import BINOM
+from pipeline.core.combos import colex_chunk, sort_small
+from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
+from pipeline.equity.allhands import heads_up_cached
+from pipeline.equity.boardindex import board_scratch, index7, index7_direct, prepare_board, score_pairs
+from pipeline.equity.disjoint import MAX_EXACT_RANDOM, tuple_poly, tuple_scratch
+from pipeline.equity.holes import hole_index
+from pipeline.equity.result import EquityResult
+from pipeline.equity.spot import Spot, spot_result
+from pipeline.equity.symmetry import orbit_step, stabilizer
+
+#: Chunks the board completions are split into (parallel work units).
+N_CHUNKS = 64
+#: Per-player accumulator columns: win, tie, lose, equity numerator.
+WIN, TIE, LOSE, SHARE = range(4)
+
+
+@nb.njit(cache=True, parallel=True)
+def exact_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: int, nr: int,
+                 total_tuples: int, perms: np.ndarray, table: np.ndarray, binom: np.ndarray,
+                 n_chunks: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact weighted counts per fixed player (hero first): int64[n_chunks, P, 4] of
+    win, tie, lose, equity numerator (x SHARE_SCALE), and the weight (board completions) per chunk."""
+    P = fixed.shape[0]
+    n = avail.shape[0]
+    nb0 = board0.shape[0]
+    acc = np.zeros((n_chunks, P, 4), np.int64)
+    wsum = np.zeros(n_chunks, np.int64)
+    for ch in nb.prange(n_chunks):
+        start, stop, pos = colex_chunk(binom[n, r], n_chunks, ch, 0, r, n, binom)
+        x = np.empty(BOARD_CARDS, np.int64)
+        work = np.empty(BOARD_CARDS, np.int64)
+        board, parts, gap = board_scratch()
+        fs = np.empty(P, np.int64)
+        live = np.empty(DECK_SIZE, np.int64)
+        pair_s = np.empty(N_HOLE_PAIRS, np.int64)
+        dL, dE, NL, NE, poly = tuple_scratch()
+        m = 0
+        for idx in range(start, stop):
+            w = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
+            if w == 0:
+                continue
+            for i in range(nb0):
+                board[i] = board0[i]
+            for i in range(r):
+                board[nb0 + i] = x[i]
+            sort_small(board, BOARD_CARDS)
+            if nr == 0:
+                # few lookups per board: preparing the board would cost more than it saves
+                for p in range(P):
+                    fs[p] = table[index7_direct(board, fixed[p, 0], fixed[p, 1], binom)]
+            else:
+                prepare_board(board, binom, parts, gap)
+                for p in range(P):
+                    fs[p] = table[index7(fixed[p, 0], fixed[p, 1], parts, gap, binom)]
+                # the live cards are avail minus this completion (pos is ascending)
+                m = 0
+                t = 0
+                for i in range(n):
+                    if t < r and pos[t] == i:
+                        t += 1
+                        continue
+                    live[m] = avail[i]
+                    m += 1
+                score_pairs(live, m, table, parts, gap, binom, pair_s)
+            for p in range(P):
+                s = fs[p]
+                greater = False
+                eqf = 0
+                for q in range(P):
+                    if q != p:
+                        if fs[q] > s:
+                            greater = True
+                        elif fs[q] == s:
+                            eqf += 1
+                if greater:
+                    acc[ch, p, LOSE] += w * total_tuples
+                    continue
+                if nr > 0:
+                    tuple_poly(pair_s, m, nr, s, dL, dE, NL, NE, poly)
+                else:
+                    poly[:] = 0
+                    poly[0] = 1
+                tot = 0
+                for j in range(nr + 1):
+                    c = poly[j]
+                    tot += c
+                    acc[ch, p, WIN if j + eqf == 0 else TIE] += w * c
+                    acc[ch, p, SHARE] += w * c * (SHARE_SCALE // (1 + j + eqf))
+                acc[ch, p, LOSE] += w * (total_tuples - tot)
+            wsum[ch] += w
+    return acc, wsum
+
+
+def ordered_tuples(m: int, n: int) -> int:
+    """Ordered ways to deal n two-card hands from m cards."""
+    t = 1
+    for i in range(n):
+        t *= math.comb(m - 2 * i, 2)
+    return t
+
+
+def is_heads_up_preflop(spot: Spot) -> bool:
+    """Whether ``spot`` is one hand vs one random hand before the flop (a row of the all-hands
+    table, :func:`pipeline.equity.allhands.heads_up_all_hands`)."""
+    return spot.missing_board == BOARD_CARDS and spot.opponents == 1 and not spot.vs
+
+
+def exact_cost(spot: Spot) -> float:
+    """Estimated 7-card lookups of an exact enumeration of ``spot`` (inf if not supported)."""
+    n = len(spot.live)
+    r = spot.missing_board
+    if spot.opponents > MAX_EXACT_RANDOM:
+        return math.inf
+    if is_heads_up_preflop(spot):
+        # board-major all-hands pass: canonical boards x live pairs
+        g = len(stabilizer([spot.dead]))
+        return (math.comb(DECK_SIZE - len(spot.dead), BOARD_CARDS) / g
+                * math.comb(DECK_SIZE - BOARD_CARDS - len(spot.dead), 2))
+    boards = math.comb(n, r) / len(spot.group())
+    m = n - r
+    per: float = 1 + len(spot.vs)
+    if spot.opponents:
+        per += math.comb(m, 2) * (1 + (0.3 * (1 + len(spot.vs)) if spot.opponents >= 2 else 0))
+    return boards * per
+
+
+def run_exact(spot: Spot, table7: np.ndarray) -> EquityResult:
+    """Exact counts of ``spot`` on the 7-card score table (``seven.h5``, memory-mapped)."""
+    t0 = time.perf_counter()
+    if is_heads_up_preflop(spot):
+        win, tie, lose = (int(v) for v in heads_up_cached(table7, spot.dead)[hole_index(*spot.hole)])
+        acc = np.array([[win, tie, lose, SHARE_SCALE * win + SHARE_SCALE // 2 * tie]], dtype=np.int64)
+        deals = win + tie + lose
+    else:
+        live = spot.live
+        r = spot.missing_board
+        tuples = ordered_tuples(len(live) - r, spot.opponents)
+        acc_c, wsum = exact_kernel(spot.fixed, np.array(spot.board, dtype=np.int64), live, r,
+                                   spot.opponents, tuples, spot.group(), table7, BINOM, N_CHUNKS)
+        acc = acc_c.sum(axis=0)
+        completions = int(wsum.sum())
+        if completions != math.comb(len(live), r):
+            raise AssertionError("orbit weights do not cover every board")  # cannot happen
+        deals = completions * tuples
+    win, tie, lose, eqn = (int(v) for v in acc[0])
+    if win + tie + lose != deals:
+        raise AssertionError("exact counts do not add up")  # cannot happen
+    return spot_result(spot, "exact", acc, deals, time.perf_counter() - t0, stderr=None,
+                       deals=deals, counts={"win": win, "tie": tie, "lose": lose,
+                                            "equity_numerator": eqn,
+                                            "equity_denominator": SHARE_SCALE * deals})
+
+
+__all__ = ["exact_kernel", "exact_cost", "ordered_tuples", "is_heads_up_preflop", "run_exact",
+           "N_CHUNKS"]

@@ -1,0 +1,137 @@
+"""Suit symmetry: count each board completion once per orbit of the suit permutations.
+
+A permutation of the four suits that maps every known card set (hero, named hands, board, dead
+cards) onto itself maps each board completion to another completion with the same counts.
+Enumerating one representative per orbit (its colex-least member) and weighting it with the
+orbit's size is exact; results that are per hand are then symmetrised back over the group.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numba as nb
+import numpy as np
+
+from pipeline.core.combos import colex_chunk, next_combination, sort_small
+from pipeline.core.constants import N_HOLE_PAIRS, N_SUITS
+from pipeline.equity.holes import HOLE_CARDS
+
+#: The 24 permutations of the suits, one per row (``perm[suit]`` is the image suit).
+SUIT_PERMS = np.array(list(itertools.permutations(range(N_SUITS))), dtype=np.int64)
+#: Chunks :func:`canonical_subsets` splits its subsets into (parallel work units).
+N_CHUNKS = 256
+
+
+@nb.njit(cache=True)
+def orbit_weight(x: np.ndarray, r: int, perms: np.ndarray, binom: np.ndarray,
+                 work: np.ndarray) -> int:
+    """Orbit size of the sorted card set x[:r] if it is its orbit's colex-least member, else 0.
+
+    ``perms`` is a suit-permutation group that maps the live deck onto itself, so every
+    image is another completion; counting each orbit once with its size is exact.
+    """
+    g = perms.shape[0]
+    if g == 1 or r == 0:
+        return 1
+    v0 = 0
+    for i in range(r):
+        v0 += binom[x[i], i + 1]
+    stab = 0
+    for p in range(g):
+        for i in range(r):
+            c = x[i]
+            work[i] = N_SUITS * (c >> 2) + perms[p, c & 3]
+        sort_small(work, r)
+        v = 0
+        for i in range(r):
+            v += binom[work[i], i + 1]
+        if v < v0:
+            return 0
+        if v == v0:
+            stab += 1
+    return g // stab
+
+
+@nb.njit(cache=True)
+def orbit_step(step: bool, avail: np.ndarray, pos: np.ndarray, r: int, perms: np.ndarray,
+               binom: np.ndarray, x: np.ndarray, work: np.ndarray) -> int:
+    """Move ``pos`` to the next r-subset of positions (when ``step``), put its cards
+    ``avail[pos]`` in x[:r] and return its :func:`orbit_weight` (0: not a representative).
+
+    The board-orbit kernels walk their chunk of subsets with this, one call per subset.
+    """
+    if step:
+        next_combination(pos)
+    for i in range(r):
+        x[i] = avail[pos[i]]
+    return orbit_weight(x, r, perms, binom, work)
+
+
+@nb.njit(cache=True, parallel=True)
+def canonical_subsets(avail: np.ndarray, r: int, perms: np.ndarray, binom: np.ndarray
+                      ) -> np.ndarray:
+    """Orbit weight of every r-subset of the sorted card array ``avail`` (colex over positions);
+    0 for subsets that are not their orbit's representative. Weights sum to C(len(avail), r)."""
+    n = avail.shape[0]
+    out = np.zeros(binom[n, r], np.int64)
+    for ch in nb.prange(N_CHUNKS):
+        start, stop, pos = colex_chunk(out.shape[0], N_CHUNKS, ch, 0, r, n, binom)
+        x = np.empty(r + 1, np.int64)
+        work = np.empty(r + 1, np.int64)
+        for idx in range(start, stop):
+            out[idx] = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
+    return out
+
+
+def stabilizer(card_sets: Sequence[Sequence[int]]) -> np.ndarray:
+    """The suit permutations (rows of 4) that map each given card set onto itself."""
+    keep = []
+    for perm in SUIT_PERMS:
+        if all(_maps_onto_itself(perm, cs) for cs in card_sets):
+            keep.append(perm)
+    return np.array(keep, dtype=np.int64).reshape(-1, N_SUITS)
+
+
+def _maps_onto_itself(perm: np.ndarray, cards: Sequence[int]) -> bool:
+    s = {int(c) for c in cards}
+    return {N_SUITS * (c >> 2) + int(perm[c & 3]) for c in s} == s
+
+
+def hand_perm_table(perms: np.ndarray) -> np.ndarray:
+    """int64[g, 1326]: the two-card index each suit permutation sends each hand to."""
+    a0, b0 = HOLE_CARDS[:, 0], HOLE_CARDS[:, 1]
+    out = np.empty((perms.shape[0], N_HOLE_PAIRS), np.int64)
+    for p, perm in enumerate(perms):
+        a = N_SUITS * (a0 >> 2) + perm[a0 & 3]
+        b = N_SUITS * (b0 >> 2) + perm[b0 & 3]
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        out[p] = lo + hi * (hi - 1) // 2
+    return out
+
+
+def range_stabilizer(card_sets: Sequence[Sequence[int]], dense_weights: Sequence[np.ndarray]
+                     ) -> np.ndarray:
+    """The suit permutations fixing each card set and mapping every float64[1326] hand-weight
+    vector (a weighted range) onto itself."""
+    ptab = hand_perm_table(SUIT_PERMS)
+    keep = []
+    for i, perm in enumerate(SUIT_PERMS):
+        if all(_maps_onto_itself(perm, cs) for cs in card_sets) and \
+                all(np.array_equal(w[ptab[i]], w) for w in dense_weights):
+            keep.append(perm)
+    return np.array(keep, dtype=np.int64).reshape(-1, N_SUITS)
+
+
+def symmetrise_hands(counts: np.ndarray, perms: np.ndarray) -> np.ndarray:
+    """Per-hand counts (rows by two-card index) from an orbit-weighted enumeration under the
+    group ``perms``, averaged over the group: exact, since each hand's images share its counts."""
+    total = counts[hand_perm_table(perms)].sum(axis=0)
+    if np.any(total % len(perms)):
+        raise AssertionError("suit symmetrisation left a remainder")  # cannot happen
+    return total // len(perms)
+
+
+__all__ = ["SUIT_PERMS", "orbit_weight", "orbit_step", "canonical_subsets", "stabilizer",
+           "hand_perm_table", "range_stabilizer", "symmetrise_hands"]
