@@ -61,12 +61,13 @@ STAGES = {"rules:short-deck", "paytable:jacks-or-better-9-6", "paytable:jacks-or
 
 
 def _config(tmp: Path, artifacts: Path) -> Path:
-    """A tmp build config; seven.h5 and vp_classes.h5 (inputs) link to the default build's."""
+    """A tmp build config; seven.h5, eval_tables.h5 and vp_classes.h5 (inputs) link to the
+    default build's."""
     cfgdir = tmp / "configs"
     cfgdir.mkdir(parents=True, exist_ok=True)
     (cfgdir / "build.toml").write_text(CONFIG)
     (tmp / "art").mkdir(exist_ok=True)
-    for name in ("seven.h5", "vp_classes.h5"):
+    for name in ("seven.h5", "eval_tables.h5", "vp_classes.h5"):
         if not (tmp / "art" / name).exists():
             (tmp / "art" / name).symlink_to(artifacts / name)
     return cfgdir / "build.toml"

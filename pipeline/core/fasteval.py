@@ -175,6 +175,15 @@ def build_eval_tables(rank_tables: RankTables | None = None) -> EvalTables:
 
 
 @nb.njit(inline="always", cache=True)
+def rank_score(rank_key: np.uint64 | np.int64 | int, offsets: np.ndarray, ranks: np.ndarray) -> int:
+    """Score of the best non-flush hand of a rank-key sum (``key & RANK_KEY_MASK``): the hand's
+    score whenever it holds no flush."""
+    rk = np.int64(rank_key)
+    # unsigned indices: numba then skips its negative-index wraparound code
+    return int(ranks[np.uint64(rk + offsets[rk >> HASH_SHIFT])])
+
+
+@nb.njit(inline="always", cache=True)
 def hand_score(key: np.uint64 | np.int64 | int, mask: np.uint64 | np.int64 | int, offsets: np.ndarray,
                ranks: np.ndarray,
                flush: np.ndarray) -> int:
@@ -187,9 +196,7 @@ def hand_score(key: np.uint64 | np.int64 | int, mask: np.uint64 | np.int64 | int
     k = np.int64(key)
     fl = (k + SUIT_BIAS) & FLUSH_CHECK
     if fl == 0:
-        rk = k & RANK_KEY_MASK
-        # unsigned indices: numba then skips its negative-index wraparound code
-        return int(ranks[np.uint64(rk + offsets[rk >> HASH_SHIFT])])
+        return rank_score(k & RANK_KEY_MASK, offsets, ranks)
     f = fl >> (SUIT_SHIFT + 3)  # 1, 16, 256 or 4096: the flush suit's counter
     suit = np.int64(f > 1) + np.int64(f > 16) + np.int64(f > 256)
     # gather the suit's bits (every fourth bit of the mask) into 13 contiguous bits
@@ -318,12 +325,14 @@ __all__ = [
     "RANK_KEYS",
     "RANK_KEY_MASK",
     "SUIT_BIAS",
+    "SUIT_BITS",
     "SUIT_SHIFT",
     "EvalTables",
     "build_eval_tables",
     "card_keys",
     "hand_key",
     "hand_score",
+    "rank_score",
     "score_bitmaps",
     "score_hands_fast",
     "score_rows",

@@ -13,9 +13,10 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import BINOM
-from pipeline.core.combos import sort_small, unrank_many
+from pipeline.core.combos import unrank_many
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, MAX_OPPONENTS, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.core.deal import partial_shuffle
+from pipeline.core.fasteval import EvalTables, hand_score
 from pipeline.core.parallel import even_chunk
 from pipeline.core.rng import seed_state
 from pipeline.equity.boardindex import board_scratch, index7, prepare_board
@@ -152,59 +153,71 @@ def heads_up_cached(table7: np.ndarray, dead: Sequence[int]) -> np.ndarray:
 
 @nb.njit(cache=True, parallel=True)
 def mc_all_hands(nr: int, samples: int, seed: int, stream0: int, n_chunks: int,
-                 table: np.ndarray, binom: np.ndarray) -> np.ndarray:
+                 card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                 flush: np.ndarray) -> np.ndarray:
     """Preflop Monte Carlo for every hero hand at once against ``nr`` random hands.
 
     Each sample deals a board and ``nr`` hands from the full deck; every two-card hand from
     the remaining cards is then a hero whose deal is uniform given that it avoids those cards,
-    so one sample serves hundreds of hands. Returns int64[n_chunks, 1326, 4]: observations,
-    wins, ties, equity numerator (x SHARE_SCALE), per chunk (the chunks are the batches for
-    the batch-means standard error); chunk ``ch`` draws from stream ``stream0 + ch``.
+    so one sample serves hundreds of hands. Scoring uses the cache-resident evaluator
+    (:mod:`pipeline.core.fasteval`): the board's key is summed once, each hand adds its two
+    cards, so the hundreds of lookups per sample never leave the L2 cache. Returns
+    int64[n_chunks, 1326, 4]: observations, wins, ties, equity numerator (x SHARE_SCALE), per
+    chunk (the chunks are the batches for the batch-means standard error); chunk ``ch`` draws
+    from stream ``stream0 + ch``.
     """
     need = BOARD_CARDS + 2 * nr
+    one = np.uint64(1)
     acc = np.zeros((n_chunks, N_HOLE_PAIRS, 4), np.int64)
     for ch in nb.prange(n_chunks):
         st = seed_state(seed, stream0 + ch)
         deck = np.arange(DECK_SIZE).astype(np.int64)
-        board, parts, gap = board_scratch()
+        out = acc[ch]
         lo_s, hi_s = even_chunk(samples, n_chunks, ch)
         for _ in range(hi_s - lo_s):
             partial_shuffle(st, deck, DECK_SIZE, need)
+            bkey = np.uint64(0)
+            bmask = np.uint64(0)
             for i in range(BOARD_CARDS):
-                board[i] = deck[i]
-            sort_small(board, BOARD_CARDS)
-            prepare_board(board, binom, parts, gap)
+                c = deck[i]
+                bkey += card_keys[c]
+                bmask |= one << np.uint64(c)
             best = 0
             nbest = 0
             for o in range(nr):
-                so = table[index7(deck[BOARD_CARDS + 2 * o], deck[BOARD_CARDS + 1 + 2 * o],
-                                  parts, gap, binom)]
+                a = deck[BOARD_CARDS + 2 * o]
+                b = deck[BOARD_CARDS + 1 + 2 * o]
+                so = hand_score(bkey + card_keys[a] + card_keys[b],
+                                bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
+                                offsets, ranks, flush)
                 if so > best:
                     best = so
                     nbest = 1
                 elif so == best:
                     nbest += 1
-            rest = deck[need:]
+            tie_share = SHARE_SCALE // (1 + nbest)
             m = DECK_SIZE - need
             for i in range(m):
-                a = rest[i]
+                a = deck[need + i]
+                ka = bkey + card_keys[a]
+                ma = bmask | (one << np.uint64(a))
                 for j in range(i + 1, m):
-                    b = rest[j]
-                    s = table[index7(a, b, parts, gap, binom)]
-                    lo = a if a < b else b
-                    hi = b if a < b else a
+                    b = deck[need + j]
+                    s = hand_score(ka + card_keys[b], ma | (one << np.uint64(b)),
+                                   offsets, ranks, flush)
+                    lo = min(a, b)
+                    hi = max(a, b)
                     h = lo + hi * (hi - 1) // 2
-                    acc[ch, h, 0] += 1
-                    if s > best:
-                        acc[ch, h, 1] += 1
-                        acc[ch, h, 3] += SHARE_SCALE
-                    elif s == best:
-                        acc[ch, h, 2] += 1
-                        acc[ch, h, 3] += SHARE_SCALE // (1 + nbest)
+                    win = np.int64(s > best)
+                    tie = np.int64(s == best)
+                    out[h, 0] += 1
+                    out[h, 1] += win
+                    out[h, 2] += tie
+                    out[h, 3] += win * SHARE_SCALE + tie * tie_share
     return acc
 
 
-def multiway_all_hands(table7: np.ndarray, opponents: int, samples: int, seed: int,
+def multiway_all_hands(tables: EvalTables, opponents: int, samples: int, seed: int,
                        stream0: int = 0) -> np.ndarray:
     """Monte Carlo preflop counts of every hand against ``opponents`` random hands.
 
@@ -215,7 +228,7 @@ def multiway_all_hands(table7: np.ndarray, opponents: int, samples: int, seed: i
     """
     if not 1 <= opponents <= MAX_OPPONENTS:
         raise InputError(f"opponents must be 1..{MAX_OPPONENTS}, got {opponents}")
-    return mc_all_hands(opponents, samples, seed, stream0, N_CHUNKS, table7, BINOM)
+    return mc_all_hands(opponents, samples, seed, stream0, N_CHUNKS, *tables)
 
 
 __all__ = ["heads_up_all_hands", "heads_up_cached", "mc_all_hands", "multiway_all_hands",

@@ -3,9 +3,10 @@
 Hands are numbered in colex order of their two card ids ``c1 < c2``: ``index = C(c1,1) + C(c2,2)``
 (:func:`pipeline.equity.holes.hole_index`). A pair of disjoint hands and its images under
 the 24 suit permutations have the same counts, so the 812,175 unordered disjoint pairs are
-grouped into 47,008 suit-isomorphism classes; one representative per class is enumerated
-exactly (:mod:`pipeline.equity.enumerate`, rank-first over all 1,712,304 boards) and the counts
-are copied to every member, oriented by which hand of the pair the permutation sends where.
+grouped into 47,008 suit-isomorphism classes; one representative per class is counted exactly
+over all 1,712,304 boards (:mod:`pipeline.equity.headsup_preflop`: rank multisets plus flush
+corrections) and the counts are copied to every member, oriented by which hand of the pair the
+permutation sends where.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 from pipeline.core.cards import BINOM
 from pipeline.core.constants import N_HOLE_PAIRS
 from pipeline.core.fasteval import EvalTables
-from pipeline.equity.enumerate import exact_kernel
+from pipeline.equity.headsup_preflop import headsup_preflop
 
 #: Boards of a heads-up preflop matchup: C(48, 5).
 MATCHUP_BOARDS = comb(48, 5)
@@ -74,19 +75,11 @@ def matchup_classes() -> MatchupClasses:
 @nb.njit(cache=True, parallel=True)
 def _solve(reps: np.ndarray, cards: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray,
            ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray, out: np.ndarray) -> None:
-    """out[k] = (wins of reps[k,0], wins of reps[k,1], ties, evaluations) over all boards."""
-    board = np.zeros(0, np.uint8)
+    """out[k] = (wins of reps[k,0], wins of reps[k,1], ties, boards looked at) over all boards."""
     for k in nb.prange(reps.shape[0]):
-        hands = np.empty((2, 2), np.uint8)
-        hands[0] = cards[reps[k, 0]]
-        hands[1] = cards[reps[k, 1]]
-        acc = np.zeros((2, 3), np.int64)
-        stats = np.zeros(2, np.int64)
-        exact_kernel(hands, board, np.int64(0), card_keys, offsets, ranks, flush, binom, acc, stats)
-        out[k, 0] = acc[0, 0]
-        out[k, 1] = acc[1, 0]
-        out[k, 2] = acc[0, 1]
-        out[k, 3] = stats[1]
+        a = cards[reps[k, 0]]
+        b = cards[reps[k, 1]]
+        headsup_preflop(a[0], a[1], b[0], b[1], card_keys, offsets, ranks, flush, binom, out[k])
 
 
 def solve_classes(reps: np.ndarray, tables: EvalTables,

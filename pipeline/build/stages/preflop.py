@@ -1,6 +1,7 @@
 """Stage ``preflop``: every starting hand's win probability before the flop.
 
-reads:   seven.h5 (memory-mapped 7-card scores)
+reads:   seven.h5 (memory-mapped 7-card scores: the exact heads-up pass),
+         eval_tables.h5 (the cache-resident evaluator: the Monte Carlo rounds)
 writes:  preflop.h5, parquet/preflop.parquet, preflop_equity.png
 config:  [preflop] enabled, heads_up (bool), opponents (list, e.g. 2..9), stderr_target,
          seed, first_round, max_samples
@@ -31,8 +32,9 @@ import pyarrow as pa
 from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
-from pipeline.core.cards import BINOM, RANKS, format_cards
+from pipeline.core.cards import RANKS, format_cards
 from pipeline.core.constants import N_HOLE_PAIRS, SHARE_SCALE
+from pipeline.core.fasteval import EvalTables
 from pipeline.equity.allhands import N_CHUNKS, heads_up_all_hands, mc_all_hands
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")
@@ -47,7 +49,8 @@ CHUNKS_PER_TASK = 8
 def stages(config: BuildConfig) -> list[Stage]:
     """The single ``preflop`` stage."""
     settings = {**DEFAULTS, **config.section("preflop")}
-    return [Stage("preflop", OUTPUTS, run, inputs=("seven.h5",), settings=settings)]
+    return [Stage("preflop", OUTPUTS, run, inputs=("seven.h5", "eval_tables.h5"),
+                  settings=settings)]
 
 
 def hand_classes() -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray]:
@@ -132,26 +135,26 @@ def heads_up_task(table7: np.ndarray | None = None) -> tuple[np.ndarray, int]:
 
 
 def mc_task(opponents: int, per_chunk: int, seed: int, stream0: int, n_chunks: int,
-            table7: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+            tables: EvalTables) -> tuple[np.ndarray, int]:
     """Pure task: Monte Carlo chunks ``stream0 .. stream0 + n_chunks - 1`` of one round.
 
     Chunk ``c`` deals ``per_chunk`` samples from its own stream ``(seed, c)``, so the counts
     (int64[n_chunks, 1326, 4]) depend only on the chunk ids, never on which worker or how
-    many workers ran them. Also returns the worker pid (evidence for the scale-out tests).
+    many workers ran them. The evaluator's tables (190 kB) travel with the task. Also returns
+    the worker pid (evidence for the scale-out tests).
     """
-    table = seven_table() if table7 is None else table7
-    acc = mc_all_hands(opponents, per_chunk * n_chunks, seed, stream0, n_chunks, table, BINOM)
+    acc = mc_all_hands(opponents, per_chunk * n_chunks, seed, stream0, n_chunks, *tables)
     return acc, os.getpid()
 
 
 def _submit_round(ctx: Context, n: int, seed: int, stream0: int, per_chunk: int,
-                  shared: dict[str, Any]) -> list[Any]:
-    return [ctx.executor.submit(mc_task, n, per_chunk, seed, stream0 + c, CHUNKS_PER_TASK, **shared)
+                  tables: EvalTables) -> list[Any]:
+    return [ctx.executor.submit(mc_task, n, per_chunk, seed, stream0 + c, CHUNKS_PER_TASK, tables)
             for c in range(0, N_CHUNKS, CHUNKS_PER_TASK)]
 
 
 def _multiway_all(ctx: Context, opps: list[int], settings: dict[str, Any], cls: np.ndarray,
-                  shared: dict[str, Any], pids: set[int]
+                  tables: EvalTables, pids: set[int]
                   ) -> tuple[dict[int, dict[str, np.ndarray]], dict[int, int]]:
     """Monte Carlo for every opponent count, adding rounds until every class meets the target.
 
@@ -161,7 +164,7 @@ def _multiway_all(ctx: Context, opps: list[int], settings: dict[str, Any], cls: 
     target = float(settings["stderr_target"])
     cap = int(settings["max_samples"])
     first = max(int(settings["first_round"]) // N_CHUNKS, 1)
-    pending = {n: _submit_round(ctx, n, int(settings["seed"]) + 1000 * n, 0, first, shared)
+    pending = {n: _submit_round(ctx, n, int(settings["seed"]) + 1000 * n, 0, first, tables)
                for n in opps}
     acc: dict[int, np.ndarray] = {}
     done = {n: first * N_CHUNKS for n in opps}
@@ -184,7 +187,7 @@ def _multiway_all(ctx: Context, opps: list[int], settings: dict[str, Any], cls: 
             ctx.progress(f"{n} opponents: Monte Carlo round {rounds[n] + 1}",
                          0.2 + 0.7 * len(out) / max(len(opps), 1))
             pending[n] = _submit_round(ctx, n, int(settings["seed"]) + 1000 * n,
-                                       rounds[n] * N_CHUNKS, more, shared)
+                                       rounds[n] * N_CHUNKS, more, tables)
             done[n] += more * N_CHUNKS
             rounds[n] += 1
     return out, done
@@ -223,6 +226,8 @@ def run(ctx: Context) -> dict[str, Any]:
     """Compute and write the preflop tables and the chart."""
     settings = {**DEFAULTS, **ctx.config.section("preflop")}
     table7 = np.asarray(map_dataset(ctx.path("seven.h5"), "score"))
+    et = ctx.path("eval_tables.h5")
+    tables = EvalTables(*(np.array(map_dataset(et, n)) for n in EvalTables._fields))
     cls, names, rows, cols, combos = hand_classes()
     hands = np.array([(a, b) for b in range(52) for a in range(b)], dtype=np.uint8)
     hand_text = np.array([format_cards([b, a]) for a, b in hands], dtype="S5")
@@ -236,7 +241,7 @@ def run(ctx: Context) -> dict[str, Any]:
     if not ctx.executor.distributed:
         hu, pid = hu_handle.result()  # local: heads-up first, then the Monte Carlo rounds
         pids.add(pid)
-    mw, mw_samples = _multiway_all(ctx, opps, settings, cls, shared, pids)
+    mw, mw_samples = _multiway_all(ctx, opps, settings, cls, tables, pids)
     if ctx.executor.distributed:
         hu, pid = hu_handle.result()
         pids.add(pid)

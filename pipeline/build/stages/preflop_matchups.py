@@ -5,9 +5,10 @@ writes:  preflop_matchups.h5 (/win, /tie uint32[1326, 1326], /hands/cards uint8[
          parquet/preflop_matchups.parquet (169 x 169 class matrix), preflop_matchups.png
 config:  [preflop_matchups] enabled
 
-One exact enumeration per suit-isomorphism class of disjoint hand pairs (47,008 classes, all
-1,712,304 boards each, rank-first with suits merged: :mod:`pipeline.equity.matchups`), in
-parallel over classes, expanded to all 812,175 pairs in both orientations.
+One exact count per suit-isomorphism class of disjoint hand pairs (47,008 classes, all
+1,712,304 boards each: a weighted pass over the boards' rank multisets plus exact corrections
+on the boards where a flush is possible, :mod:`pipeline.equity.headsup_preflop`), in parallel
+over classes, expanded to all 812,175 pairs in both orientations.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def run(ctx: Context) -> dict[str, Any]:
     ctx.progress("grouping 812,175 hand pairs into suit classes", 0.01)
     classes = matchup_classes()
     t0 = time.perf_counter()
-    label = f"enumerating {len(classes.reps):,} classes x {MATCHUP_BOARDS:,} boards"
+    label = f"counting {len(classes.reps):,} classes x {MATCHUP_BOARDS:,} boards"
     solved = solve_classes(classes.reps, tables, progress=lambda f: ctx.progress(label, 0.02 + 0.9 * f))
     solve_s = time.perf_counter() - t0
     if not np.all(solved[:, :3].sum(axis=1) == MATCHUP_BOARDS):
@@ -108,11 +109,13 @@ def run(ctx: Context) -> dict[str, Any]:
         f.attrs["boards"] = MATCHUP_BOARDS
         f.attrs["classes"] = len(classes.reps)
         f.attrs["pairs"] = len(classes.first)
-        f.attrs["evaluations"] = int(solved[:, 3].sum())  # boards scored; the rest by suit symmetry
+        # boards looked at one by one (rank multisets and flush-capable boards); the rest by weight
+        f.attrs["evaluations"] = int(solved[:, 3].sum())
         f.attrs["definitions"] = ("win[a, b] = boards where hand a (row) beats hand b (column); "
                                   "tie[a, b] = boards where they tie; lose[a, b] = win[b, a]; "
                                   "all 0 when a and b share a card")
-        f.attrs["method"] = ("one exact rank-first enumeration per suit-isomorphism class, "
+        f.attrs["method"] = ("one exact count per suit-isomorphism class (rank multisets weighted "
+                             "by their deals, plus corrections on flush-capable boards), "
                              "expanded by the 24 suit permutations")
         for name, arr in (("win", win), ("tie", tie)):
             f.create_dataset(name, data=arr)
