@@ -231,7 +231,7 @@ def test_4_shipped_digests_match_the_built_artifacts(artifacts: Path) -> None:
     after an intended change run `python -m pipeline.build.digests --write`)."""
     from pipeline.build.digests import compare, content_digests, load_expected
 
-    want = load_expected()
+    want = load_expected().items
     assert want, "pipeline/data/expected_digests.json is missing"
     mf = json.loads((artifacts / "manifest.json").read_text())
     cheap = [rel for rel in want if rel in mf["files"] and mf["files"][rel]["bytes"] < 20_000_000]
@@ -247,14 +247,15 @@ def test_4_reference_bytes_prove_content_and_other_bytes_are_digested(
     from pipeline.build import digests
     from pipeline.build import verify as verify_mod
 
-    shipped = digests.load_expected_files()
-    assert sha256_file(five_copy / "five.h5") == shipped["five.h5"]
+    shipped = digests.load_expected()
+    assert sha256_file(five_copy / "five.h5") == shipped.files["five.h5"]
     calls: list[Path] = []
     real = verify_mod.h5_digests
     monkeypatch.setattr(verify_mod, "h5_digests", lambda p, r=None: calls.append(p) or real(p, r))
     assert verify(five_copy, stages=["five"]).ok
     assert calls == []  # proven by its bytes
-    monkeypatch.setattr(verify_mod, "load_expected_files", lambda: {"five.h5": "0" * 64})
+    other_layout = digests.ExpectedDigests(shipped.items, {"five.h5": "0" * 64})
+    monkeypatch.setattr(verify_mod, "load_expected", lambda: other_layout)
     assert verify(five_copy, stages=["five"]).ok  # same content under a "different layout"
     assert [p.name for p in calls] == ["five.h5"]
 

@@ -24,7 +24,7 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -215,23 +215,25 @@ def content_digests(path: Path, table: Any = None,
     return {}
 
 
-def load_expected(path: Path = EXPECTED) -> dict[str, dict[str, Any]]:
-    """The shipped expected digests: artifact path -> item -> digest (empty if none shipped)."""
+class ExpectedDigests(NamedTuple):
+    """The shipped reference digests (both maps empty if none are shipped)."""
+
+    items: dict[str, dict[str, Any]]  # artifact path -> item -> content digest
+    files: dict[str, str]             # artifact path -> whole-file sha256 of the reference build
+
+
+def load_expected(path: Path = EXPECTED) -> ExpectedDigests:
+    """Read the shipped expected digests once: content digests and whole-file sha256s."""
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
-        return {}
-    return data.get("files", {}) if isinstance(data, dict) else {}
-
-
-def load_expected_files(path: Path = EXPECTED) -> dict[str, str]:
-    """The shipped whole-file sha256 of each default artifact (empty if none shipped)."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    files = data.get(FILE_SHA256, {}) if isinstance(data, dict) else {}
-    return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
+        return ExpectedDigests({}, {})
+    if not isinstance(data, dict):
+        return ExpectedDigests({}, {})
+    items = data.get("files", {})
+    files = data.get(FILE_SHA256, {})
+    return ExpectedDigests(items if isinstance(items, dict) else {},
+                           {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {})
 
 
 def compare(rel: str, got: dict[str, dict[str, Any]], want: dict[str, dict[str, Any]]) -> list[str]:
@@ -272,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
                                         "files": digests, FILE_SHA256: shas}, indent=2, sort_keys=True) + "\n")
         print(f"wrote {len(digests)} file digests to {EXPECTED}")
         return 0
-    want = load_expected()
+    want = load_expected().items
     bad = 0
     for rel, got in digests.items():
         problems = compare(rel, got, want[rel]) if rel in want else ["no shipped digest"]

@@ -30,14 +30,15 @@ CLASS_TABLE = "parquet/hand_classes.parquet"
 PREFLOP = "parquet/preflop.parquet"
 
 
-def _five_counts(folder: Path, name: str) -> np.ndarray | None:
+def _five_counts(folder: Path, *names: str) -> list[np.ndarray | None]:
+    """The named ``five.h5`` datasets as int64, read in one open (None where absent)."""
     import h5py
 
     five = folder / "five.h5"
     if not five.is_file():
-        return None
+        return [None] * len(names)
     with h5py.File(five, "r") as f:
-        return f[name][:].astype(np.int64) if name in f else None
+        return [f[name][:].astype(np.int64) if name in f else None for name in names]
 
 
 def _no_nan(table: Any) -> list[str]:
@@ -77,7 +78,7 @@ def parquet_invariants(folder: Path, rel: str, path: Path, digest: bool = True
             out.append(f"{nrows} rows, expected {rows}")
         if "score" not in hists:
             hists["score"] = np.bincount(table.column("score").to_numpy(), minlength=N_SCORES + 1)
-        ref = _five_counts(folder, counts)
+        (ref,) = _five_counts(folder, counts)
         if hists["score"][N_SCORES + 1:].any() or hists["score"][0]:
             out.append(f"scores outside 1..{N_SCORES}")
         elif ref is not None and not np.array_equal(hists["score"][1:N_SCORES + 1], ref):
@@ -86,8 +87,7 @@ def parquet_invariants(folder: Path, rel: str, path: Path, digest: bool = True
         category, counts = part
         if "score" not in hists:
             hists["score"] = np.bincount(table.column("score").to_numpy(), minlength=N_SCORES + 1)
-        ref = _five_counts(folder, counts)
-        cats = _five_counts(folder, "classes/category")
+        ref, cats = _five_counts(folder, counts, "classes/category")
         h = hists["score"]
         if h[N_SCORES + 1:].any() or h[0]:
             out.append(f"scores outside 1..{N_SCORES}")
@@ -99,8 +99,9 @@ def parquet_invariants(folder: Path, rel: str, path: Path, digest: bool = True
     elif rel == CLASS_TABLE:
         if table.num_rows != N_SCORES:
             out.append(f"{table.num_rows} rows, expected {N_SCORES}")
-        for k in (5, 6, 7):
-            ref = _five_counts(folder, f"classes/count{k}")
+        sizes = (5, 6, 7)
+        refs = _five_counts(folder, *(f"classes/count{k}" for k in sizes))
+        for k, ref in zip(sizes, refs, strict=True):
             name = f"count{k}"
             if ref is not None and name in table.column_names and \
                     not np.array_equal(table.column(name).to_numpy(), ref):

@@ -25,12 +25,12 @@ from pipeline.build import invariants as inv
 from pipeline.build.commit import JOURNAL
 from pipeline.build.digests import (
     DIGESTED_SUFFIXES,
+    ExpectedDigests,
     compare,
     content_digests,
     contiguous_ranges,
     h5_digests,
     load_expected,
-    load_expected_files,
     sha256_file_and_ranges,
 )
 from pipeline.build.parquet_checks import check_preflop_h5, parquet_invariants
@@ -301,8 +301,8 @@ def verify(folder: Path | str, content: bool = True, config: Path | str | None =
     inside = {rel: info for rel, info in files.items() if not _outside(folder, rel)}
     for rel in sorted(set(files) - set(inside)):
         rep.problems.append((rel[:200], "manifest entry points outside the artifacts folder"))
-    expected = load_expected() if content else {}
-    expected_files = load_expected_files() if content else {}
+    shipped = load_expected() if content else ExpectedDigests({}, {})
+    expected, expected_files = shipped.items, shipped.files
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:  # hashing and reading release the GIL
         # biggest first, so the two workers finish together instead of one waiting on a late giant
         order = sorted(inside, key=lambda r: -int(inside[r].get("bytes", 0)))

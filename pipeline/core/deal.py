@@ -10,6 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from pipeline.core.combos import sort_small
 from pipeline.core.rng import below
 
 
@@ -23,4 +24,16 @@ def partial_shuffle(state: np.ndarray, deck: np.ndarray, n: int, need: int) -> N
         deck[j] = tmp
 
 
-__all__ = ["partial_shuffle"]
+@nb.njit(inline="always", cache=True)
+def complete_board(board: np.ndarray, board0: np.ndarray, dealt: np.ndarray, r: int) -> None:
+    """``board`` = the known cards ``board0`` plus the first ``r`` of ``dealt``, sorted ascending
+    (the order the colex index of a board wants)."""
+    n0 = board0.shape[0]
+    for i in range(n0):
+        board[i] = board0[i]
+    for i in range(r):
+        board[n0 + i] = dealt[i]
+    sort_small(board, n0 + r)
+
+
+__all__ = ["complete_board", "partial_shuffle"]

@@ -12,7 +12,8 @@ all-hands table of :mod:`pipeline.equity.allhands`) and samples otherwise
 (:mod:`pipeline.equity.spotmc`). The default sample count bounds the standard error of the
 equity below 0.1 percentage point.
 
-This module is read-side: it needs only ``seven.h5`` (memory-mapped) and no build stage.
+This module is read-side: it needs ``seven.h5`` (memory-mapped) and, for two named hands
+preflop, ``eval_tables.h5`` when built; no build stage.
 """
 
 from __future__ import annotations
@@ -23,12 +24,13 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.core.fasteval import EvalTables
 from pipeline.equity.disjoint import MAX_EXACT_RANDOM
 from pipeline.equity.exactcount import exact_cost, run_exact
 from pipeline.equity.result import EquityResult
 from pipeline.equity.spot import CardsInput, make_spot
 from pipeline.equity.spotmc import run_mc
-from pipeline.errors import InputError
+from pipeline.errors import ArtifactError, InputError
 
 #: Monte Carlo default: equity shares lie in [0, 1] so their variance is at most 1/4, and
 #: 0.5 / sqrt(300,000) = 0.091 pp < 0.1 pp whatever the spot.
@@ -42,6 +44,18 @@ EXACT_HARD_LIMIT = 60_000_000_000
 def table7_of(tables: Any) -> np.ndarray:
     """The 7-card score array of a :class:`pipeline.query.tables.Tables` (or the array itself)."""
     return tables.table(7) if hasattr(tables, "table") else np.asarray(tables)
+
+
+def eval_tables_of(tables: Any) -> EvalTables | None:
+    """The cache-resident evaluator of a :class:`pipeline.query.tables.Tables` (None for a bare
+    7-card array, or when ``eval_tables.h5`` is not built)."""
+    if not hasattr(tables, "eval_tables"):
+        return None
+    try:
+        ev: EvalTables = tables.eval_tables()
+    except ArtifactError:
+        return None
+    return ev
 
 
 def equity(tables: Any, hole: CardsInput, board: CardsInput = (), opponents: int | None = None,
@@ -70,9 +84,9 @@ def equity(tables: Any, hole: CardsInput, board: CardsInput = (), opponents: int
         if cost > EXACT_HARD_LIMIT:
             raise InputError(f"exact enumeration of this spot needs about {cost:.2g} lookups; "
                              "use Monte Carlo (--samples)")
-        return run_exact(spot, table7)
+        return run_exact(spot, table7, eval_tables_of(tables))
     return run_mc(spot, table7, samples or DEFAULT_SAMPLES,
                   seed if seed is not None else int.from_bytes(os.urandom(4), "little"))
 
 
-__all__ = ["equity", "table7_of", "DEFAULT_SAMPLES", "EXACT_BUDGET", "EXACT_HARD_LIMIT"]
+__all__ = ["equity", "eval_tables_of", "table7_of", "DEFAULT_SAMPLES", "EXACT_BUDGET", "EXACT_HARD_LIMIT"]

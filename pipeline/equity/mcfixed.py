@@ -27,7 +27,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.constants import SHARE_SCALE
-from pipeline.core.fasteval import hand_score
+from pipeline.core.fasteval import hand_key, hand_score
 from pipeline.core.rng import (
     DRAWS_PER_WORD,
     REJECTED,
@@ -85,12 +85,9 @@ def _heads_up(count: int, pos: np.ndarray, deck: np.ndarray, r: int, n_fixed: in
     for d in range(count):
         for i in range(need):
             s_red, _ = _swap_in(deck, pos[i, d], i, n, s_red)
-        bkey = board0_key
-        bmask = board0_mask
-        for i in range(r):
-            c = deck[i]
-            bkey += keys[c]
-            bmask |= one << np.uint64(c)
+        dealt_key, dealt_mask = hand_key(deck, r, keys)
+        bkey = board0_key + dealt_key
+        bmask = board0_mask | dealt_mask
         if n_fixed >= 1:
             key0 = bkey + hk[0]
             mask0 = bmask | hm[0]
@@ -126,12 +123,9 @@ def _multiway(count: int, pos: np.ndarray, deck: np.ndarray, r: int, n_random: i
     for d in range(count):
         for i in range(need):
             s_red, _ = _swap_in(deck, pos[i, d], i, n, s_red)
-        bkey = board0_key
-        bmask = board0_mask
-        for i in range(r):
-            c = deck[i]
-            bkey += keys[c]
-            bmask |= one << np.uint64(c)
+        dealt_key, dealt_mask = hand_key(deck, r, keys)
+        bkey = board0_key + dealt_key
+        bmask = board0_mask | dealt_mask
         # running best and the set of seats holding it, without branches
         best = 0
         code = 0

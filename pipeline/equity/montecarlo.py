@@ -37,7 +37,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.constants import SHARE_SCALE
-from pipeline.core.fasteval import hand_score
+from pipeline.core.fasteval import hand_key, hand_score
 from pipeline.core.rng import seed_state, step_below, step_below_buffered, step_uniform
 from pipeline.equity.mcfixed import fixed_chunk, hist_to_sums
 
@@ -136,12 +136,9 @@ def _deal_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
                 n -= 1
             deck[j] = deck[i]
             deck[i] = c
-        bkey = board0_key
-        bmask = board0_mask
-        for i in range(r):
-            c = deck[i]
-            bkey += keys[c]
-            bmask |= one << np.uint64(c)
+        dealt_key, dealt_mask = hand_key(deck, r, keys)
+        bkey = board0_key + dealt_key
+        bmask = board0_mask | dealt_mask
         best = 0
         nbest = 0
         for q in range(n_ranged):
@@ -164,7 +161,7 @@ def _deal_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
                 nbest = 1
             elif v == best:
                 nbest += 1
-        sh = 2520 // nbest
+        sh = SHARE_SCALE // nbest
         for p in range(P):
             if sc[p] == best:
                 if nbest == 1:

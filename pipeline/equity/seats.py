@@ -331,9 +331,9 @@ def _threads() -> int:
 
 def _hand_exact(tables: Any, table: Table, spot: Spot) -> EquityResult:
     from pipeline.equity.exactcount import run_exact
-    from pipeline.equity.hand import table7_of
+    from pipeline.equity.hand import eval_tables_of, table7_of
 
-    r = run_exact(spot, table7_of(tables))
+    r = run_exact(spot, table7_of(tables), eval_tables_of(tables))
     rows_named: dict[int, dict[str, Any]] = {}
     known = {0: r.equity}
     named_idx = [i for i in range(1, len(table.seats)) if not table.random[i]]

@@ -18,9 +18,8 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import BINOM
-from pipeline.core.combos import sort_small
 from pipeline.core.constants import BOARD_CARDS, SHARE_SCALE
-from pipeline.core.deal import partial_shuffle
+from pipeline.core.deal import complete_board, partial_shuffle
 from pipeline.core.parallel import even_chunk
 from pipeline.core.rng import seed_state
 from pipeline.equity.boardindex import index7_direct
@@ -52,7 +51,6 @@ def mc_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: int, 
     """Monte Carlo counts per fixed player (hero first): int64[n_chunks, P, 5] of win, tie,
     lose, equity numerator (x SHARE_SCALE) and its sum of squares."""
     P = fixed.shape[0]
-    nb0 = board0.shape[0]
     need = r + 2 * nr
     acc = np.zeros((n_chunks, P, 5), np.int64)
     for ch in nb.prange(n_chunks):
@@ -63,11 +61,7 @@ def mc_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: int, 
         lo, hi = even_chunk(samples, n_chunks, ch)
         for _ in range(hi - lo):
             partial_shuffle(st, deck, deck.shape[0], need)
-            for i in range(nb0):
-                board[i] = board0[i]
-            for i in range(r):
-                board[nb0 + i] = deck[i]
-            sort_small(board, BOARD_CARDS)
+            complete_board(board, board0, deck, r)
             if P == 1:
                 # hero alone: stop at the first random hand that beats it
                 s = table[index7_direct(board, fixed[0, 0], fixed[0, 1], binom)]
