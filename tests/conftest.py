@@ -6,7 +6,39 @@ from pathlib import Path
 
 import pytest
 
+#: The session fixture every test that reads the built default artifacts depends on.
+BUILT = "artifacts"
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _needs_build(item: pytest.Item) -> bool:
+    return BUILT in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Order test files so both xdist workers stay busy while the artifacts are built.
+
+    The first worker to need the artifacts builds them under the build lock (minutes on a clean
+    clone, mostly on one core); a worker that needs them meanwhile just waits. So the run starts
+    with one file that needs them (its worker starts the build at once), then every file that
+    needs none, then files that need them for some tests (those tests last within the file),
+    then the rest; larger files first within each group, as xdist's own reordering would
+    (switched off with ``--no-loadscope-reorder`` so this order holds).
+    """
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    for its in files.values():
+        its.sort(key=_needs_build)  # stable: the file's own order within each part
+    need = {f: sum(map(_needs_build, its)) for f, its in files.items()}
+    builders = [f for f in files if need[f]]
+    first = builders[:1]
+    free = sorted((f for f in files if not need[f]), key=lambda f: -len(files[f]))
+    mixed = sorted((f for f in builders[1:] if need[f] < len(files[f])),
+                   key=lambda f: need[f] - len(files[f]))
+    built = sorted((f for f in builders[1:] if need[f] == len(files[f])), key=lambda f: -len(files[f]))
+    items[:] = [item for f in first + free + mixed + built for item in files[f]]
 
 
 @pytest.fixture(scope="session")
