@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-#: The session fixture every test that reads the built default artifacts depends on.
-BUILT = "artifacts"
+#: Fixtures that build into the default artifacts folder (and wait on its build lock).
+BUILDS = frozenset({"artifacts", "vp_artifacts"})
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _needs_build(item: pytest.Item) -> bool:
-    return BUILT in getattr(item, "fixturenames", ())
+    return not BUILDS.isdisjoint(getattr(item, "fixturenames", ()))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -436,35 +436,3 @@ def test_broken_paytable_fails_its_stage_only(tmp_path: Path, monkeypatch: pytes
     with pytest.raises(ValueError, match="bad.toml: the paytable has no lines"):
         run_build(cfg)
     assert not (tmp_path / "art" / "paytables" / "bad.h5").exists()
-
-
-@pytest.fixture(scope="module")
-def vp_artifacts() -> Path:
-    """The repository's artifacts folder with the video poker stages built (incrementally)."""
-    from pipeline.build.config import load_config
-    from pipeline.build.runner import run_build
-
-    cfg = load_config(ROOT / "configs" / "build.toml")
-    run_build(cfg, list(MY_STAGES), wait=True)
-    return cfg.artifacts
-
-
-def test_built_artifacts(vp_artifacts: Path) -> None:
-    import h5py
-    import pyarrow.parquet as pq
-
-    with h5py.File(vp_artifacts / "vp_classes.h5", "r") as f:
-        assert f["hands"].shape == (134_459, 5) and f["hands"].dtype == np.uint8
-        assert int(f["weight"][:].astype(np.int64).sum()) == 2_598_960
-        assert f["deck53/hands"].shape == (150_891, 5)
-    with h5py.File(vp_artifacts / "paytables" / "jacks-or-better-9-6.h5", "r") as f:
-        assert f.attrs["return_exact"] == "1653526326983/1661102543100"
-        assert f["final_counts"][:].tolist() == JOB96_FINAL
-        for k, n in enumerate((1, 52, 1326, 22100, 270725)):
-            assert f[f"counts/held{k}"].shape == (n, 10) and f[f"counts/held{k}"].dtype == np.uint32
-    t = pq.read_table(vp_artifacts / "parquet" / "vp_deal_classes.parquet")
-    assert t.num_rows == 134_459
-    s = pq.read_table(vp_artifacts / "parquet" / "paytable_summary.parquet")
-    assert set(s.column("slug").to_pylist()) == {f.stem for f in PAYTABLES.glob("*.toml")}
-    r = _cli("--artifacts", str(vp_artifacts), "vp", "analyze", str(JOB96))
-    assert r.returncode == 0 and "artifact" in r.stdout.splitlines()[-1]
