@@ -365,3 +365,37 @@ def test_risk_of_ruin_matches_monte_carlo(artifacts: Path, job_game) -> None:  #
     hits = _mc_ruin(7, sessions, bankroll, horizon, hands, cum, best, pay, score, BINOM)
     se = math.sqrt(p * (1 - p) / sessions)
     assert abs(hits / sessions - p) < Z * se, (hits / sessions, p, se)
+
+
+def test_ruin_recursion_equals_the_plain_per_bankroll_loop() -> None:
+    """The vectorised ruin recursion gives the plain loop's numbers bit for bit: same terms,
+    same order (also with pays past the top state and with the capped upper bound)."""
+    from pipeline.videopoker.bankroll import _ruin_dp
+
+    def plain(probs: list[float], pays: list[int], top: int, hands: list[int], upper: bool) -> list[list[float]]:
+        cur = [1.0] + [0.0] * top
+        out = []
+        for h in range(max(hands) + 1):
+            if h in hands:
+                out.append(list(cur))
+            nxt = [1.0] + [0.0] * top
+            for b in range(1, top + 1):
+                acc = 0.0
+                for p, k in zip(probs, pays):
+                    t = b - 1 + k
+                    if t <= top:
+                        acc += p * cur[t]
+                    elif upper:
+                        acc += p * cur[top]
+                nxt[b] = acc
+            cur = nxt
+        return out
+
+    rng = np.random.default_rng(5)
+    for pays, top in (([0, 1, 2, 3, 4, 6, 9, 25, 50, 800], 40), ([0, 2, 5, 30], 60), ([0, 1, 99], 20)):
+        probs = rng.random(len(pays))
+        probs /= probs.sum()
+        hands = [0, 1, 7, 30]
+        for upper in (False, True):
+            got = _ruin_dp(probs, np.array(pays, np.int64), top, np.array(hands, np.int64), upper)
+            assert got.tolist() == plain(probs.tolist(), pays, top, hands, upper)

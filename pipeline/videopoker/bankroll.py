@@ -97,16 +97,23 @@ def _ruin_dp(probs: np.ndarray, pays: np.ndarray, top: int, checkpoints: np.ndar
             c += 1
         if c == checkpoints.shape[0]:
             break
+        # pay by pay over all bankrolls: contiguous loops the compiler vectorises (unsigned
+        # indices, so no negative-index wraparound code). Each nxt[b] still adds its terms in
+        # pay order, starting from 0.0, so the sums equal a per-bankroll loop's bit for bit.
+        nxt[:] = 0.0
+        ut = np.uint64(top)
+        for k in range(probs.shape[0]):
+            p = probs[k]
+            shift = np.uint64(pays[k])  # t = b - 1 + pay
+            # last bankroll b whose t = b - 1 + pay stays <= top (0 when the pay overshoots)
+            inside = np.uint64(min(top, max(top + 1 - pays[k], 0)))
+            for b in range(np.uint64(1), inside + np.uint64(1)):
+                nxt[b] += p * cur[b - np.uint64(1) + shift]
+            if upper:
+                edge = p * cur[top]
+                for b in range(inside + np.uint64(1), ut + np.uint64(1)):
+                    nxt[b] += edge
         nxt[0] = 1.0
-        for b in range(1, top + 1):
-            acc = 0.0
-            for k in range(probs.shape[0]):
-                t = b - 1 + pays[k]
-                if t <= top:
-                    acc += probs[k] * cur[t]
-                elif upper:
-                    acc += probs[k] * cur[top]
-            nxt[b] = acc
         cur, nxt = nxt, cur
         h += 1
     return out
