@@ -71,15 +71,14 @@ def test_sampled_entries_equal_exact_fixed(mu: PreflopMatchups, tables: Tables, 
         (int(got.win[0]), int(got.win[1]), int(got.tie[0]))
 
 
-def test_rank_pass_plus_flush_corrections_equal_the_rank_first_walk() -> None:
+def test_rank_pass_plus_flush_corrections_equal_the_rank_first_walk(tables: Tables) -> None:
     """The matchup counter (rank multisets + flush corrections) equals exact_fixed's walk on
     pairs of every suit shape: suited vs suited in the same and in other suits, pairs, and
     random pairs."""
     from pipeline.core.cards import BINOM
-    from pipeline.core.fasteval import build_eval_tables
     from pipeline.equity.headsup_preflop import LOOKED, headsup_preflop
 
-    tables = build_eval_tables()
+    ev = tables.eval_tables()
     shaped = [("As Ks", "Qs Js"), ("As Ks", "Qd Jd"), ("Ah Ad", "Kh Kd"), ("2c 7d", "2h 7s"),
               ("5s 4s", "Ac Ad"), ("As 2h", "Ks 3h")]
     rng = np.random.default_rng(77)
@@ -87,8 +86,8 @@ def test_rank_pass_plus_flush_corrections_equal_the_rank_first_walk() -> None:
     pairs += [rng.permutation(52)[:4].tolist() for _ in range(24)]
     for c in pairs:
         out = np.zeros(4, np.int64)
-        headsup_preflop(*c, *tables, BINOM, out)
-        ref = exact_fixed(np.array([c[:2], c[2:]], np.uint8), np.zeros(0, np.uint8), 0, tables)
+        headsup_preflop(*c, *ev, BINOM, out)
+        ref = exact_fixed(np.array([c[:2], c[2:]], np.uint8), np.zeros(0, np.uint8), 0, ev)
         assert (int(out[0]), int(out[1]), int(out[2])) == \
             (int(ref.win[0]), int(ref.win[1]), int(ref.tie[0])), c
         assert 0 < out[LOOKED] < BOARDS // 10

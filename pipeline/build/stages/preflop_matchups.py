@@ -46,16 +46,32 @@ def stages(config: BuildConfig) -> list[Stage]:
                   settings=config.section("preflop_matchups"))]
 
 
+#: Integers up to this size are exact in float64, whatever order they are added in.
+EXACT_FLOAT = 2**53
+
+
+def _class_sums(onehot: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """int64[169, 169]: sums of ``m`` (1326 x 1326, non-negative integers) over class blocks.
+
+    Computed as float64 matrix products (BLAS; numpy's int64 matmul has no fast path): every
+    partial sum is an integer at most ``m.sum()``, exact in float64 below 2**53, so the result
+    is the exact integer sum.
+    """
+    if float(m.sum(dtype=np.float64)) >= EXACT_FLOAT:
+        raise AssertionError("class sums would exceed float64's exact integer range")
+    return (onehot.T @ m.astype(np.float64) @ onehot).astype(np.int64)
+
+
 def class_matrix(win: np.ndarray, tie: np.ndarray, cls: np.ndarray) -> dict[str, np.ndarray]:
     """169 x 169 sums over disjoint hand pairs: pairs, win, tie, lose (row class vs column class)."""
     cards = hand_cards().astype(np.int64)
     masks = (np.int64(1) << cards[:, 0]) | (np.int64(1) << cards[:, 1])
     disjoint = (masks[:, None] & masks[None, :]) == 0
-    onehot = np.zeros((N_HOLE_PAIRS, N_HAND_CLASSES), np.int64)
-    onehot[np.arange(N_HOLE_PAIRS), cls] = 1
-    pairs = onehot.T @ disjoint.astype(np.int64) @ onehot
-    w = onehot.T @ win.astype(np.int64) @ onehot
-    t = onehot.T @ tie.astype(np.int64) @ onehot
+    onehot = np.zeros((N_HOLE_PAIRS, N_HAND_CLASSES), np.float64)
+    onehot[np.arange(N_HOLE_PAIRS), cls] = 1.0
+    pairs = _class_sums(onehot, disjoint)
+    w = _class_sums(onehot, win)
+    t = _class_sums(onehot, tie)
     boards = pairs * MATCHUP_BOARDS
     return {"pairs": pairs, "win": w, "tie": t, "lose": boards - w - t, "boards": boards}
 
