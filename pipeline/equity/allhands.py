@@ -16,10 +16,11 @@ from pipeline.core.cards import BINOM
 from pipeline.core.combos import unrank_many
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, MAX_OPPONENTS, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.core.deal import partial_shuffle
-from pipeline.core.fasteval import EvalTables, hand_score
+from pipeline.core.fasteval import EvalTables, hand_key, hand_score
 from pipeline.core.parallel import even_chunk
 from pipeline.core.rng import seed_state
 from pipeline.equity.boardindex import board_scratch, index7, prepare_board
+from pipeline.equity.standing import add_score
 from pipeline.equity.symmetry import canonical_subsets, stabilizer, symmetrise_hands
 from pipeline.errors import InputError
 
@@ -176,12 +177,7 @@ def mc_all_hands(nr: int, samples: int, seed: int, stream0: int, n_chunks: int,
         lo_s, hi_s = even_chunk(samples, n_chunks, ch)
         for _ in range(hi_s - lo_s):
             partial_shuffle(st, deck, DECK_SIZE, need)
-            bkey = np.uint64(0)
-            bmask = np.uint64(0)
-            for i in range(BOARD_CARDS):
-                c = deck[i]
-                bkey += card_keys[c]
-                bmask |= one << np.uint64(c)
+            bkey, bmask = hand_key(deck, BOARD_CARDS, card_keys)
             best = 0
             nbest = 0
             for o in range(nr):
@@ -190,11 +186,7 @@ def mc_all_hands(nr: int, samples: int, seed: int, stream0: int, n_chunks: int,
                 so = hand_score(bkey + card_keys[a] + card_keys[b],
                                 bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
                                 offsets, ranks, flush)
-                if so > best:
-                    best = so
-                    nbest = 1
-                elif so == best:
-                    nbest += 1
+                best, nbest = add_score(so, best, nbest)
             tie_share = SHARE_SCALE // (1 + nbest)
             m = DECK_SIZE - need
             for i in range(m):

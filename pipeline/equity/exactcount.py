@@ -31,6 +31,7 @@ from pipeline.equity.headsup_preflop import headsup_preflop
 from pipeline.equity.holes import hole_index
 from pipeline.equity.result import EquityResult
 from pipeline.equity.spot import Spot, spot_result
+from pipeline.equity.standing import rivals
 from pipeline.equity.symmetry import orbit_step, stabilizer
 
 #: Chunks the board completions are split into (parallel work units).
@@ -84,14 +85,7 @@ def exact_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: in
                 score_pairs(live, m, table, parts, gap, binom, pair_s)
             for p in range(P):
                 s = fs[p]
-                greater = False
-                eqf = 0
-                for q in range(P):
-                    if q != p:
-                        if fs[q] > s:
-                            greater = True
-                        elif fs[q] == s:
-                            eqf += 1
+                greater, eqf = rivals(fs, p)
                 if greater:
                     acc[ch, p, LOSE] += w * total_tuples
                     continue

@@ -40,6 +40,7 @@ from pipeline.core.constants import SHARE_SCALE
 from pipeline.core.fasteval import hand_key, hand_score
 from pipeline.core.rng import seed_state, step_below, step_below_buffered, step_uniform
 from pipeline.equity.mcfixed import fixed_chunk, hist_to_sums
+from pipeline.equity.standing import add_score
 
 #: Deals per chunk (one generator stream each).
 CHUNK = 4096
@@ -144,11 +145,7 @@ def _deal_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
         for q in range(n_ranged):
             v = hand_score(bkey + hk[q], bmask | hm[q], offsets, ranks, flush)
             sc[q] = v
-            if v > best:
-                best = v
-                nbest = 1
-            elif v == best:
-                nbest += 1
+            best, nbest = add_score(v, best, nbest)
         for t in range(n_random):
             a = deck[r + 2 * t]
             b = deck[r + 2 * t + 1]
@@ -156,11 +153,7 @@ def _deal_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
                            bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
                            offsets, ranks, flush)
             sc[n_ranged + t] = v
-            if v > best:
-                best = v
-                nbest = 1
-            elif v == best:
-                nbest += 1
+            best, nbest = add_score(v, best, nbest)
         sh = SHARE_SCALE // nbest
         for p in range(P):
             if sc[p] == best:

@@ -25,6 +25,7 @@ from pipeline.core.rng import seed_state
 from pipeline.equity.boardindex import index7_direct
 from pipeline.equity.result import EquityResult
 from pipeline.equity.spot import Spot, spot_result
+from pipeline.equity.standing import add_score, rivals
 
 #: Chunks the samples are split into (parallel work units; one generator stream each).
 N_CHUNKS = 64
@@ -80,23 +81,14 @@ def mc_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: int, 
             n_best_r = 0
             for o in range(nr):
                 so = table[index7_direct(board, deck[r + 2 * o], deck[r + 2 * o + 1], binom)]
-                if so > best_r:
-                    best_r = so
-                    n_best_r = 1
-                elif so == best_r:
-                    n_best_r += 1
+                best_r, n_best_r = add_score(so, best_r, n_best_r)
             for p in range(P):
                 fs[p] = table[index7_direct(board, fixed[p, 0], fixed[p, 1], binom)]
             for p in range(P):
                 s = fs[p]
-                beaten = best_r > s
-                eq = n_best_r if best_r == s else 0
-                for q in range(P):
-                    if q != p:
-                        if fs[q] > s:
-                            beaten = True
-                        elif fs[q] == s:
-                            eq += 1
+                beaten, eq = rivals(fs, p)
+                beaten = beaten or best_r > s
+                eq += n_best_r if best_r == s else 0
                 _settle(acc[ch], p, beaten, eq)
     return acc
 

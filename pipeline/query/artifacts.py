@@ -18,12 +18,15 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import h5py
 import numpy as np
 
 from pipeline.errors import ArtifactError
+
+if TYPE_CHECKING:
+    from pipeline.core.fasteval import EvalTables
 
 MANIFEST = "manifest.json"
 #: sidecar cache of verified stat signatures: rel -> [size, mtime_ns, ctime_ns, inode, sha256]
@@ -50,6 +53,13 @@ def map_dataset(path: Path, name: str, mode: Literal["r", "r+"] = "r") -> np.mem
     """Memory-map a contiguous HDF5 dataset (``mode='r+'`` to fill it during a build)."""
     off, shape, dtype = dataset_offset(path, name)
     return np.memmap(path, dtype=dtype, mode=mode, offset=off, shape=shape)
+
+
+def map_eval_tables(path: Path) -> EvalTables:
+    """The cache-resident evaluator's four arrays in ``eval_tables.h5``, memory-mapped read-only."""
+    from pipeline.core.fasteval import EvalTables
+
+    return EvalTables(*(map_dataset(path, name) for name in EvalTables._fields))
 
 
 def sha256_file(path: Path, chunk: int = 1 << 22) -> str:

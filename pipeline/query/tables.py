@@ -200,16 +200,14 @@ class Tables:
         ``eval_tables.h5`` is missing or was not written contiguously.
         """
         if self._eval is None:
-            from pipeline.core.fasteval import EvalTables
-            from pipeline.query.artifacts import map_dataset
+            from pipeline.query.artifacts import map_eval_tables
 
             p = self._file(EVAL_TABLES_FILE)
             try:
-                arrays = {name: map_dataset(p, name) for name in EvalTables._fields}
+                self._eval = map_eval_tables(p)
             except (OSError, KeyError) as exc:
                 raise ArtifactError(f"{p} cannot be read ({exc}); rebuild with "
                                     "`pokertables build eval_tables --force`") from None
-            self._eval = EvalTables(**arrays)
         return self._eval
 
     def preflop_matchups(self) -> PreflopMatchups:

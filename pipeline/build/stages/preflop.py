@@ -36,6 +36,7 @@ from pipeline.core.cards import RANKS, format_cards
 from pipeline.core.constants import N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.core.fasteval import EvalTables
 from pipeline.equity.allhands import N_CHUNKS, heads_up_all_hands, mc_all_hands
+from pipeline.query.artifacts import map_eval_tables
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")
 DEFAULTS: dict[str, Any] = {"heads_up": True, "opponents": list(range(2, 10)),
@@ -226,8 +227,8 @@ def run(ctx: Context) -> dict[str, Any]:
     """Compute and write the preflop tables and the chart."""
     settings = {**DEFAULTS, **ctx.config.section("preflop")}
     table7 = np.asarray(map_dataset(ctx.path("seven.h5"), "score"))
-    et = ctx.path("eval_tables.h5")
-    tables = EvalTables(*(np.array(map_dataset(et, n)) for n in EvalTables._fields))
+    # in-memory copies (190 kB), so the Monte Carlo tasks carry plain arrays to any worker
+    tables = EvalTables(*map(np.array, map_eval_tables(ctx.path("eval_tables.h5"))))
     cls, names, rows, cols, combos = hand_classes()
     hands = np.array([(a, b) for b in range(52) for a in range(b)], dtype=np.uint8)
     hand_text = np.array([format_cards([b, a]) for a, b in hands], dtype="S5")

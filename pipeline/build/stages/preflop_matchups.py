@@ -26,7 +26,6 @@ from pipeline.build.stages import Context, Stage
 from pipeline.build.stages.preflop import hand_classes
 from pipeline.build.store import atomic_path, write_parquet_atomic
 from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
-from pipeline.core.fasteval import EvalTables
 from pipeline.equity.matchups import (
     MATCHUP_BOARDS,
     expand,
@@ -34,7 +33,7 @@ from pipeline.equity.matchups import (
     matchup_classes,
     solve_classes,
 )
-from pipeline.query.artifacts import map_dataset
+from pipeline.query.artifacts import map_eval_tables
 
 OUTPUTS = ("preflop_matchups.h5", "parquet/preflop_matchups.parquet", "preflop_matchups.png")
 INDEX_FORMULA = "hand index = C(c1,1) + C(c2,2) = c1 + c2*(c2-1)/2 for its card ids c1 < c2 (colex)"
@@ -102,8 +101,7 @@ def heat_map(path: Path, equity: np.ndarray, names: list[str], order: np.ndarray
 
 def run(ctx: Context) -> dict[str, Any]:
     """Enumerate every class, expand, check, write the three outputs."""
-    p = ctx.path("eval_tables.h5")
-    tables = EvalTables(*(np.asarray(map_dataset(p, n)) for n in EvalTables._fields))
+    tables = map_eval_tables(ctx.path("eval_tables.h5"))
     ctx.progress("grouping 812,175 hand pairs into suit classes", 0.01)
     classes = matchup_classes()
     t0 = time.perf_counter()
