@@ -26,6 +26,7 @@ from pipeline.videopoker.bankroll import (
     bankroll_figures,
     deal_moments,
     hit_frequency,
+    long_run_ruin,
     n_play_variance,
     ruin_table,
 )
@@ -372,17 +373,18 @@ def test_ruin_recursion_equals_the_plain_per_bankroll_loop() -> None:
     same order (also with pays past the top state and with the capped upper bound)."""
     from pipeline.videopoker.bankroll import _ruin_dp
 
-    def plain(probs: list[float], pays: list[int], top: int, hands: list[int], upper: bool) -> list[list[float]]:
-        cur = [1.0] + [0.0] * top
+    def plain(probs: list[float], pays: list[int], bet: int, top: int, hands: list[int],
+              upper: bool) -> list[list[float]]:
+        cur = [1.0] * bet + [0.0] * (top + 1 - bet)
         out = []
         for h in range(max(hands) + 1):
             if h in hands:
                 out.append(list(cur))
-            nxt = [1.0] + [0.0] * top
-            for b in range(1, top + 1):
+            nxt = [1.0] * bet + [0.0] * (top + 1 - bet)
+            for b in range(bet, top + 1):
                 acc = 0.0
                 for p, k in zip(probs, pays):
-                    t = b - 1 + k
+                    t = b - bet + k
                     if t <= top:
                         acc += p * cur[t]
                     elif upper:
@@ -392,10 +394,47 @@ def test_ruin_recursion_equals_the_plain_per_bankroll_loop() -> None:
         return out
 
     rng = np.random.default_rng(5)
-    for pays, top in (([0, 1, 2, 3, 4, 6, 9, 25, 50, 800], 40), ([0, 2, 5, 30], 60), ([0, 1, 99], 20)):
+    for pays, bet, top in (([0, 1, 2, 3, 4, 6, 9, 25, 50, 800], 1, 40), ([0, 2, 5, 30], 1, 60),
+                           ([0, 1, 99], 1, 20), ([0, 1, 3, 5, 12], 2, 50), ([0, 3, 5, 9, 400], 4, 70)):
         probs = rng.random(len(pays))
         probs /= probs.sum()
         hands = [0, 1, 7, 30]
         for upper in (False, True):
-            got = _ruin_dp(probs, np.array(pays, np.int64), top, np.array(hands, np.int64), upper)
-            assert got.tolist() == plain(probs.tolist(), pays, top, hands, upper)
+            got = _ruin_dp(probs, np.array(pays, np.int64), bet, top, np.array(hands, np.int64), upper)
+            assert got.tolist() == plain(probs.tolist(), pays, bet, top, hands, upper)
+
+
+def test_long_run_ruin_with_fractional_pays_is_bracketed_not_certain() -> None:
+    """Issue 20 item 3: a game returning 109% with a 0.5 pay is not ruined for sure. The long-run
+    figure brackets the finite-horizon DP (money in half bets) run far enough to converge."""
+    from pipeline.videopoker.bankroll import long_run_rows
+
+    pays = [Fraction(0), Fraction(1, 2), Fraction(2), Fraction(5)]
+    probs = [Fraction(455, 1000), Fraction(200, 1000), Fraction(245, 1000), Fraction(100, 1000)]
+    assert sum(p * q for p, q in zip(pays, probs)) == Fraction(109, 100)
+    rho, err = long_run_ruin(pays, probs)
+    assert 0 < rho < 1 and err < 1e-12
+    rows = long_run_rows(pays, rho, (5, 10, 20))
+    dp = ruin_table(pays, probs, (5, 10, 20), (20_000,))
+    for row, far in zip(rows, dp["rows"]):
+        assert row["risk_of_ruin"] < 0.9
+        assert abs(far["risk_of_ruin"] - row["risk_of_ruin"]) <= row["error_bound"] + 1e-9, (row, far)
+    # whole-number pays: the bracket closes, P = rho^B
+    whole = [Fraction(0), Fraction(1), Fraction(3)]
+    wp = [Fraction(6, 10), Fraction(2, 10), Fraction(2, 10)]
+    rho_w, _ = long_run_ruin(whole, wp)
+    far_w = ruin_table(whole, wp, (10,), (20_000,))["rows"][0]["risk_of_ruin"]
+    (row_w,) = long_run_rows(whole, rho_w, (10,))
+    assert row_w["error_bound"] == 0 and abs(row_w["risk_of_ruin"] - far_w) < 1e-9
+
+
+def test_ruin_dp_work_is_bounded_for_huge_pays() -> None:
+    """Issue 20 item 16: a 1,000,000-bet royal answers at once with a note, not minutes of DP."""
+    import time
+
+    pays = [Fraction(0), Fraction(1), Fraction(1_000_000)]
+    probs = [Fraction(1, 2), Fraction(1, 2) - Fraction(1, 40_000), Fraction(1, 40_000)]
+    t0 = time.perf_counter()
+    out = ruin_table(pays, probs, (100, 1600), (1000, 10000))
+    assert time.perf_counter() - t0 < 2
+    assert "skipped" in out["note"] and "rows" not in out

@@ -25,6 +25,7 @@ from pipeline.videopoker.digest import solver_digest
 from pipeline.videopoker.paytable import Paytable
 from pipeline.videopoker.solve import NO_HOLD, draw_denominators, solve_holds
 from pipeline.videopoker.subsets import subset_counts
+from pipeline.videopoker.wild import JOKER
 
 TIE_BREAKS_TEXT = {
     "fewest-cards": ("among holds with exactly equal EV: keep the fewest cards, then the lowest "
@@ -41,7 +42,6 @@ SECOND_HOLD_TEXT = ("second_hold: the best hold (same tie-break) among the holds
                     "strictly below the best EV, 255 if none; error_cost = best EV - its EV")
 HOLD_BITS = "bit t set = keep the t-th card of the deal's cards in ascending card id order"
 JOKER_TEXT = "Jk"
-JOKER = 52  # card id of the (first) joker; the second joker of a 54-card deck is 53
 
 
 def vp_card_text(c: int) -> str:

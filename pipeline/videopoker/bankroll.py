@@ -11,19 +11,25 @@ second moments come from the best hold's final-hand counts of each class (``stra
 best_counts``), so every term is an exact Fraction.
 
 Risk of ruin (a bankroll of B bets, one line, pay in bets per bet; ruin = fewer than one bet
-left): a dynamic programme over the exact per-hand pay distribution, r_h(b) = sum_k p_k
-r_{h-1}(b - 1 + pay_k), r(0) = 1, on bankrolls 0..M. Above M the value is bounded by 0 and by
-r_{h-1}(M) (ruin falls as the bankroll grows), which gives a lower and an upper bound; M grows
-until they agree to ``RUIN_TOL``. Long run: the walk only steps down by one bet, so
-P(ruin from B) = rho^B with rho the root in (0, 1) of sum_k p_k z^pay_k = z when the return
-exceeds 1 (found by bisection to ``RHO_TOL``), and 1 otherwise.
+left): a dynamic programme over the exact per-hand pay distribution. Money is counted in units of
+1/S bet, S the lcm of the pays' denominators (1 for whole-number pays), so every bankroll is a
+whole number of units: r_h(b) = sum_k p_k r_{h-1}(b - S + S pay_k) for b >= S, r(b) = 1 for
+b < S, on bankrolls 0..M units. Above M the value is bounded by 0 and by r_{h-1}(M) (ruin falls
+as the bankroll grows), which gives a lower and an upper bound; M grows until they agree to
+``RUIN_TOL``.
+
+Long run: with rho the root in (0, 1) of sum_k p_k z^pay_k = z (bisection to ``RHO_TOL``; it
+exists when the return exceeds 1, else ruin is certain), rho^X is a martingale of the bankroll X.
+Ruin stops the walk below one bet but never more than one bet below it, so optional stopping
+gives rho^B <= P(ruin from B) <= rho^(B-1); with whole-number pays the walk lands exactly on
+zero and P = rho^B. The figure reported is the middle of the bracket, with its half-width.
 """
 
 from __future__ import annotations
 
 import json
 from fractions import Fraction
-from math import comb
+from math import comb, lcm
 from typing import Any
 
 import numba as nb
@@ -37,6 +43,13 @@ N_PLAY = (1, 3, 5, 10, 50, 100)
 RUIN_BANKROLLS = (100, 200, 400, 800, 1600)
 RUIN_HANDS = (1000, 10000)
 RUIN_TOL = 1e-9
+#: the DP's first top state: the largest bankroll plus this many of the largest pay
+RUIN_TOP_PAYS = 4
+#: times the top state may double while the bounds still disagree
+RUIN_DOUBLINGS = 6
+#: most multiply-adds the DP may spend (hands x bankroll states x pay lines; ~1 ns each), so
+#: huge pays answer in seconds with a note instead of running for minutes
+MAX_RUIN_WORK = 4_000_000_000
 RHO_TOL = 1e-15
 _HELD = np.array([m.bit_count() for m in range(32)], dtype=np.int64)
 
@@ -82,15 +95,18 @@ def n_play_variance(e1: Fraction, e2: Fraction, e11: Fraction, n: int) -> Fracti
 
 
 @nb.njit(cache=True)
-def _ruin_dp(probs: np.ndarray, pays: np.ndarray, top: int, checkpoints: np.ndarray,
+def _ruin_dp(probs: np.ndarray, pays: np.ndarray, bet: int, top: int, checkpoints: np.ndarray,
              upper: bool) -> np.ndarray:
-    """r_h(b) for b = 0..top at every checkpoint h; above ``top`` r = r(top) (upper) or 0."""
+    """r_h(b) for b = 0..top units at every checkpoint h (``pays`` and ``bet`` in units; ruin
+    below one bet); above ``top`` r = r(top) (upper) or 0."""
     cur = np.zeros(top + 1)
-    cur[0] = 1.0
+    cur[:bet] = 1.0
     nxt = np.empty(top + 1)
     out = np.empty((checkpoints.shape[0], top + 1))
     c = 0
     h = 0
+    ubet = np.uint64(bet)
+    ut = np.uint64(top)
     while c < checkpoints.shape[0]:
         while c < checkpoints.shape[0] and checkpoints[c] == h:
             out[c] = cur
@@ -101,19 +117,17 @@ def _ruin_dp(probs: np.ndarray, pays: np.ndarray, top: int, checkpoints: np.ndar
         # indices, so no negative-index wraparound code). Each nxt[b] still adds its terms in
         # pay order, starting from 0.0, so the sums equal a per-bankroll loop's bit for bit.
         nxt[:] = 0.0
-        ut = np.uint64(top)
         for k in range(probs.shape[0]):
             p = probs[k]
-            shift = np.uint64(pays[k])  # t = b - 1 + pay
-            # last bankroll b whose t = b - 1 + pay stays <= top (0 when the pay overshoots)
-            inside = np.uint64(min(top, max(top + 1 - pays[k], 0)))
-            for b in range(np.uint64(1), inside + np.uint64(1)):
-                nxt[b] += p * cur[b - np.uint64(1) + shift]
+            # t = b - bet + pay >= 0 for every b >= bet; the last b whose t stays <= top
+            inside = np.uint64(min(top, max(top + bet - pays[k], bet - 1)))
+            for b in range(ubet, inside + np.uint64(1)):
+                nxt[b] += p * cur[b - ubet + np.uint64(pays[k])]
             if upper:
                 edge = p * cur[top]
-                for b in range(inside + np.uint64(1), ut + np.uint64(1)):
+                for b in range(max(inside + np.uint64(1), ubet), ut + np.uint64(1)):
                     nxt[b] += edge
-        nxt[0] = 1.0
+        nxt[:bet] = 1.0
         cur, nxt = nxt, cur
         h += 1
     return out
@@ -123,39 +137,49 @@ def ruin_table(pays: list[Fraction], probs: list[Fraction], bankrolls: tuple[int
                hands: tuple[int, ...]) -> dict[str, Any]:
     """Risk of ruin within each number of hands for each bankroll (bets), with its error bound.
 
-    Pays must be whole numbers of bets (every shipped paytable); ``probs`` the exact per-hand
-    pay distribution.
+    ``probs`` is the exact per-hand pay distribution; pays may be fractional (money is counted in
+    units of 1/lcm(denominators) bet).
     """
-    if any(p.denominator != 1 for p in pays):
-        return {"note": "risk of ruin needs whole-number pays"}
-    pay_i = np.array([int(p) for p in pays], np.int64)
+    bet = lcm(*(p.denominator for p in pays))
+    pay_u = np.array([int(p * bet) for p in pays], np.int64)
+    top = bet * max(bankrolls) + RUIN_TOP_PAYS * int(pay_u.max())
+
+    def work(states: int) -> int:
+        return 2 * max(hands) * (states + 1) * len(pays)
+
+    if work(top) > MAX_RUIN_WORK:
+        return {"note": f"risk of ruin within {max(hands):,} hands skipped: {top + 1:,} bankroll "
+                        f"states would take over {MAX_RUIN_WORK:,} steps (pays too large or too "
+                        "finely divided)"}
     pr = np.array([float(p) for p in probs])
     cps = np.array(sorted(set(hands)), np.int64)
-    top = max(bankrolls) + 4 * int(pay_i.max())
-    for _ in range(6):
-        lo = _ruin_dp(pr, pay_i, top, cps, False)
-        hi = _ruin_dp(pr, pay_i, top, cps, True)
-        gap = float((hi[:, list(bankrolls)] - lo[:, list(bankrolls)]).max())
-        if gap <= RUIN_TOL:
+    for _ in range(RUIN_DOUBLINGS):
+        lo = _ruin_dp(pr, pay_u, bet, top, cps, False)
+        hi = _ruin_dp(pr, pay_u, bet, top, cps, True)
+        cols = [bet * b for b in bankrolls]
+        gap = float((hi[:, cols] - lo[:, cols]).max())
+        if gap <= RUIN_TOL or work(2 * top) > MAX_RUIN_WORK:
             break
         top *= 2
     rows = []
     for c, h in enumerate(cps.tolist()):
         for b in bankrolls:
-            rows.append({"bankroll": b, "hands": h, "risk_of_ruin": float((lo[c, b] + hi[c, b]) / 2)})
+            u = bet * b
+            rows.append({"bankroll": b, "hands": h, "risk_of_ruin": float((lo[c, u] + hi[c, u]) / 2)})
     return {"rows": rows, "error_bound": gap + 1e-12, "states": top + 1}
 
 
 def long_run_ruin(pays: list[Fraction], probs: list[Fraction]) -> tuple[float, float]:
-    """(rho, its bracket width): P(ever ruined from B bets) = rho^B; rho = 1 when return <= 1."""
+    """(rho, its bracket width): rho^B <= P(ever ruined from B bets) <= rho^(B-1), with
+    equality on the left for whole-number pays; rho = 1 (ruin certain) when return <= 1."""
     ret = sum((p * q for p, q in zip(pays, probs)), Fraction(0))
-    if ret <= 1 or any(p.denominator != 1 for p in pays):
+    if ret <= 1:
         return 1.0, 0.0
-    pay_i = [int(p) for p in pays]
+    pay_f = [float(p) for p in pays]
     pr = [float(q) for q in probs]
 
     def f(z: float) -> float:
-        return sum(q * z ** k for q, k in zip(pr, pay_i)) - z
+        return sum(q * z ** k for q, k in zip(pr, pay_f)) - z
 
     lo, hi = 0.0, 1.0 - 1e-12          # f(lo) > 0 (no pay has prob 1), f < 0 just below 1
     while hi - lo > RHO_TOL:
@@ -165,6 +189,17 @@ def long_run_ruin(pays: list[Fraction], probs: list[Fraction]) -> tuple[float, f
         else:
             hi = mid
     return (lo + hi) / 2, hi - lo
+
+
+def long_run_rows(pays: list[Fraction], rho: float, bankrolls: tuple[int, ...]) -> list[dict[str, float]]:
+    """Long-run risk of ruin per bankroll: the middle of [rho^B, rho^(B-1)] (exactly rho^B for
+    whole-number pays) and the bracket's half-width."""
+    whole = all(p.denominator == 1 for p in pays)
+    rows = []
+    for b in bankrolls:
+        low, high = rho ** b, (rho ** b if whole or rho >= 1 else rho ** (b - 1))
+        rows.append({"bankroll": b, "risk_of_ruin": (low + high) / 2, "error_bound": (high - low) / 2})
+    return rows
 
 
 def bankroll_figures(pt: Paytable, final_counts: list[int], denominator: int, weight: np.ndarray,
@@ -187,10 +222,10 @@ def bankroll_figures(pt: Paytable, final_counts: list[int], denominator: int, we
         "deal_covariance": float(e11 - e1 * e1), "deal_covariance_exact": _frac(e11 - e1 * e1),
         "n_play": nplay,
         "risk_of_ruin": {**ruin, "long_run_rho": rho, "long_run_rho_error": rho_err,
-                         "long_run": [{"bankroll": b, "risk_of_ruin": rho ** b}
-                                      for b in RUIN_BANKROLLS],
-                         "method": "exact DP over the per-hand pay distribution, bounds above "
-                                   "the top state; long run = rho^B (skip-free walk)"},
+                         "long_run": long_run_rows(pt.pays, rho, RUIN_BANKROLLS),
+                         "method": "exact DP over the per-hand pay distribution in units of "
+                                   "1/lcm(pay denominators) bet, bounds above the top state; long "
+                                   "run in [rho^B, rho^(B-1)] (= rho^B for whole-number pays)"},
     }
 
 

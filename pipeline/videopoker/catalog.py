@@ -24,7 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.errors import InputError
+from pipeline.errors import ArtifactError, InputError
 from pipeline.registry import PAYTABLES, entries, paytable_path
 from pipeline.registry import paytable_slugs as paytable_slugs_known
 from pipeline.videopoker.digest import solver_digest
@@ -100,11 +100,18 @@ def wild_text(pt: Paytable) -> str:
 
 def _built_figures(pt: Paytable, h5: Path, digest: str
                    ) -> tuple[Fraction, float, Fraction] | None:
-    """(return, variance, hit frequency) from a current artifact, None if stale or missing."""
+    """(return, variance, hit frequency) from a current artifact, None if stale, missing or not
+    proven against its folder's manifest (the one checked open every reader uses)."""
     if not h5.is_file():
         return None
     import h5py
 
+    from pipeline.query.artifacts import open_checked
+
+    try:
+        open_checked(h5.parent.parent, f"{h5.parent.name}/{h5.name}")
+    except ArtifactError:
+        return None
     try:
         with h5py.File(h5, "r") as f:
             at = f.attrs

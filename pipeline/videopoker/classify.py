@@ -30,12 +30,10 @@ from pipeline.videopoker.paytable import (
     STRAIGHT_FLUSH,
     THREE_KIND,
     TWO_PAIR,
-    WILD_CODE,
     WILD_ROYAL,
     Paytable,
 )
-
-JOKER = 52  # the jokers are cards 52 (and 53 in the two-joker deck)
+from pipeline.videopoker.wild import WILD_CODE, is_wild
 
 # multiset-index table sizes C(12+n, n) for n = 0..5 natural cards
 _MS_SIZE = np.array([1, 13, 91, 455, 1820, 6188], dtype=np.int64)
@@ -215,7 +213,7 @@ def _classify(hands: np.ndarray, wild_mode: int, table: np.ndarray, offsets: np.
         suited = 1
         for t in range(5):
             c = np.int64(hands[i, t])
-            if (wild_mode == 1 and c < 4) or (wild_mode == 2 and c >= JOKER):
+            if is_wild(c, wild_mode):
                 w += 1
                 continue
             # cards are ascending, so natural ranks arrive sorted: multiset index directly

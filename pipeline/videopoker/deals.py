@@ -23,7 +23,6 @@ import numpy as np
 from pipeline.core.cards import MAX_K
 from pipeline.core.combos import hands_range
 
-JOKER = 52
 #: Decks the video poker code handles: 52 cards, plus one joker (53) or two jokers (54).
 VP_DECKS = (52, 53, 54)
 #: ``VP_BINOM[n, k] = C(n, k)`` for ``n <= 54``: the colex weights over the largest deck

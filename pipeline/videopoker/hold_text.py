@@ -12,11 +12,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core.cards import RANKS, SUITS
+from pipeline.videopoker.wild import JOKER
 
 #: what a hold that keeps no card reads as
 DISCARD_ALL = "discard all"
-#: card ids at and above this are jokers (52, and 53 in a two-joker deck)
-FIRST_JOKER = 52
 CARDS_PER_DEAL = 5
 #: two characters per card, one space between cards
 TEXT_WIDTH = 3 * CARDS_PER_DEAL - 1
@@ -24,7 +23,7 @@ TEXT_WIDTH = 3 * CARDS_PER_DEAL - 1
 
 def _card_chars() -> np.ndarray:
     """(54, 2) uint8: the two characters of each card id, ``Jk`` for both jokers."""
-    texts = [RANKS[c >> 2] + SUITS[c & 3] for c in range(FIRST_JOKER)] + ["Jk", "Jk"]
+    texts = [RANKS[c >> 2] + SUITS[c & 3] for c in range(JOKER)] + ["Jk", "Jk"]
     return np.frombuffer("".join(texts).encode("ascii"), np.uint8).reshape(-1, 2)
 
 

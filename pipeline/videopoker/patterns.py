@@ -42,11 +42,11 @@ from pipeline.videopoker.paytable import (
     STRAIGHT,
     STRAIGHT_FLUSH,
     THREE_KIND,
-    WILD_CODE,
     WILD_ROYAL,
     Paytable,
     rank_set_text,
 )
+from pipeline.videopoker.wild import WILD_CODE, is_wild
 
 # families (bits 0-3 of a code)
 DISCARD, WILDS, PAT, MULTI, ROYAL_DRAW, SF_DRAW, FLUSH_DRAW, STRAIGHT_DRAW, HIGH, OTHER = range(10)
@@ -114,15 +114,15 @@ def _codes(hands: np.ndarray, deal_cat: np.ndarray, wild: int, high: int, group:
             nd = 0
             for t in range(5):
                 c = np.int64(hands[i, t])
-                is_wild = (wild == 2 and c == 52) or (wild == 1 and (c >> 2) == 0)
+                wild_card = is_wild(c, wild)
                 if (m >> t) & 1:
-                    if is_wild:
+                    if wild_card:
                         w += 1
                     else:
                         nat_r[n] = c >> 2
                         nat_s[n] = c & 3
                         n += 1
-                elif not is_wild:
+                elif not wild_card:
                     disc_r[nd] = c >> 2
                     disc_s[nd] = c & 3
                     nd += 1

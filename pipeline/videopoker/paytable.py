@@ -69,6 +69,7 @@ from pipeline.core.cards import RANKS
 from pipeline.core.files import parse_toml, read_small_file
 from pipeline.errors import ConfigError, clip
 from pipeline.registry import paytable_path, slugify
+from pipeline.videopoker.wild import WILD_MODES
 
 #: Hand names a line may use, in the usual order of a machine's table (codes are indexes).
 HAND_NAMES = ("royal flush", "wild royal flush", "five of a kind", "four deuces",
@@ -78,9 +79,6 @@ HAND_CODE = {name: i for i, name in enumerate(HAND_NAMES)}
 (ROYAL, WILD_ROYAL, FIVE_KIND, FOUR_DEUCES, STRAIGHT_FLUSH, FOUR_KIND, FULL_HOUSE, FLUSH,
  STRAIGHT, THREE_KIND, TWO_PAIR, PAIR) = range(len(HAND_NAMES))
 
-WILD_MODES = ("none", "deuces", "joker")
-#: the kernels' code of each wild mode (its index in ``WILD_MODES``)
-WILD_CODE = {mode: i for i, mode in enumerate(WILD_MODES)}
 ALL_RANKS = (1 << 13) - 1
 NOTHING = "nothing"
 
