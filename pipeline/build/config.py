@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.core.constants import MAX_PLAYERS, MAX_SAMPLES, MAX_SEED
-from pipeline.core.files import parse_toml, read_small_file
+from pipeline.core.files import read_toml_file
 from pipeline.errors import ConfigError, clip
 
 DEFAULT_CONFIG = Path("configs/build.toml")
@@ -132,12 +132,7 @@ def load_config(path: Path | str | None = None, artifacts: Path | str | None = N
         root = Path.cwd()
         found: Path | None = None
     else:
-        raw = read_small_file(p, "config file")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ConfigError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        data = parse_toml(text, str(p))
+        data = read_toml_file(p, "config file")
         root = p.resolve().parent.parent if p.resolve().parent.name == "configs" else p.resolve().parent
         validate(data, str(p), root)
         found = p

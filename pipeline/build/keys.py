@@ -25,6 +25,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from pipeline.core.files import read_small_file
 from pipeline.errors import BuildError
 
 PACKAGE = "pipeline"
@@ -221,7 +222,7 @@ def stage_parts(module: str, settings: dict[str, Any], inputs: dict[str, str | N
         "settings": sha256_bytes(json.dumps(settings, sort_keys=True, default=str).encode()),
         "code": {m: graph.digest(m) for m in graph.closure(module)},
         "inputs": dict(sorted(inputs.items())),
-        "sources": {source_label(p): sha256_bytes(Path(p).read_bytes()) for p in sources},
+        "sources": {source_label(p): sha256_bytes(read_small_file(p, "source file")) for p in sources},
         "versions": versions if versions is not None else library_versions(),
     }
 

@@ -30,7 +30,9 @@ MAX_SAMPLES = 1_000_000_000
 MAX_SEED = 2**64 - 1
 #: Largest config or paytable file read (they are a few kB; this refuses /dev/zero and the like).
 MAX_CONFIG_BYTES = 1 << 20
+#: Largest manifest or catalog read (a real one is ~50 kB): a bigger file is not one.
+MAX_MANIFEST_BYTES = 64 << 20
 
 __all__ = ["DECK_SIZE", "N_SCORES", "TOP_SCORE", "CACTUS_KEV_BASE", "N_HOLE_PAIRS", "BOARD_CARDS",
            "N_SUITS", "N_HAND_CLASSES", "SHARE_SCALE", "MAX_PLAYERS", "MAX_OPPONENTS", "MAX_SAMPLES",
-           "MAX_SEED", "MAX_CONFIG_BYTES"]
+           "MAX_SEED", "MAX_CONFIG_BYTES", "MAX_MANIFEST_BYTES"]

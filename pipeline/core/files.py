@@ -46,6 +46,22 @@ def read_small_file(path: Path | str, what: str, limit: int = MAX_CONFIG_BYTES) 
     return data
 
 
+def read_text_file(path: Path | str, what: str, limit: int = MAX_CONFIG_BYTES) -> tuple[str, bytes]:
+    """(UTF-8 text, raw bytes) of a small regular file; :class:`ConfigError` names ``path`` otherwise."""
+    raw = read_small_file(path, what, limit)
+    try:
+        return raw.decode("utf-8"), raw
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def read_toml_file(path: Path | str, what: str) -> dict[str, Any]:
+    """The parsed TOML of a small regular UTF-8 file, checked as :func:`read_small_file` does;
+    the one way every user TOML file (rule sets, paytables, sweeps, build configs) is read."""
+    text, _ = read_text_file(path, what)
+    return parse_toml(text, str(path))
+
+
 def parse_toml(text: str, where: str) -> dict[str, Any]:
     """Parse TOML text; malformed or absurdly nested input is a :class:`ConfigError` naming ``where``."""
     try:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import h5py
 import numpy as np
 
+from pipeline.core.constants import MAX_MANIFEST_BYTES
 from pipeline.errors import ArtifactError
 
 if TYPE_CHECKING:
@@ -31,8 +32,6 @@ if TYPE_CHECKING:
 MANIFEST = "manifest.json"
 #: sidecar cache of verified stat signatures: rel -> [size, mtime_ns, ctime_ns, inode, sha256]
 VERIFIED = ".verified.json"
-#: largest manifest we read (a real one is ~50 kB): a bigger file is not a manifest
-MAX_MANIFEST_BYTES = 64 << 20
 #: the command that repairs any artifact problem
 REBUILD = "`pokertables build --force`"
 #: temp files of this package start with this (the build cleans leftovers)

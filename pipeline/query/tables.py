@@ -106,7 +106,8 @@ class Tables:
         self.rules = None
         self._prefix = ""
         self._offset = 0
-        if rules and rules != "standard":
+        if rules:
+            # "standard" too: a user config folder may redefine it (issue 20, item 4)
             from pipeline.rules import load_rules
 
             self.rules = load_rules(rules)

@@ -11,7 +11,6 @@ every rule set; for lowball a better low has the higher score.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,13 +18,9 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.cards import CATEGORY_NAMES, RANKS, SUITS, card_text
+from pipeline.core.files import read_toml_file
 from pipeline.errors import ConfigError, InputError
 from pipeline.registry import rule_set_names, rules_path
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 CATEGORIES = CATEGORY_NAMES  # the names an ``order`` lists
 ACE_LOW_MODES = ("lowest", "second", "none")
@@ -102,12 +97,9 @@ def load_rules(source: str | Path) -> RuleSet:
     '6789TJQKA'
     """
     p = Path(source) if isinstance(source, Path) or Path(source).suffix else rules_path(str(source))
-    try:
-        data = tomllib.loads(p.read_text())
-    except FileNotFoundError:
-        raise InputError(f"rule set file {p} does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: malformed TOML: {exc}") from None
+    if not p.exists() and not p.is_symlink():
+        raise InputError(f"rule set file {p} does not exist")
+    data = read_toml_file(p, "rule set file")
     unknown = set(data) - KEYS
     if unknown:
         raise ConfigError(f"{p}: unknown key(s) {', '.join(sorted(unknown))}")

@@ -24,7 +24,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.errors import ArtifactError, InputError
+from pipeline.core.constants import MAX_MANIFEST_BYTES
+from pipeline.core.files import read_small_file
+from pipeline.errors import ArtifactError, ConfigError, InputError
 from pipeline.registry import PAYTABLES, entries, paytable_path
 from pipeline.registry import paytable_slugs as paytable_slugs_known
 from pipeline.videopoker.digest import solver_digest
@@ -139,9 +141,10 @@ def _fast_rows(artifacts: Path, digest: str) -> dict[str, dict[str, Any]]:
     """The games of ``catalog.json`` whose file is the one the manifest lists and whose ``.h5``
     is still the one they describe (by the manifest's sha256 and size); {} if none."""
     try:
-        manifest = json.loads((artifacts / MANIFEST_FILE).read_bytes())
+        # regular files of bounded size only (a FIFO or /dev/zero here must not hang `vp list`)
+        manifest = json.loads(read_small_file(artifacts / MANIFEST_FILE, "manifest", MAX_MANIFEST_BYTES))
         files = manifest["files"]
-        raw = (artifacts / CATALOG_FILE).read_bytes()
+        raw = read_small_file(artifacts / CATALOG_FILE, "catalog", MAX_MANIFEST_BYTES)
         if hashlib.sha256(raw).hexdigest() != files[CATALOG_FILE]["sha256"]:
             return {}
         games = json.loads(raw)["games"]
@@ -154,14 +157,14 @@ def _fast_rows(artifacts: Path, digest: str) -> dict[str, dict[str, Any]]:
                     and (artifacts / rel).stat().st_size == info.get("bytes")):
                 out[slug] = entry
         return out
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, ConfigError, RecursionError):
         return {}
 
 
 def _fast_row(slug: str, path: Path, entry: dict[str, Any] | None) -> GameRow | None:
     """The row of a game from its catalog.json entry when the TOML is byte for byte the one
     it was built from."""
-    if entry is None or hashlib.sha256(path.read_bytes()).hexdigest() != entry["paytable_sha256"]:
+    if entry is None or hashlib.sha256(read_small_file(path, "paytable")).hexdigest() != entry["paytable_sha256"]:
         return None
     hit = entry["hit_frequency_exact"]
     return GameRow(slug, entry["name"], entry["deck"], entry["wild"], True,

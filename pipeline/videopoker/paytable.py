@@ -66,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.cards import RANKS
-from pipeline.core.files import parse_toml, read_small_file
+from pipeline.core.files import parse_toml, read_text_file
 from pipeline.errors import ConfigError, clip
 from pipeline.registry import paytable_path, slugify
 from pipeline.videopoker.wild import WILD_MODES
@@ -183,11 +183,7 @@ def load_paytable(source: Path | str) -> Paytable:
     'Jacks or Better 9/6'
     """
     p = paytable_path(source)
-    raw = read_small_file(p, "paytable")  # refuses folders, devices and oversized files
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    text, raw = read_text_file(p, "paytable")  # refuses folders, devices, oversized, non-UTF-8
     pt = parse_paytable(text, str(p), slugify(p.stem))
     return dataclasses.replace(pt, source=str(p), digest=hashlib.sha256(raw).hexdigest())
 

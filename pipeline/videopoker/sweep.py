@@ -21,7 +21,6 @@ which return, variance and hit frequency are exact fractions.
 from __future__ import annotations
 
 import itertools
-import sys
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -29,15 +28,11 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.core.files import read_toml_file
 from pipeline.errors import ConfigError
 from pipeline.videopoker.analysis import analyze, compute_counts
 from pipeline.videopoker.deals import DealClasses
 from pipeline.videopoker.paytable import Paytable, load_paytable, slugify
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 #: variants per task: a few, so one task is ~1 s of work and the scheduler overhead is noise
 VARIANTS_PER_TASK = 4
@@ -126,10 +121,7 @@ def find_sweep(name: str, roots: list[Path]) -> Path:
 
 def load_sweep(path: Path) -> Sweep:
     """Parse and check a sweep file (``ConfigError`` naming the file and the bad entry)."""
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: malformed TOML: {exc}") from None
+    data = read_toml_file(path, "sweep file")
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise ConfigError(f"{path}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(_KEYS))})")

@@ -31,7 +31,9 @@ KEYS: tuple[str, ...] = ("sets",)
 def stages(config: BuildConfig) -> list[Stage]:
     """One stage per configured rule set (the standard set is served by five/six/seven)."""
     settings = config.section("rules")
-    names = settings.get("sets") or [n for n in rule_set_names() if n != "standard"]
+    # a user folder may redefine "standard"; only a set that differs from the top-level tables
+    # gets tables of its own (is_standard below)
+    names = settings.get("sets") or rule_set_names()
     out = []
     for name in names:
         path = rules_path(name)

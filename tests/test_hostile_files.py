@@ -1,0 +1,110 @@
+"""Issue 20: user files are read one way (regular, small, UTF-8, bounded nesting), a user's own
+``standard`` rule set is honoured, and ``vp list`` shows no figure from an unproven file."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import h5py
+
+ROOT = Path(__file__).resolve().parent.parent
+HAND = "As 2s 3d 4c 5h"
+
+
+def _cli(*args: str, cwd: Path = ROOT, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def _one_error(r: subprocess.CompletedProcess[str], needle: str) -> None:
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.returncode == 2, (r.stdout[-500:], r.stderr[-1500:])
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
+
+
+def _hostile(folder: Path) -> dict[str, str]:
+    """name -> the words its error must contain: each file a hostile user could point us at."""
+    folder.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(folder / "fifo.toml")
+    (folder / "zero.toml").symlink_to("/dev/zero")
+    (folder / "binary.toml").write_bytes(b"\xff\xfe\x00name = 1\n")
+    (folder / "deep.toml").write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    (folder / "huge.toml").write_text("# " + "x" * (2 << 20) + "\n")
+    return {"fifo.toml": "not a regular file", "zero.toml": "not a regular file",
+            "binary.toml": "not UTF-8", "deep.toml": "nested too deeply", "huge.toml": "bytes"}
+
+
+def test_hostile_rule_set_files_are_one_error_each(tmp_path: Path) -> None:
+    for name, needle in _hostile(tmp_path / "rules").items():
+        r = _cli("eval", HAND, "--rules", str(tmp_path / "rules" / name), timeout=20)
+        _one_error(r, needle)
+
+
+def test_hostile_paytable_overriding_a_builtin_slug(tmp_path: Path) -> None:
+    """A FIFO named like a built-in paytable in a config folder: no hang in list/analyze/dry-run."""
+    pay = tmp_path / "cfg" / "paytables"
+    pay.mkdir(parents=True)
+    os.mkfifo(pay / "jacks-or-better-9-6.toml")
+    arts = tmp_path / "arts"
+    arts.mkdir()
+    for args in (("vp", "list"), ("vp", "analyze", "jacks-or-better-9-6"), ("build", "--dry-run")):
+        r = _cli("-a", str(arts), "--config-dir", str(tmp_path / "cfg"), *args, timeout=30)
+        _one_error(r, "not a regular file")
+    assert sorted(p.name for p in arts.iterdir()) == []
+
+
+def test_fifo_manifest_never_hangs(tmp_path: Path) -> None:
+    arts = tmp_path / "arts"
+    arts.mkdir()
+    os.mkfifo(arts / "manifest.json")
+    r = _cli("-a", str(arts), "eval", "AsKsQsJsTs", timeout=20)
+    _one_error(r, "not a regular file")
+    r = _cli("-a", str(arts), "vp", "list", "--json", timeout=20)
+    assert r.returncode == 0 and not any(g["built"] for g in json.loads(r.stdout))
+
+
+def test_user_standard_rule_set_is_used_not_ignored(artifacts: Path, tmp_path: Path) -> None:
+    """A config folder's rules/standard.toml that differs from the built-in ranking: `eval` and
+    `showdown` use it (here: its tables are not built, which they say) instead of silently
+    answering with the built-in ranking. Without the folder, the built-in answer stands."""
+    cfg = tmp_path / "cfg"
+    (cfg / "rules").mkdir(parents=True)
+    (cfg / "rules" / "standard.toml").write_text('name = "standard"\nace_low_straight = "none"\n')
+    r = _cli("-a", str(artifacts), "--config-dir", str(cfg), "eval", HAND, "--rules", "standard")
+    _one_error(r, "rules/standard/five.h5")
+    game = tmp_path / "game.txt"
+    game.write_text("As 2s 3d 4c 5h Kd Kc 7s 8s 9d\n")
+    r = _cli("-a", str(artifacts), "--config-dir", str(cfg), "showdown", str(game), "--rules", "standard")
+    _one_error(r, "rules/standard/five.h5")
+    r = _cli("-a", str(artifacts), "eval", HAND, "--rules", "standard")
+    assert r.returncode == 0 and "straight" in r.stdout
+    # the build plans tables of its own for the redefined set
+    r = _cli("-a", str(tmp_path / "arts"), "--config-dir", str(cfg), "build", "--dry-run")
+    assert r.returncode == 0 and "rules:standard" in r.stdout, r.stdout[-2000:]
+
+
+def test_vp_list_shows_no_figure_from_a_tampered_paytable(artifacts: Path, tmp_path: Path) -> None:
+    """catalog.json gone and the .h5's return rewritten in place (same size, mtime restored):
+    `vp list` must not show the forged return (item 2); it lists the game as not built."""
+    arts = tmp_path / "arts"
+    (arts / "paytables").mkdir(parents=True)
+    shutil.copy2(artifacts / "manifest.json", arts / "manifest.json")
+    h5 = arts / "paytables" / "jacks-or-better-9-6.h5"
+    shutil.copy2(artifacts / "paytables" / "jacks-or-better-9-6.h5", h5)
+    honest = _cli("-a", str(arts), "vp", "list", "--json")
+    row = next(g for g in json.loads(honest.stdout) if g["slug"] == "jacks-or-better-9-6")
+    assert row["built"] and abs(row["return"] - 0.9954) < 1e-4, row
+    st = os.stat(h5)
+    with h5py.File(h5, "r+") as f:
+        real = str(f.attrs["return_exact"])
+        forged = str(int(real[0]) % 9 + 1) + real[1:]  # another leading digit, same length
+        f.attrs.modify("return_exact", forged)
+    os.utime(h5, ns=(st.st_atime_ns, st.st_mtime_ns))
+    r = _cli("-a", str(arts), "vp", "list", "--json")
+    row = next(g for g in json.loads(r.stdout) if g["slug"] == "jacks-or-better-9-6")
+    assert not row["built"] and row["return"] is None, row
