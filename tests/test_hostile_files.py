@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import h5py
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND = "As 2s 3d 4c 5h"
@@ -108,3 +109,26 @@ def test_vp_list_shows_no_figure_from_a_tampered_paytable(artifacts: Path, tmp_p
     r = _cli("-a", str(arts), "vp", "list", "--json")
     row = next(g for g in json.loads(r.stdout) if g["slug"] == "jacks-or-better-9-6")
     assert not row["built"] and row["return"] is None, row
+
+
+SWEEP_AXES = [
+    ('"full house" = {from = 5, to = 1e9}', "more than 1,000,000 per coin"),
+    ('"full house" = {from = 5, to = 9, step = 1e-300}', "decimal places"),
+    ('"full house" = {values = [nan]}', "finite"),
+    ('"full house" = {values = [inf]}', "finite"),
+    ('"full house" = {values = [1e300]}', "more than 1,000,000"),
+    ('"full house" = {from = 1, to = 100, step = 0.001}', "at most 5,000 variants"),
+    ('"full house" = {from = 1, to = 100}\n"flush" = {from = 1, to = 100}', "10,000 variants"),
+]
+
+
+@pytest.mark.parametrize("axes,needle", SWEEP_AXES, ids=[a[:30] for a, _ in SWEEP_AXES])
+def test_sweep_numbers_are_finite_bounded_and_counted_first(tmp_path: Path, axes: str, needle: str) -> None:
+    """Item 14: nan/inf/huge pays and runaway variant counts are refused before any work, with the
+    bound named; nothing is written."""
+    sweep = tmp_path / "s.toml"
+    sweep.write_text(f'base = "jacks-or-better-9-6"\n[pays]\n{axes}\n')
+    arts = tmp_path / "arts"
+    r = _cli("-a", str(arts), "vp", "sweep", str(sweep), timeout=30)
+    _one_error(r, needle)
+    assert not arts.exists()

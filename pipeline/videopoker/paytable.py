@@ -57,6 +57,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -255,7 +256,7 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
         code = HAND_CODE[hand]
         if "pays" not in item:
             raise bad(f"{hand}: missing 'pays'")
-        pays = _pays(item["pays"], bad)
+        pays = check_pay(item["pays"], bad)
         if code in (WILD_ROYAL, FIVE_KIND) and wild == "none":
             raise bad(f"{hand!r} needs wild cards, but wild = \"none\"")
         if code == FOUR_DEUCES and wild != "deuces":
@@ -290,7 +291,9 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
                     tie_break=tie_break, reference=data.get("source", ""))
 
 
-def _pays(value: Any, bad: Any) -> Fraction:
+def check_pay(value: Any, bad: Callable[[str], Exception]) -> Fraction:
+    """A pay from a file as an exact Fraction: a finite number in [0, ``MAX_PAY``] with at most
+    three decimals; otherwise ``bad(message)`` is raised (the message names the value)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise bad(f"pays must be a number, got {value!r}")
     if value != value or value in (float("inf"), float("-inf")):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from math import prod
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +33,13 @@ from pipeline.core.files import read_toml_file
 from pipeline.errors import ConfigError
 from pipeline.videopoker.analysis import analyze, compute_counts
 from pipeline.videopoker.deals import DealClasses
-from pipeline.videopoker.paytable import Paytable, load_paytable, slugify
+from pipeline.videopoker.paytable import Paytable, check_pay, load_paytable, slugify
 
 #: variants per task: a few, so one task is ~1 s of work and the scheduler overhead is noise
 VARIANTS_PER_TASK = 4
+#: most variants one sweep may ask for: each is a full exact solve (0.1-3 s), so this is hours
+#: at most; checked before any work starts
+MAX_SWEEP_VARIANTS = 5_000
 _KEYS = {"name", "base", "pays", "paytables"}
 
 
@@ -83,9 +87,8 @@ def _text(p: Fraction) -> str:
 
 
 def _pay(value: Any, where: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise ConfigError(f"{where}: pays must be non-negative numbers, got {value!r}")
-    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+    """A pay or step of a sweep file, checked exactly as a paytable's pays are."""
+    return check_pay(value, lambda msg: ConfigError(f"{where}: {msg}"))
 
 
 def _axis_values(spec: Any, where: str) -> tuple[Fraction, ...]:
@@ -95,6 +98,8 @@ def _axis_values(spec: Any, where: str) -> tuple[Fraction, ...]:
         vals = spec["values"]
         if not isinstance(vals, list) or not vals:
             raise ConfigError(f"{where}: values must be a non-empty list")
+        if len(vals) > MAX_SWEEP_VARIANTS:
+            raise ConfigError(f"{where}: {len(vals):,} values; at most {MAX_SWEEP_VARIANTS:,} variants per sweep")
         return tuple(_pay(v, where) for v in vals)
     if "from" not in spec or "to" not in spec:
         raise ConfigError(f"{where}: missing 'from'/'to' (or 'values')")
@@ -103,6 +108,9 @@ def _axis_values(spec: Any, where: str) -> tuple[Fraction, ...]:
     if step <= 0 or hi < lo:
         raise ConfigError(f"{where}: need from <= to and step > 0, got {spec}")
     n = int((hi - lo) / step) + 1
+    if n > MAX_SWEEP_VARIANTS:
+        raise ConfigError(f"{where}: from {_text(lo)} to {_text(hi)} by {_text(step)} is {n:,} values; "
+                          f"at most {MAX_SWEEP_VARIANTS:,} variants per sweep")
     return tuple(lo + i * step for i in range(n))
 
 
@@ -130,6 +138,8 @@ def load_sweep(path: Path) -> Sweep:
         files = data["paytables"]
         if not isinstance(files, list) or not files or "base" in data or "pays" in data:
             raise ConfigError(f"{path}: 'paytables' is a non-empty list of files, without base/pays")
+        if len(files) > MAX_SWEEP_VARIANTS:
+            raise ConfigError(f"{path}: {len(files):,} paytables; at most {MAX_SWEEP_VARIANTS:,} per sweep")
         paths = tuple((path.parent / f).resolve() for f in files)
         for f in paths:
             if not f.is_file():
@@ -154,6 +164,10 @@ def load_sweep(path: Path) -> Sweep:
             raise ConfigError(f"{path}: [pays] {label!r} is not a line of {base.name} "
                               f"(lines: {', '.join(labels)})")
         axes.append(Axis(labels.index(label), label, _axis_values(spec, f"{path}: [pays] {label!r}")))
+    variants = prod(len(a.values) for a in axes)
+    if variants > MAX_SWEEP_VARIANTS:
+        raise ConfigError(f"{path}: the [pays] axes make {variants:,} variants; at most "
+                          f"{MAX_SWEEP_VARIANTS:,} per sweep (each is a full exact solve)")
     return Sweep(name, slugify(path.stem), base, tuple(axes))
 
 
