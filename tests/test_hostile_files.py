@@ -132,3 +132,19 @@ def test_sweep_numbers_are_finite_bounded_and_counted_first(tmp_path: Path, axes
     r = _cli("-a", str(arts), "vp", "sweep", str(sweep), timeout=30)
     _one_error(r, needle)
     assert not arts.exists()
+
+
+@pytest.mark.parametrize("edit,needle", [("drop", 'no "datasets"'), ("empty", "no dataset 'score'")])
+def test_manifest_entry_without_datasets_is_an_error_not_a_keyerror(artifacts: Path, tmp_path: Path,
+                                                                   edit: str, needle: str) -> None:
+    """Item 20: a manifest whose five.h5 entry lacks its datasets: one error line, exit 2."""
+    arts = tmp_path / "arts"
+    arts.mkdir()
+    shutil.copy2(artifacts / "five.h5", arts / "five.h5")
+    manifest = json.loads((artifacts / "manifest.json").read_text())
+    if edit == "drop":
+        del manifest["files"]["five.h5"]["datasets"]
+    else:
+        manifest["files"]["five.h5"]["datasets"] = {}
+    (arts / "manifest.json").write_text(json.dumps(manifest))
+    _one_error(_cli("-a", str(arts), "eval", "AsKsQsJsTs"), needle)

@@ -177,7 +177,8 @@ def test_3_verify_fails_on_empty_pruned_and_outside_manifests(five_copy: Path,
     assert "expected from stage five" in msgs["five.h5"] or "untracked" in msgs["five.h5"]
     code, out, _ = run_main(capsys, "-a", str(folder), "verify", "five")
     assert code == 1 and "0 file(s) ok" in out and "PROBLEM  five.h5" in out
-    _edit_manifest(folder, lambda m: m.update(files={"../outside.h5": {"bytes": 1, "sha256": "0" * 64}}))
+    outside = {"bytes": 1, "sha256": "0" * 64, "datasets": {}}
+    _edit_manifest(folder, lambda m: m.update(files={"../outside.h5": outside}))
     assert any("outside the artifacts folder" in msg for _, msg in verify(folder, stages=["five"]).problems)
 
 

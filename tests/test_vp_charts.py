@@ -32,11 +32,11 @@ from pipeline.videopoker.bankroll import (
 )
 from pipeline.videopoker.chart import derive_chart, exact_return
 from pipeline.videopoker.paytable import ROYAL, load_paytable
-from pipeline.videopoker.strategy_io import cross_play, read_strategy_data
+from pipeline.videopoker.strategy_io import cross_play, default_chart, read_strategy_data
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
-CHART_GAMES = ("jacks-or-better-9-6", "deuces-wild-full-pay")
+CHART_GAMES = ("jacks-or-better-9-6", "deuces-wild-full-pay", "double-joker-full-pay")
 MAX_LINES = 40
 MAX_COST = Fraction(2, 10_000)          # 0.02 percentage points
 Z = 5.0                                 # Monte Carlo bound in standard errors
@@ -58,8 +58,9 @@ def test_chart_short_and_within_two_hundredths_of_a_point(artifacts: Path, slug:
     pt = _pt(slug)
     h5 = artifacts / "paytables" / f"{slug}.h5"
     data = read_strategy_data(pt, h5)
-    chart = derive_chart(data, MAX_LINES)
-    assert 5 <= len(chart.lines) <= MAX_LINES
+    chart = default_chart(data)
+    # wild Double Joker needs more lines than the others to come within 0.02 points (issue 20)
+    assert 5 <= len(chart.lines) <= (60 if slug == "double-joker-full-pay" else MAX_LINES)
     assert chart.lines[-1].text == "discard everything"
     assert Fraction(0) <= chart.cost <= MAX_COST, float(chart.cost)
     with h5py.File(h5, "r") as f:

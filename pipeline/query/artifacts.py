@@ -97,6 +97,9 @@ def check_manifest_shape(data: Any, p: Path) -> dict[str, Any]:
             raise _bad_manifest(p, f"entry {rel[:80]!r} has no valid \"bytes\"")
         if not isinstance(digest, str) or len(digest) != 64:
             raise _bad_manifest(p, f"entry {rel[:80]!r} has no valid \"sha256\"")
+        # the build records every HDF5 file's datasets; readers check shapes against them
+        if rel.endswith(".h5") and "datasets" not in info:
+            raise _bad_manifest(p, f"entry {rel[:80]!r} has no \"datasets\"")
         ds = info.get("datasets", {})
         if not isinstance(ds, dict) or not all(
                 isinstance(d, dict) and isinstance(d.get("shape"), list) and isinstance(d.get("dtype"), str)

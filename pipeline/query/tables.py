@@ -166,12 +166,19 @@ class Tables:
             if self.rules is not None and not (self.path / rel).exists():
                 raise ArtifactError(self._missing_rules_table(k, rel))
             p = self._file(rel)
-            expect = self.manifest["files"][rel]["datasets"]["score"] if self.check else None
+            expect = self._dataset_facts(rel, "score") if self.check else None
             t = _MappedTable(p, "score", expect, self._fix)
             self._tables[k] = t
             if k == 7 and self.rules is None:
                 self._fast7 = t.items  # the standard 7-card table: enables score7's fast path
         return t
+
+    def _dataset_facts(self, rel: str, name: str) -> dict[str, Any]:
+        """The manifest's shape and dtype of dataset ``name`` of ``rel`` (an error if it lists none)."""
+        facts = self.manifest["files"][rel]["datasets"].get(name)
+        if not isinstance(facts, dict):
+            raise ArtifactError(f"{self.path / rel}: the manifest lists no dataset {name!r}; {self._fix}")
+        return facts
 
     def _missing_rules_table(self, k: int, rel: str) -> str:
         """Why a rule set's k-card table is absent, and the command (if any) that makes it."""

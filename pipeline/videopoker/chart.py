@@ -57,6 +57,11 @@ from pipeline.videopoker.paytable import Paytable
 from pipeline.videopoker.solve import draw_denominators
 
 DEFAULT_MAX_LINES = 40
+#: the exported chart gets more lines (in steps of ``CHART_LINE_STEP``, up to
+#: ``MAX_EXPORT_LINES``) until it costs at most this against optimal play: 0.02 points
+CHART_COST_TARGET = Fraction(2, 10_000)
+CHART_LINE_STEP = 10
+MAX_EXPORT_LINES = 80
 LEGEND = ("high cards: the ranks of the lowest paying pair; ways: how many different straights "
           "the held cards can still make (open = 2); flush penalty: a discarded card of a held "
           "card's suit; straight penalty: a discarded card that would fit a straight with the held "

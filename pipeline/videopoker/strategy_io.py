@@ -15,7 +15,10 @@ import numpy as np
 from pipeline.errors import InputError
 from pipeline.videopoker.analysis import Analysis, analyze, current_artifact
 from pipeline.videopoker.chart import (
+    CHART_COST_TARGET,
+    CHART_LINE_STEP,
     DEFAULT_MAX_LINES,
+    MAX_EXPORT_LINES,
     TIE_RULE,
     Chart,
     ChartLine,
@@ -100,8 +103,15 @@ def ds_return(path: Path) -> str:
 
 
 def default_chart(data: StrategyData) -> Chart:
-    """The chart the build exports (at most ``DEFAULT_MAX_LINES`` lines)."""
-    return derive_chart(data, DEFAULT_MAX_LINES)
+    """The chart the build exports: ``DEFAULT_MAX_LINES`` lines, or more (up to
+    ``MAX_EXPORT_LINES``) where a game needs them to cost at most ``CHART_COST_TARGET``
+    (wild games such as Double Joker need about 60)."""
+    lines = DEFAULT_MAX_LINES
+    chart = derive_chart(data, lines)
+    while chart.cost > CHART_COST_TARGET and lines < MAX_EXPORT_LINES:
+        lines += CHART_LINE_STEP
+        chart = derive_chart(data, lines)
+    return chart
 
 
 def cross_play(strategy: StrategyData, target: StrategyData, use_chart: bool = False
