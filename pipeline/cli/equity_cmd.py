@@ -76,21 +76,18 @@ def equity_cmd(
     otherwise.
     """
     from pipeline.core.cards import parse_cards
-    from pipeline.core.constants import MAX_SAMPLES
     from pipeline.errors import clip
     from pipeline.query.tables import Tables
 
     if seed is not None and not 0 <= seed < 2 ** 63:
         raise InputError(f"--seed must be 0 .. 2^63-1, got {clip(str(seed))}")
-    if samples is not None and samples > MAX_SAMPLES:
-        raise InputError(f"--samples {clip(str(samples))} is more than {MAX_SAMPLES:,} "
-                         "(the Monte Carlo error is already below 0.003 pp there)")
 
     text = " ".join(hero)
     if _ONLY_CARDS.fullmatch("".join(text.split())):
         n_hole = len(parse_cards(text))
         if n_hole == 4:
-            _omaha(Tables(artifacts_dir()), text, board, opponents, vs or [], dead, exact, samples, seed, as_json)
+            _omaha(Tables(artifacts_dir()), text, board, opponents, vs or [], dead, exact, samples, seed,
+                   stderr, time_limit, as_json)
             return
         if n_hole != 2:
             raise InputError(f"expected 2 hole cards (hold'em) or 4 (Omaha), got {n_hole}: {text}")
@@ -146,13 +143,19 @@ def print_result(out: dict[str, Any]) -> None:
 
 
 def _omaha(tables: Tables, hole: str, board: str, opponents: Optional[int], vs: list[str], dead: str,
-           exact: bool, samples: Optional[int], seed: Optional[int], as_json: bool) -> None:
+           exact: bool, samples: Optional[int], seed: Optional[int], stderr: Optional[float],
+           time_limit: Optional[float], as_json: bool) -> None:
     """Pot-limit Omaha: exactly two hole cards and three board cards make each hand."""
     from pipeline.equity.omaha import omaha_equity
 
     n = opponents if opponents is not None else (0 if vs else 1)
-    res = omaha_equity(tables, hole, board=board, opponents=n, vs=vs, dead=dead,
-                       exact=True if exact else None, samples=samples, seed=seed or 0)
+    update, close = progress_bar()
+    try:
+        res = omaha_equity(tables, hole, board=board, opponents=n, vs=vs, dead=dead,
+                           exact=True if exact else None, samples=samples, seed=seed, stderr=stderr,
+                           time_limit=time_limit, progress=update)
+    finally:
+        close()
     out = res.to_json()
     if as_json:
         typer.echo(json.dumps(out))

@@ -27,14 +27,12 @@ import numpy as np
 from pipeline.core.fasteval import EvalTables
 from pipeline.equity.disjoint import MAX_EXACT_RANDOM
 from pipeline.equity.exactcount import exact_cost, run_exact
+from pipeline.equity.montecarlo import DEFAULT_SAMPLES
 from pipeline.equity.result import EquityResult
 from pipeline.equity.spot import CardsInput, make_spot
 from pipeline.equity.spotmc import run_mc
 from pipeline.errors import ArtifactError, InputError
 
-#: Monte Carlo default: equity shares lie in [0, 1] so their variance is at most 1/4, and
-#: 0.5 / sqrt(300,000) = 0.091 pp < 0.1 pp whatever the spot.
-DEFAULT_SAMPLES = 300_000
 #: Exact enumeration is chosen automatically when its estimated table lookups stay below this.
 EXACT_BUDGET = 400_000_000
 #: With ``exact=True`` a spot above this many lookups is refused (it would run for hours).

@@ -36,12 +36,15 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from pipeline.core.constants import SHARE_SCALE
+from pipeline.core.constants import MAX_SAMPLES, SHARE_SCALE
 from pipeline.core.fasteval import hand_key, hand_score
 from pipeline.core.rng import seed_state, step_below, step_below_buffered, step_uniform
 from pipeline.equity.mcfixed import fixed_chunk, hist_to_sums
 from pipeline.equity.standing import add_score
 
+#: Default Monte Carlo sample count: shares lie in [0, 1] so a seat's variance is <= 1/4 and
+#: 0.5 / sqrt(300,000) < 0.1 percentage point.
+DEFAULT_SAMPLES = 300_000
 #: Deals per chunk (one generator stream each).
 CHUNK = 4096
 #: Chunks per parallel round when running to a target error or a time limit.
@@ -52,8 +55,14 @@ TARGET_CHUNK = 1024
 #: Per-seat accumulator columns: win, tie, lose, share sum, share-squared sum.
 WIN, TIE, LOSE, SHARE, SHARE2 = range(5)
 N_COLS = 5
-#: Give up on one assignment after this many conflicting draws (ranges that hardly coexist).
+#: Give up on one deal after this many conflicting assignment draws in a row (ranges that
+#: hardly or never coexist): about 50 ms, so an impossible spot is an error, not a hang.
 MAX_TRIES = 1_000_000
+#: Bounds of the stopping rules: a target standard error below MIN_STDERR would need more than
+#: MAX_SAMPLES deals for any seat near 50 %; MAX_SECONDS is one hour.
+MIN_STDERR = 1e-5
+MAX_STDERR = 0.5
+MAX_SECONDS = 3600.0
 
 
 @nb.njit(cache=True)
@@ -92,6 +101,7 @@ def _deal_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
             fixed_used |= hand_m[k]
     for _ in range(deals):
         used = fixed_used
+        fails = 0
         while not fixed_only:
             tries += 1
             used = np.uint64(0)
@@ -120,7 +130,8 @@ def _deal_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
                 hm[q] = m
             if ok:
                 break
-            if tries > MAX_TRIES * (deals + 1):
+            fails += 1
+            if fails > MAX_TRIES:
                 return -1
         if fixed_only:
             tries += 1
@@ -268,25 +279,54 @@ class McTotals:
         return out
 
 
-def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.ndarray,
-           keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
-           seed: int, samples: int | None = None, target: float | None = None,
-           time_limit: float | None = None, max_samples: int = 2_000_000_000,
-           progress: Callable[[float, str], None] | None = None) -> McTotals:
-    """Deal until ``samples`` deals, every seat's stderr <= ``target``, or ``time_limit`` s.
+def check_stop_rule(samples: int | None, stderr: float | None, time_limit: float | None) -> None:
+    """:class:`InputError` unless at most one rule is given and it is a finite number in range
+    (the one check every Monte Carlo door uses, hold'em and Omaha alike)."""
+    from pipeline.errors import InputError, clip
 
+    if sum(v is not None for v in (samples, stderr, time_limit)) > 1:
+        raise InputError("choose one of --samples, --stderr and --time")
+    if samples is not None and (isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES):
+        raise InputError(f"--samples must be 1 .. {MAX_SAMPLES:,}, got {clip(str(samples))}")
+    if stderr is not None and not (math.isfinite(stderr) and MIN_STDERR <= stderr <= MAX_STDERR):
+        raise InputError(f"--stderr must be a number from {MIN_STDERR:g} to {MAX_STDERR:g}, got "
+                         f"{clip(str(stderr))} (below {MIN_STDERR:g} needs over {MAX_SAMPLES:,} deals)")
+    if time_limit is not None and not (math.isfinite(time_limit) and 0 < time_limit <= MAX_SECONDS):
+        raise InputError(f"--time must be more than 0 and at most {MAX_SECONDS:g} seconds, got "
+                         f"{clip(str(time_limit))}")
+
+
+def stop_note(tot: McTotals, stderr: float | None, time_limit: float | None) -> str | None:
+    """What the answer must say about why sampling stopped (None for a plain sample count)."""
+    if tot.stopped == "stderr":
+        return f"stopped when every seat's stderr was below {stderr}"
+    if tot.stopped == "time":
+        return f"stopped at the {time_limit} s time limit"
+    if tot.stopped == "max-samples":
+        worst = float(tot.stderr().max())
+        return (f"stopped at the {tot.deals:,}-deal cap before reaching the target: the largest "
+                f"stderr is {worst:.2g}")
+    return None
+
+
+def drive_rounds(play: Callable[[np.ndarray, int], tuple[np.ndarray, int]], seats: int,
+                 samples: int | None = None, target: float | None = None,
+                 time_limit: float | None = None, max_samples: int = MAX_SAMPLES,
+                 progress: Callable[[float, str], None] | None = None) -> McTotals:
+    """Play rounds of chunks until ``samples`` deals, every seat's stderr <= ``target``, or
+    ``time_limit`` s (or ``max_samples`` deals, said in ``stopped``).
+
+    ``play(sizes, stream0)`` deals chunk ``stream0 + i`` with ``sizes[i]`` deals on generator
+    stream ``stream0 + i`` and returns (int64[seats, N_COLS] summed counts, assignment draws).
     Chunks are numbered from 0 whatever the stopping rule, so ``samples`` deals with the same
     seed give the same counts on any number of threads; the target rule checks between rounds.
     """
-    P = seats.off.shape[0] - 1 + seats.n_random
-    ranged = np.arange(seats.off.shape[0] - 1, dtype=np.int64)
-    sums = np.zeros((P, N_COLS), np.int64)
+    sums = np.zeros((seats, N_COLS), np.int64)
     done = 0
     tries = 0
     next_chunk = 0
     t0 = time.perf_counter()
     stopped = "samples"
-    deck = np.ascontiguousarray(deck, dtype=np.int64)
     while True:
         if samples is not None:
             left = samples - done
@@ -300,25 +340,21 @@ def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.nda
             if target is not None and done > 0:
                 tot = McTotals(sums, done, tries, "")
                 worst = float(tot.stderr().max())
-                # stderr ~ 1/sqrt(n): aim 10% past the estimate, in whole chunks
-                want = int(done * (worst / target) ** 2 * 1.1) - done
-                n_ch = int(min(max(-(-want // TARGET_CHUNK), 1), 64 * ROUND_CHUNKS))
+                # stderr ~ 1/sqrt(n): aim 10% past the estimate, in whole chunks (worst may be
+                # inf after too few deals: then one more round of the usual size)
+                want = done * (worst / target) ** 2 * 1.1 - done
+                n_ch = int(min(max(-(-want // TARGET_CHUNK), 1), 64 * ROUND_CHUNKS)) \
+                    if math.isfinite(want) else ROUND_CHUNKS
             elif time_limit is not None and done > 0:
                 per_deal = (time.perf_counter() - t0) / done
                 left_s = time_limit - (time.perf_counter() - t0)
                 n_ch = int(min(max(left_s / per_deal / TARGET_CHUNK, 1), 64 * ROUND_CHUNKS))
                 n_ch = max(1, min(n_ch, int(0.25 / per_deal / TARGET_CHUNK) + 1))
+            n_ch = max(1, min(n_ch, -(-(max_samples - done) // TARGET_CHUNK)))
             sizes = np.full(n_ch, TARGET_CHUNK, np.int64)
-        acc, tr = mc_round(sizes, seed, next_chunk, np.uint64(board0_key), np.uint64(board0_mask),
-                           r, deck, ranged, seats.off, seats.hand_a, seats.hand_b, seats.hand_w,
-                           seats.hand_m, seats.n_random, keys, offsets, ranks, flush)
-        if (tr < 0).any():
-            from pipeline.errors import InputError
-
-            raise InputError("the ranges hardly ever fit together without sharing a card "
-                             f"(over {MAX_TRIES:,} tries per deal); narrow them")
-        sums += acc.sum(axis=0)
-        tries += int(tr.sum())
+        acc, tr = play(sizes, next_chunk)
+        sums += acc
+        tries += tr
         done += int(sizes.sum())
         next_chunk += n_ch
         elapsed = time.perf_counter() - t0
@@ -336,7 +372,7 @@ def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.nda
         if time_limit is not None and elapsed >= time_limit:
             stopped = "time"
             frac = 1.0
-        if done >= max_samples and samples is None:
+        if done >= max_samples and samples is None and frac < 1.0:
             stopped = "max-samples"
             frac = 1.0
         if progress is not None:
@@ -346,4 +382,29 @@ def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.nda
     return McTotals(sums, done, tries, stopped)
 
 
-__all__ = ["CHUNK", "Seats", "McTotals", "mc_round", "run_mc"]
+def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.ndarray,
+           keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
+           seed: int, samples: int | None = None, target: float | None = None,
+           time_limit: float | None = None, max_samples: int = MAX_SAMPLES,
+           progress: Callable[[float, str], None] | None = None) -> McTotals:
+    """Hold'em seats dealt until a stopping rule holds (see :func:`drive_rounds`)."""
+    P = seats.off.shape[0] - 1 + seats.n_random
+    ranged = np.arange(seats.off.shape[0] - 1, dtype=np.int64)
+    deck = np.ascontiguousarray(deck, dtype=np.int64)
+
+    def play(sizes: np.ndarray, stream0: int) -> tuple[np.ndarray, int]:
+        acc, tr = mc_round(sizes, seed, stream0, np.uint64(board0_key), np.uint64(board0_mask),
+                           r, deck, ranged, seats.off, seats.hand_a, seats.hand_b, seats.hand_w,
+                           seats.hand_m, seats.n_random, keys, offsets, ranks, flush)
+        if (tr < 0).any():
+            from pipeline.errors import InputError
+
+            raise InputError("the ranges hardly ever fit together without sharing a card "
+                             f"(over {MAX_TRIES:,} tries for one deal); narrow them")
+        return acc.sum(axis=0), int(tr.sum())
+
+    return drive_rounds(play, P, samples, target, time_limit, max_samples, progress)
+
+
+__all__ = ["DEFAULT_SAMPLES", "CHUNK", "Seats", "McTotals", "mc_round", "run_mc", "drive_rounds", "check_stop_rule",
+           "stop_note"]

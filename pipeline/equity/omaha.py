@@ -9,7 +9,9 @@ any named hands, Monte Carlo (redeal on collision, seeded, with standard error) 
 from __future__ import annotations
 
 import math
+import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numba as nb
@@ -20,8 +22,14 @@ from pipeline.core.cards import BINOM, format_cards, parse_cards
 from pipeline.core.combos import colex_chunk, next_combination
 from pipeline.core.constants import DECK_SIZE, MAX_OPPONENTS, SHARE_SCALE
 from pipeline.core.deal import partial_shuffle
-from pipeline.core.parallel import even_chunk
 from pipeline.core.rng import seed_state
+from pipeline.equity.montecarlo import (
+    DEFAULT_SAMPLES,
+    N_COLS,
+    check_stop_rule,
+    drive_rounds,
+    stop_note,
+)
 from pipeline.equity.result import EquityResult, seat_row
 from pipeline.errors import InputError
 
@@ -124,18 +132,20 @@ def _exact_river_vs_all(hero: int, board: np.ndarray, deck: np.ndarray, five: np
 
 
 @nb.njit(cache=True, parallel=True)
-def _monte_carlo(hero_hole: np.ndarray, board: np.ndarray, named: np.ndarray, n_random: int,
-                 deck: np.ndarray, samples: int, seed: int, five: np.ndarray, binom: np.ndarray,
-                 pairs: np.ndarray, triples: np.ndarray, chunks: int, result: np.ndarray) -> None:
-    """result[chunk] = (wins, ties, losses, share sum, share-squared sum) over seeded deals;
-    shares in units of 1/2520 of the pot. Each chunk draws from its own stream of
-    :mod:`pipeline.core.rng` (partial Fisher-Yates of the live deck), so the result depends
-    only on the seed and the sample count."""
+def _mc_round(sizes: np.ndarray, seed: int, stream0: int, hero_hole: np.ndarray, board: np.ndarray,
+              named: np.ndarray, n_random: int, deck: np.ndarray, five: np.ndarray,
+              binom: np.ndarray, pairs: np.ndarray, triples: np.ndarray) -> np.ndarray:
+    """int64[chunks, N_COLS]: the hero's (wins, ties, losses, share sum, share-squared sum) of
+    chunk ``stream0 + i`` (``sizes[i]`` deals on generator stream ``stream0 + i`` of
+    :mod:`pipeline.core.rng`: a partial Fisher-Yates of the live deck per deal); shares in
+    units of 1/2520 of the pot. Chunked as the hold'em kernels are, so one driver
+    (:func:`pipeline.equity.montecarlo.drive_rounds`) runs both to any stopping rule."""
     need_board = 5 - board.shape[0]
     n_named = named.shape[0]
-    for ch in nb.prange(chunks):
-        st = seed_state(seed, ch)
-        lo, hi = even_chunk(samples, chunks, ch)
+    nch = sizes.shape[0]
+    result = np.zeros((nch, N_COLS), np.int64)
+    for ch in nb.prange(nch):
+        st = seed_state(seed, stream0 + ch)
         dk = deck.copy()
         n = dk.shape[0]
         full = np.empty(5, np.int64)
@@ -152,7 +162,7 @@ def _monte_carlo(hero_hole: np.ndarray, board: np.ndarray, named: np.ndarray, n_
         lo_ = 0
         eq = 0
         eq2 = 0
-        for _ in range(lo, hi):
+        for _ in range(sizes[ch]):
             partial_shuffle(st, dk, n, need)
             for i in range(need_board):
                 full[board.shape[0] + i] = dk[i]
@@ -185,19 +195,29 @@ def _monte_carlo(hero_hole: np.ndarray, board: np.ndarray, named: np.ndarray, n_
         result[ch, 2] = lo_
         result[ch, 3] = eq
         result[ch, 4] = eq2
+    return result
 
 
 def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
                  vs: list[str] | None = None, dead: str = "", exact: bool | None = None,
-                 samples: int | None = None, seed: int = 0) -> EquityResult:
+                 samples: int | None = None, seed: int | None = None, stderr: float | None = None,
+                 time_limit: float | None = None,
+                 progress: Callable[[float, str], None] | None = None) -> EquityResult:
     """PLO win/tie/lose/equity of 4 hole cards vs ``opponents`` random hands plus ``vs`` named ones.
 
     Returns the same :class:`EquityResult` as hold'em (``game='omaha'``).
     Exact on a complete board against one random opponent or named hands only (``exact=None``
-    picks exact whenever that holds); otherwise Monte Carlo with ``samples`` deals
-    (default 400,000, stderr well under 0.1 pp).
+    picks exact whenever that holds); otherwise Monte Carlo with hold'em's stopping rules and
+    seed semantics: ``samples`` deals (default ``DEFAULT_SAMPLES``), a target ``stderr`` or a
+    ``time_limit``; no seed draws a fresh one (reported in the answer).
     """
     t0 = time.perf_counter()
+    check_stop_rule(samples, stderr, time_limit)
+    mc_asked = samples is not None or stderr is not None or time_limit is not None
+    if exact and mc_asked:
+        raise InputError("choose either --exact or Monte Carlo (--samples/--stderr/--time)")
+    if seed is not None and not 0 <= seed < 2 ** 63:
+        raise InputError(f"--seed must be 0 .. 2^63-1, got {seed}")
     h = parse_cards(hole, count=4)
     b = parse_cards(board, count=(0, 3, 4, 5)) if board else []
     named = [parse_cards(v, count=4) for v in (vs or [])]
@@ -218,10 +238,11 @@ def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
                          "or named hands; use --samples for Monte Carlo")
     five = tables.table(5)
     hero_hole = np.array(h, np.int64)
-    stderr: float | None = None
+    se: float | None = None
     n_samples: int | None = None
+    note: str | None = None
     deals: int | None = None
-    if (exact or exact is None) and feasible:
+    if (exact or exact is None) and feasible and not mc_asked:
         bb = np.array(b, np.int64)
         hero = _omaha_one(hero_hole, bb, five, BINOM, HOLE_PAIRS, BOARD_TRIPLES)
         if n_random == 1:
@@ -244,23 +265,29 @@ def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
         counts = {"win": win, "tie": tie, "lose": lose}
         pw, pt, pl = win / m, tie / m, lose / m
     else:
-        n = int(samples or 400_000)
-        if n < 1:
-            raise InputError(f"samples must be positive, got {n}")
-        chunks = 64
-        res = np.zeros((chunks, 5), np.int64)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "little")
         nm = np.array(named, np.int64).reshape(len(named), 4)
-        _monte_carlo(hero_hole, np.array(b, np.int64), nm, n_random, deck, n, seed, five, BINOM,
-                     HOLE_PAIRS, BOARD_TRIPLES, chunks, res)
-        w, t, lo, s1, s2 = (int(x) for x in res.sum(axis=0))
+        bd = np.array(b, np.int64)
+
+        def play(sizes: np.ndarray, stream0: int) -> tuple[np.ndarray, int]:
+            acc = _mc_round(sizes, seed, stream0, hero_hole, bd, nm, n_random, deck, five, BINOM,
+                            HOLE_PAIRS, BOARD_TRIPLES)
+            return acc.sum(axis=0)[None, :], int(sizes.sum())
+
+        if not mc_asked:
+            samples = DEFAULT_SAMPLES
+        tot = drive_rounds(play, 1, samples, stderr, time_limit, progress=progress)
+        n = tot.deals
+        w, t, lo, s1, _ = (int(x) for x in tot.sums[0])
         eq = s1 / (SHARE_SCALE * n)
-        var = (n * s2 - s1 * s1) / (n * max(n - 1, 1) * SHARE_SCALE * SHARE_SCALE)
-        stderr = math.sqrt(max(var, 0.0) / n)
+        se = float(tot.stderr()[0])
+        note = stop_note(tot, stderr, time_limit)
         method = "monte-carlo"
         n_samples = n
         counts = {"win": w, "tie": t, "lose": lo}
         pw, pt, pl = w / n, t / n, lo / n
-    rows = [seat_row("hero", format_cards(h), 1, pw, pt, pl, eq, stderr, hand=format_cards(h))]
+    rows = [seat_row("hero", format_cards(h), 1, pw, pt, pl, eq, se, hand=format_cards(h))]
     for i, v in enumerate(named):
         rows.append(seat_row(f"vs{i + 1}", format_cards(v), 1, None, None, None, None, None,
                              hand=format_cards(v)))
@@ -271,8 +298,8 @@ def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
         # random seats are exchangeable: they split what the hero leaves
         for r in rows[1:]:
             r["equity"] = (1.0 - eq) / n_random
-    return EquityResult(hole=h, board=b, dead=d, vs=named, opponents=total_opp, method=method,
-                        win=pw, tie=pt, lose=pl, equity=eq, stderr=stderr,
+    return EquityResult(hole=h, board=b, dead=d, vs=named, opponents=n_random, method=method,
+                        win=pw, tie=pt, lose=pl, equity=eq, stderr=se, note=note,
                         seconds=time.perf_counter() - t0, deals=deals, samples=n_samples,
                         seed=seed if method != "exact" else None, counts=counts, players=rows,
                         game="omaha")

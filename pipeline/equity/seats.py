@@ -29,10 +29,10 @@ import numpy as np
 from pipeline.core.cards import format_cards, parse_cards
 from pipeline.core.constants import MAX_PLAYERS, SHARE_SCALE
 from pipeline.equity.holes import HOLE_CARDS, HOLE_MASKS
-from pipeline.equity.montecarlo import Seats, run_mc
+from pipeline.equity.montecarlo import DEFAULT_SAMPLES, Seats, check_stop_rule, run_mc, stop_note
 from pipeline.equity.ranges import Range, parse_range
 from pipeline.equity.result import EquityResult, seat_row
-from pipeline.errors import ArtifactError, InputError
+from pipeline.errors import ArtifactError, InputError, clip
 
 if TYPE_CHECKING:
     from pipeline.equity.spot import Spot
@@ -41,9 +41,6 @@ if TYPE_CHECKING:
 EXACT_SECONDS = 2.0
 #: ``exact=True`` refuses spots estimated above this (s).
 EXACT_HARD_SECONDS = 600.0
-#: Default Monte Carlo sample count: shares lie in [0, 1] so a seat's variance is <= 1/4 and
-#: 0.5 / sqrt(300,000) < 0.1 percentage point.
-DEFAULT_SAMPLES = 300_000
 #: Lookups per second the exact counter's cost estimate is converted with.
 ENGINE_LOOKUPS_PER_S = 2.0e8
 
@@ -96,7 +93,11 @@ def parse_table(tables: Any, hero: str, vs: Sequence[str], opponents: int | None
     if opponents is None:
         opponents = 0 if vs else 1
     if opponents < 0:
-        raise InputError(f"-n must be 0 or more random opponents, got {opponents}")
+        raise InputError(f"-n must be 0 or more random opponents, got {clip(str(opponents))}")
+    if opponents > MAX_PLAYERS - len(texts):
+        # checked before any seat is made: -n 10**20 must not build 10**20 seats
+        raise InputError(f"at most {MAX_PLAYERS - 1} opponents in all ({MAX_PLAYERS} players), "
+                         f"got -n {clip(str(opponents))} and {len(vs)} --vs")
     for _ in range(opponents):
         seats.append(parse_range("random"))
         rnd.append(True)
@@ -173,14 +174,10 @@ def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int 
     exact enumeration, never by sampling.
     """
     t0 = time.perf_counter()
-    for name, v in (("--samples", samples), ("--stderr", stderr), ("--time", time_limit)):
-        if v is not None and v <= 0:
-            raise InputError(f"{name} must be positive, got {v}")
+    check_stop_rule(samples, stderr, time_limit)
     mc_asked = samples is not None or stderr is not None or time_limit is not None
     if exact and mc_asked:
         raise InputError("choose either --exact or Monte Carlo (--samples/--stderr/--time)")
-    if sum(v is not None for v in (samples, stderr, time_limit)) > 1:
-        raise InputError("choose one of --samples, --stderr and --time")
     table = parse_table(tables, hero, vs, opponents, board, dead)
     _check_fits(table)
     preflop = not table.board and not table.dead
@@ -214,7 +211,7 @@ def _result(table: Table, method: str, rows: list[dict[str, Any]], counts: dict[
     vs_cards = [s.cards() for s, r in zip(table.seats[1:], table.random[1:]) if not r and s.is_single]
     return EquityResult(
         hole=hero.cards() if hero.is_single else [], board=table.board, dead=table.dead,
-        vs=vs_cards, opponents=table.n_random, method=method, win=h["win"], tie=h["tie"],
+        vs=vs_cards, opponents=sum(table.random[1:]), method=method, win=h["win"], tie=h["tie"],
         lose=h["lose"], equity=h["equity"], stderr=h["stderr"], seconds=0.0, deals=deals,
         samples=samples, seed=seed, counts=counts or {}, players=rows,
         hero_range=None if hero.is_single else hero.text, source=source, note=note)
@@ -263,7 +260,9 @@ def _from_preflop_tables(tables: Any, table: Table, exact: bool | None) -> Equit
                            source="preflop.h5 (exact heads-up counts)")
         return _result(table, "monte-carlo", _rows(table, rows), None,
                        source=f"preflop.h5 (Monte Carlo column vs {n}, stderr from the table)")
-    if n == 1 and not any(table.random):
+    if n == 1:
+        # heads-up, every seat a range ("random" is the range of all 1,326 hands): the
+        # matchup table weighs each pair of disjoint hands alike, which is the random deal
         mt = pq.matchup_tables(tables)
         if mt is None:
             return None
@@ -366,6 +365,12 @@ def _monte_carlo(tables: Any, table: Table, samples: int | None, stderr: float |
     ranged = [table.seats[i] for i in order if not table.random[i]]
     seats = _seats_arrays(ranged)
     seats.n_random = table.n_random
+    # a seat keeps a drawn hand with probability weight / (its largest weight): the same
+    # distribution as weight alone, but a range of tiny weights (AA:0.000000001) is not a
+    # rejection loop of a billion draws
+    for p in range(len(ranged)):
+        lo, hi = seats.off[p], seats.off[p + 1]
+        seats.hand_w[lo:hi] = seats.hand_w[lo:hi] / seats.hand_w[lo:hi].max()
     single_cards = [c for s in ranged if s.is_single for c in s.cards()]
     gone = set(table.board) | set(table.dead) | set(single_cards)
     deck = np.array([c for c in range(52) if c not in gone], np.int64)
@@ -385,11 +390,7 @@ def _monte_carlo(tables: Any, table: Table, samples: int | None, stderr: float |
         nums[i] = (w / n, t / n, lo / n, sh / (SHARE_SCALE * n), float(se[k]))
     h = tot.sums[order.index(0)]
     counts = {"win": int(h[0]), "tie": int(h[1]), "lose": int(h[2])}
-    note = None
-    if tot.stopped == "stderr":
-        note = f"stopped when every seat's stderr was below {stderr}"
-    elif tot.stopped == "time":
-        note = f"stopped at the {time_limit} s time limit"
+    note = stop_note(tot, stderr, time_limit)
     res = _result(table, "monte-carlo", _rows(table, nums), counts, samples=n, seed=seed, note=note)
     if tot.tries > n:
         res.counts["assignment_draws"] = tot.tries

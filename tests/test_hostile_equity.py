@@ -1,0 +1,104 @@
+"""Issue 20, items 5 and 15: equity questions a hostile user asks get the right answer or one
+clear error within seconds; Omaha honours the stopping rules and seeds as hold'em does."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NINE = ["--vs", "AA,KK,QQ,JJ"] * 8
+
+
+def _cli(*args: str, timeout: float = 60) -> tuple[subprocess.CompletedProcess[str], float]:
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, capture_output=True,
+                       text=True, timeout=timeout)
+    return r, time.perf_counter() - t0
+
+
+ERRORS = [
+    (["equity", "AsKs", "-n", "99999999999999999999"], "at most 9 opponents in all"),
+    (["equity", "AsKs", "--stderr", "1e-300"], "--stderr must be a number from 1e-05"),
+    (["equity", "AsKs", "--stderr", "nan"], "'nan'"),
+    (["equity", "AsKs", "--time", "nan"], "--time must be"),
+    (["equity", "AsKs", "--time", "inf"], "--time must be"),
+    (["equity", "AsKsQhJh", "--samples", "0"], "--samples must be 1"),
+    (["equity", "AsKsQhJh", "--stderr", "nan"], "--stderr must be"),
+    (["equity", "AsKsQhJh", "--time", "-1"], "--time must be"),
+    (["equity", "AsKsQhJh", "--samples", "10", "--stderr", "0.01"], "choose one of"),
+    (["equity", "AA,KK,QQ,JJ", *NINE, "--time", "2"], "hardly ever fit together"),
+]
+
+
+@pytest.mark.parametrize("args,needle", ERRORS, ids=[" ".join(a)[:40] for a, _ in ERRORS])
+def test_bad_equity_numbers_are_one_error_fast(artifacts: Path, args: list[str], needle: str) -> None:
+    r, seconds = _cli("-a", str(artifacts), *args, timeout=30)
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: "), (r.stdout, lines)
+    assert needle in lines[0], lines
+    assert seconds < 15, seconds
+
+
+def test_tiny_weights_are_sampled_not_spun(artifacts: Path) -> None:
+    """AA at weight 1e-9 against KK is AA against KK: the time limit holds and the answer is
+    the plain AA-vs-KK equity (about 81.9 %)."""
+    r, seconds = _cli("-a", str(artifacts), "equity", "AA:0.000000001", "--vs", "KK", "--time", "1",
+                      "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert seconds < 12 and out["samples"] > 100_000
+    assert abs(out["equity"] - 0.8195) < 5 * out["stderr"] + 1e-3, out["equity"]
+
+
+def test_random_vs_random_is_exact_from_the_matchup_table(artifacts: Path) -> None:
+    for args in (["preflop", "random"], ["equity", "random", "--vs", "random"]):
+        r, seconds = _cli("-a", str(artifacts), *args, "--json")
+        out = json.loads(r.stdout)
+        assert r.returncode == 0 and out["method"] == "exact" and out["equity"] == 0.5
+        assert out["opponents"] == 1 and seconds < 10
+        c = out["counts"]
+        assert c["win"] == c["lose"] and c["win"] + c["tie"] + c["lose"] == out["deals"]
+
+
+def test_omaha_honours_samples_stderr_time_and_seed(artifacts: Path) -> None:
+    base = ["-a", str(artifacts), "equity", "AsKsQhJh", "--json"]
+    a, _ = _cli(*base, "--samples", "50000", "--seed", "3")
+    b, _ = _cli(*base, "--samples", "50000", "--seed", "3")
+    ja, jb = json.loads(a.stdout), json.loads(b.stdout)
+    assert ja["samples"] == 50_000 and ja["seed"] == 3 and ja["counts"] == jb["counts"]
+    c, _ = _cli(*base, "--stderr", "0.004", "--seed", "4")
+    jc = json.loads(c.stdout)
+    assert jc["stderr"] <= 0.004 and "stderr was below 0.004" in jc["note"], jc
+    d, seconds = _cli(*base, "--time", "0.5")
+    jd = json.loads(d.stdout)
+    assert "time limit" in jd["note"] and seconds < 12
+    e, _ = _cli(*base, "--samples", "20000")
+    f, _ = _cli(*base, "--samples", "20000")
+    assert json.loads(e.stdout)["seed"] != json.loads(f.stdout)["seed"]  # fresh seeds, as hold'em
+
+
+def test_a_missed_target_says_so() -> None:
+    """The deal cap stops a target rule: the answer says the target was missed."""
+    import numpy as np
+
+    from pipeline.equity.montecarlo import N_COLS, drive_rounds, stop_note
+
+    def play(sizes: np.ndarray, stream0: int) -> tuple[np.ndarray, int]:
+        n = int(sizes.sum())
+        acc = np.zeros((1, N_COLS), np.int64)
+        acc[0, 0] = n // 2
+        acc[0, 2] = n - n // 2
+        acc[0, 3] = (n // 2) * 2520
+        acc[0, 4] = (n // 2) * 2520 * 2520
+        return acc, n
+
+    tot = drive_rounds(play, 1, target=1e-5, max_samples=200_000)
+    assert tot.stopped == "max-samples" and tot.deals <= 200_000 + 16 * 1024
+    note = stop_note(tot, 1e-5, None)
+    assert note is not None and "before reaching the target" in note
