@@ -22,6 +22,7 @@ from pipeline.build.config import load_config
 from pipeline.build.executor import DaskExecutor, LocalExecutor
 from pipeline.build.runner import run_build
 from pipeline.build.stages import plan
+from pipeline.build.store import STAGING
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYTABLES = ("jacks-or-better-9-6.toml", "jacks-or-better-8-5.toml")
@@ -167,7 +168,7 @@ def test_killed_worker_build_still_identical(cluster, local_build: dict[str, str
     got = _digests(cfg.artifacts)
     want = {k: v for k, v in local_build.items() if k.startswith("preflop") or "parquet/preflop" in k}
     assert {k: v for k, v in got.items() if k in want} == want and len(want) == 3
-    assert not (cfg.artifacts / ".staging").exists()
+    assert not (cfg.artifacts / STAGING).exists()
 
 
 def test_default_build_and_sweep_never_import_dask(artifacts: Path, tmp_path: Path) -> None:
@@ -197,7 +198,10 @@ def test_default_build_and_sweep_never_import_dask(artifacts: Path, tmp_path: Pa
     ("bogus", None, None, "unknown executor 'bogus'"),
     ("local", None, 2, "--scheduler and --workers need --executor dask"),
     ("dask", "tcp://127.0.0.1:8786", 2, "either --scheduler"),
-    ("dask", None, 0, "--workers must be at least 1, got 0"),
+    ("dask", None, 0, "--workers must be 1 .. 64, got '0'"),
+    ("dask", None, 100_000, "--workers must be 1 .. 64, got '100000'"),
+    ("dask", "", None, "--scheduler is empty"),
+    ("dask", "  ", None, "--scheduler is empty"),
 ])
 def test_bad_executor_options(kind: str, scheduler: str | None, workers: int | None, msg: str) -> None:
     from pipeline.build.executor import make_executor
@@ -205,3 +209,59 @@ def test_bad_executor_options(kind: str, scheduler: str | None, workers: int | N
 
     with pytest.raises(InputError, match=re.escape(msg)):
         make_executor(kind, scheduler, workers)
+
+
+def test_malformed_scheduler_is_an_input_error() -> None:
+    from pipeline.build.executor import make_executor
+    from pipeline.errors import InputError
+
+    with pytest.raises(InputError, match="is not a scheduler address"):
+        make_executor("dask", "notaurl", None)
+
+
+def test_scheduler_without_workers_is_one_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from distributed import LocalCluster
+
+    import pipeline.build.executor as ex
+    from pipeline.errors import BuildError
+
+    monkeypatch.setattr(ex, "WORKER_WAIT_S", 2)
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty:
+        t0 = time.perf_counter()
+        with pytest.raises(BuildError, match="has no workers after 2 s"):
+            ex.make_executor("dask", empty.scheduler_address, None)
+        assert time.perf_counter() - t0 < 15
+
+
+def test_workers_running_other_code_are_refused(cluster) -> None:  # type: ignore[no-untyped-def]
+    """Item 6: the client compares every worker's code digest with its own, at connect and in
+    every task; here the client's digest is made to differ (as after an edit on one side)."""
+    from pipeline.build.executor import code_digest
+    from pipeline.errors import BuildError
+
+    with DaskExecutor(scheduler=cluster.scheduler_address) as ex:
+        assert set(ex.client.run(code_digest).values()) == {code_digest()}  # same code: accepted
+        assert ex.submit(int, "7").result() == 7
+        ex._digest = "0" * 64
+        with pytest.raises(BuildError, match="runs other pokertables code"):
+            ex._check_workers()
+        with pytest.raises(BuildError, match="runs other pokertables code"):
+            ex.submit(int, "7").result()
+
+
+def test_lost_cluster_is_one_build_error() -> None:
+    """A scheduler killed while a task runs: one BuildError, not a traceback."""
+    from distributed import LocalCluster
+
+    from pipeline.errors import BuildError
+
+    lc = LocalCluster(n_workers=1, processes=True, threads_per_worker=1, dashboard_address=None)
+    ex = DaskExecutor(scheduler=lc.scheduler_address)
+    handle = ex.submit(time.sleep, 30)
+    time.sleep(1)
+    t0 = time.perf_counter()
+    lc.close()
+    with pytest.raises(BuildError, match="Dask cluster failed"):
+        handle.result()
+    assert time.perf_counter() - t0 < 60
+    ex.client.close(timeout=5)

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pipeline.build.store import STAGING, TMP_PREFIX
 from pipeline.build.verify import verify
 from pipeline.core.cards import parse_cards
 from pipeline.errors import ArtifactError, InputError
@@ -287,7 +288,7 @@ def test_5_full_disk_is_one_clean_error(artifacts: Path, tmp_path: Path) -> None
         assert len(errors) == 1 and lines[-1] == errors[0] and b"Traceback" not in r.stderr, lines
         line = errors[0]
         assert str(disk) + " has" in line and "disk full" in line and "seven.h5 needs" in line and "MiB" in line
-        assert not list(disk.rglob(".tmp-*")) and not (disk / ".staging").exists()
+        assert not list(disk.rglob(TMP_PREFIX + "*")) and not (disk / STAGING).exists()
         for rel in FIVE_OUTPUTS:
             assert sha256_file(disk / rel) == mf["files"][rel]["sha256"]
         assert verify(disk, stages=["five"]).ok
@@ -327,11 +328,11 @@ def test_6_kill_between_renames_is_finished_on_next_start(artifacts: Path, tmp_p
     r = subprocess.run([sys.executable, "-c", CRASH_BETWEEN_RENAMES, str(ROOT / "configs" / "build.toml"),
                         str(folder)], cwd=ROOT, capture_output=True, text=True, check=False)
     assert r.returncode == 137, r.stderr
-    assert (folder / JOURNAL).exists() and list((folder / ".staging").rglob("*.parquet"))
+    assert (folder / JOURNAL).exists() and list((folder / STAGING).rglob("*.parquet"))
     r = cli("-a", str(folder), "build", "five", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["stages"][0]["status"] == "skipped"  # the commit was finished
-    assert not (folder / JOURNAL).exists() and not (folder / ".staging").exists()
+    assert not (folder / JOURNAL).exists() and not (folder / STAGING).exists()
     assert verify(folder, stages=["five"]).ok
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pyarrow.dataset as ds
 import pytest
 
+from pipeline.build.store import TMP_PREFIX
 from pipeline.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +53,7 @@ def test_sweep_has_at_least_100_variants_and_writes_dataset_and_plot(swept: tupl
     assert sorted(p.name for p in data.iterdir()) == [f"full_house={v}" for v in range(5, 10)]
     png = (art / "sweeps" / "jacks-or-better.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    assert not list(art.rglob(".tmp-*"))
+    assert not list(art.rglob(TMP_PREFIX + "*"))
     # every combination of the swept pays appears once
     combos = set(zip(*(table.column(c).to_pylist() for c in
                        ("pays_full_house", "pays_flush", "pays_straight", "pays_three_of_a_kind",

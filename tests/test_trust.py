@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build.store import BuildError, atomic_path, build_lock
+from pipeline.build.store import STAGING, TMP_PREFIX, BuildError, atomic_path, build_lock
 from pipeline.build.verify import verify
 from pipeline.query.tables import ArtifactError, Tables
 
@@ -47,7 +47,7 @@ def _kill_while_writing(folder: Path, extra: list[str], offset: float) -> bool:
     deadline = time.monotonic() + 60
     seen = False
     while time.monotonic() < deadline and proc.poll() is None:
-        if list(folder.rglob(".tmp-seven.h5.*")):  # the stage's temp file (under .staging/)
+        if list(folder.rglob(TMP_PREFIX + "seven.h5.*")):  # the stage's temp file (under .staging/)
             seen = True
             break
         time.sleep(0.005)
@@ -84,7 +84,7 @@ def test_sigkill_during_seven_leaves_old_or_nothing(artifacts: Path, tmp_path: P
     assert hits >= 5, "the kills should land while the table is being written"
     r = cli("-a", str(folder), "build", "seven")
     assert r.returncode == 0, r.stderr
-    assert not list(folder.rglob(".tmp-*")), "stale temp files are cleaned by the next build"
+    assert not list(folder.rglob(TMP_PREFIX + "*")), "stale temp files are cleaned by the next build"
     assert verify(folder, stages=["seven"]).ok
 
 
@@ -189,4 +189,4 @@ def test_failed_stage_changes_no_artifact(tmp_path: Path, monkeypatch: pytest.Mo
         run_build(cfg, ["five"], force=True)
     assert snapshot() == before
     assert verify(folder, stages=["five"]).ok
-    assert not (folder / ".staging").exists()
+    assert not (folder / STAGING).exists()

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pipeline.build.store import TMP_PREFIX
 from pipeline.core.combos import hand_bitmaps
 from pipeline.videopoker.analysis import analyze, compute_counts, hold_table, parse_deal
 from pipeline.videopoker.deals import RANK_PATTERNS, canonical_index, deal_classes, deck_hands, rank_pattern
@@ -421,7 +422,7 @@ def test_drop_in_paytable_builds_and_rebuilds_on_edit(tmp_path: Path, monkeypatc
     assert summary.num_rows == 10 + 11
     strat = pq.read_table(tmp_path / "art" / "parquet" / "paytables" / "paytable=dw" / "part-0.parquet")
     assert strat.num_rows == 134_459
-    assert not list((tmp_path / "art").rglob(".tmp-*"))
+    assert not list((tmp_path / "art").rglob(TMP_PREFIX + "*"))
 
 
 def test_broken_paytable_fails_its_stage_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pipeline.build.store import MANIFEST, _fsync_dir, write_json_atomic
+from pipeline.build.store import MANIFEST, _fsync_dir, move_file, write_json_atomic
 from pipeline.errors import BuildError
 from pipeline.query.artifacts import read_manifest, sha256_file, stat_signature
 
@@ -25,8 +25,7 @@ JOURNAL = ".commit-journal.json"
 
 def _move(src: Path, dst: Path) -> None:
     """One output's rename into place (a function of its own so tests can crash between two)."""
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(src, dst)
+    move_file(src, dst)
 
 
 def stamp(manifest: dict[str, Any], folder: Path, outputs: list[str]) -> None:

@@ -16,6 +16,8 @@ from pipeline.core.files import read_toml_file
 from pipeline.errors import ConfigError, clip
 
 DEFAULT_CONFIG = Path("configs/build.toml")
+#: the repository an editable install of the package lives in
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 #: zstd's compression levels
 ZSTD_LEVELS = (1, 22)
 #: most Monte Carlo deals a preflop column may take (bounds the build's work)
@@ -120,13 +122,25 @@ def validate(data: dict[str, Any], where: str, root: Path) -> None:
                           f"max_samples = {pre['max_samples']}")
 
 
+def _default_config(artifacts: Path | str | None) -> Path:
+    """The config a build without ``--config`` uses: ``configs/build.toml`` of the current folder,
+    else of the project whose artifacts folder is named, else of the repository this package was
+    installed from; so ``pokertables -a /repo/artifacts build`` run from elsewhere plans exactly
+    what ``make tables`` does (issue 20, item 12)."""
+    candidates = [DEFAULT_CONFIG]
+    if artifacts:
+        candidates.append(Path(artifacts).resolve().parent / DEFAULT_CONFIG)
+    candidates.append(PACKAGE_ROOT / DEFAULT_CONFIG)
+    return next((c for c in candidates if c.is_file()), DEFAULT_CONFIG)
+
+
 def load_config(path: Path | str | None = None, artifacts: Path | str | None = None) -> BuildConfig:
     """Read and validate a build config TOML; ``artifacts`` overrides its output folder.
 
     Raises :class:`ConfigError` naming the file for a missing, unreadable, malformed or
     out-of-range config.
     """
-    p = Path(path) if path else DEFAULT_CONFIG
+    p = Path(path) if path else _default_config(artifacts)
     if not p.exists() and not path:
         data: dict[str, Any] = {}
         root = Path.cwd()

@@ -15,14 +15,17 @@ on any number of workers.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:  # annotations only (typing.Self needs 3.11)
     from typing_extensions import Self
 
-from pipeline.errors import BuildError, InputError
+from pipeline.errors import BuildError, InputError, clip
 
 T = TypeVar("T")
 EXECUTORS = ("local", "dask")
@@ -102,6 +105,67 @@ class LocalExecutor(Executor):
         return _Deferred(fn, args, shared)
 
 
+#: most local Dask worker processes ``--workers`` may start (this machine kind has 2 cores)
+MAX_WORKERS = 64
+#: seconds to wait for a scheduler to have at least one worker
+WORKER_WAIT_S = 20
+
+
+@functools.lru_cache(maxsize=1)
+def code_digest() -> str:
+    """sha256 of this process's pokertables source (every ``pipeline/**/*.py``, path and bytes):
+    a worker running other code would write other bytes, so the client and its workers must agree."""
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+class CodeMismatch(Exception):
+    """Raised on a worker whose code digest is not the client's (maps to a BuildError)."""
+
+
+def _checked_task(expected: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run a task only on a worker whose code is the client's (checked per task, so a worker
+    that joins mid-build is held to it too; the digest is computed once per process)."""
+    got = code_digest()
+    if got != expected:
+        raise CodeMismatch(f"a Dask worker runs other pokertables code (code digest {got[:12]}, "
+                           f"this client {expected[:12]}); update the workers' installation")
+    return fn(*args, **kwargs)
+
+
+def _cluster_failure(exc: BaseException) -> BuildError:
+    return BuildError(f"the Dask cluster failed ({type(exc).__name__}: {str(exc)[:200] or 'no detail'}); "
+                      "nothing was written; check the scheduler and workers, or build with "
+                      "--executor local")
+
+
+class _DaskHandle:
+    """A Dask future whose cluster failures (lost workers, a killed scheduler, code mismatch)
+    become one :class:`BuildError`; a task's own error is raised as it is."""
+
+    def __init__(self, future: Any) -> None:
+        self._future = future
+
+    def result(self) -> Any:
+        from distributed.client import FutureCancelledError
+        from distributed.comm import CommClosedError
+        from distributed.scheduler import KilledWorker
+
+        try:
+            return self._future.result()
+        except CodeMismatch as exc:
+            raise BuildError(str(exc)) from None
+        except (KilledWorker, FutureCancelledError, CommClosedError, TimeoutError, OSError) as exc:
+            raise _cluster_failure(exc) from None
+
+    def cancel(self) -> None:
+        self._future.cancel()
+
+
 class DaskExecutor(Executor):
     """Runs tasks on a ``distributed`` cluster (a local one with ``workers``, or ``scheduler``)."""
 
@@ -118,11 +182,20 @@ class DaskExecutor(Executor):
                              "(pip install 'dask[distributed]')") from None
         self.retries = retries
         self._cluster: Any = None
-        if scheduler:
+        if scheduler is not None:
             try:
-                self.client = Client(scheduler, timeout="20s")
+                self.client = Client(scheduler, timeout=f"{WORKER_WAIT_S}s")
             except (OSError, TimeoutError) as exc:
-                raise BuildError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+                raise BuildError(f"cannot reach the Dask scheduler {clip(scheduler)}: {exc}") from None
+            except (ValueError, TypeError) as exc:  # not an address at all
+                raise InputError(f"--scheduler {clip(scheduler)} is not a scheduler address "
+                                 f"such as tcp://HOST:8786 ({exc})") from None
+            try:
+                self.client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+            except (TimeoutError, OSError) as exc:
+                self.client.close()
+                raise BuildError(f"the Dask scheduler {clip(scheduler)} has no workers after "
+                                 f"{WORKER_WAIT_S} s; start some (dask worker {clip(scheduler)})") from exc
         else:
             n = workers or 2
             # one numba thread per worker: N workers on N cores, not N x cores threads
@@ -132,6 +205,20 @@ class DaskExecutor(Executor):
                                          env={"NUMBA_NUM_THREADS": str(threads)})
             self.client = Client(self._cluster)
         self._scattered: dict[int, Any] = {}
+        self._digest = code_digest()
+        self._check_workers()
+
+    def _check_workers(self) -> None:
+        """BuildError naming the first worker whose code digest is not this client's."""
+        try:
+            digests = self.client.run(code_digest)
+        except (OSError, TimeoutError) as exc:
+            raise _cluster_failure(exc) from None
+        for addr, got in sorted(digests.items()):
+            if got != self._digest:
+                raise BuildError(f"Dask worker {addr} runs other pokertables code (code digest "
+                                 f"{str(got)[:12]}, this client {self._digest[:12]}); update its "
+                                 "installation: its results would differ from a local build")
 
     def _share(self, value: Any) -> Any:
         """Scatter a large array once to every worker; tasks then get a reference to it."""
@@ -147,7 +234,8 @@ class DaskExecutor(Executor):
     def submit(self, fn: Callable[..., Any], *args: Any, **shared: Any) -> Handle:
         kwargs = {k: self._share(v) for k, v in shared.items()}
         # pure=False: every submission is its own task (results are still deterministic)
-        return self.client.submit(fn, *args, retries=self.retries, pure=False, **kwargs)
+        return _DaskHandle(self.client.submit(_checked_task, self._digest, fn, *args,
+                                              retries=self.retries, pure=False, **kwargs))
 
     def workers(self) -> int:
         return len(self.client.scheduler_info().get("workers", {}))
@@ -174,6 +262,9 @@ def make_executor(kind: str = "local", scheduler: str | None = None,
     if scheduler and workers:
         raise InputError("give either --scheduler (join a running cluster) or --workers "
                          "(start a local one), not both")
-    if workers is not None and workers < 1:
-        raise InputError(f"--workers must be at least 1, got {workers}")
+    if scheduler is not None and not scheduler.strip():
+        raise InputError("--scheduler is empty; give an address such as tcp://HOST:8786 "
+                         "(or --workers N for a local cluster)")
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise InputError(f"--workers must be 1 .. {MAX_WORKERS}, got {clip(str(workers))}")
     return DaskExecutor(scheduler=scheduler, workers=workers)

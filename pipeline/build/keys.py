@@ -211,6 +211,10 @@ def source_label(path: Path) -> str:
     return f"{p.parent.name}/{p.name}"
 
 
+#: the config key that switches a stage on or off
+ENABLED = "enabled"
+
+
 def stage_parts(module: str, settings: dict[str, Any], inputs: dict[str, str | None],
                 sources: Iterable[Path], graph: ImportGraph,
                 versions: dict[str, str] | None = None) -> dict[str, Any]:
@@ -218,8 +222,10 @@ def stage_parts(module: str, settings: dict[str, Any], inputs: dict[str, str | N
 
     ``module`` is the stage's module; ``inputs`` maps each input artifact to its manifest sha256.
     """
+    # whether a stage is switched on decides if it runs, never what it writes
+    shaping = {k: v for k, v in settings.items() if k != ENABLED}
     return {
-        "settings": sha256_bytes(json.dumps(settings, sort_keys=True, default=str).encode()),
+        "settings": sha256_bytes(json.dumps(shaping, sort_keys=True, default=str).encode()),
         "code": {m: graph.digest(m) for m in graph.closure(module)},
         "inputs": dict(sorted(inputs.items())),
         "sources": {source_label(p): sha256_bytes(read_small_file(p, "source file")) for p in sources},

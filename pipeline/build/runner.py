@@ -15,6 +15,7 @@ from pipeline.build.executor import Executor, LocalExecutor
 from pipeline.build.keys import ImportGraph, parts_key, stage_parts, stale_reasons
 from pipeline.build.stages import Context, Stage, plan
 from pipeline.build.store import (
+    LOCK,
     STAGING,
     TMP_PREFIX,
     build_lock,
@@ -143,6 +144,26 @@ def _nothing_to_do(stages: list[Stage], folder: Path) -> list[StageResult] | Non
     return results
 
 
+#: what an artifacts folder may hold besides the artifacts before its first manifest (the
+#: repository's artifacts/README.md, and what a killed first build leaves)
+_BOOKKEEPING = frozenset({"README.md", LOCK, JOURNAL, STAGING})
+
+
+def _check_ours(folder: Path, artifact_names: set[str]) -> None:
+    """Refuse to build into a folder this project does not own: one with a manifest, or new, or
+    holding only artifacts and bookkeeping, is ours; any other (the current folder, a home
+    folder) is not, since a build cleans up temporary files there."""
+    if not folder.is_dir() or (folder / MANIFEST).exists():
+        return
+    foreign = sorted(p.name for p in folder.iterdir()
+                     if p.name not in _BOOKKEEPING and p.name not in artifact_names
+                     and not p.name.startswith(TMP_PREFIX))
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise BuildError(f"{folder} is not an artifacts folder: it has no {MANIFEST} and holds "
+                         f"{shown}; build into a new or empty folder (-a)")
+
+
 def run_build(config: BuildConfig, names: list[str] | None = None, force: bool = False,
               wait: bool = False, progress: Any = None,
               executor: Executor | None = None) -> list[StageResult]:
@@ -154,6 +175,8 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
     """
     executor = executor or LocalExecutor()
     folder = config.artifacts
+    stages = plan(config, names)
+    _check_ours(folder, {out.split("/")[0] for st in plan(config) for out in st.outputs})
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -161,7 +184,6 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
     mf = folder / MANIFEST
     if (mf.exists() or mf.is_symlink()) and not mf.is_file():
         raise BuildError(f"{mf} is not a regular file; remove it and build again")
-    stages = plan(config, names)
     if not force:
         done = _nothing_to_do(stages, folder)
         if done is not None:

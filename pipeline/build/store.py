@@ -34,7 +34,7 @@ from pipeline.query.artifacts import (
 )
 
 LOCK = ".build.lock"
-STAGING = ".staging"
+STAGING = ".pokertables-staging"
 __all__ = [
     "LOCK",
     "MANIFEST",
@@ -49,7 +49,7 @@ __all__ = [
     "describe_file",
     "map_dataset",
     "map_for_fill",
-    "move_into_place",
+    "move_file",
     "read_manifest",
     "sha256_file",
     "write_json_atomic",
@@ -186,8 +186,13 @@ def build_lock(folder: Path, wait: bool = False) -> Iterator[None]:
 
     Without ``wait`` a second concurrent build fails at once with a clear message.
     """
-    folder.mkdir(parents=True, exist_ok=True)
-    fh = open(folder / LOCK, "a+")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fh = open(folder / LOCK, "a+")
+    except OSError as exc:
+        # a read-only or foreign folder is the user's to fix, not an internal error
+        raise BuildError(f"cannot write in the artifacts folder {folder} ({exc.strerror}); "
+                         "choose a writable folder with -a") from None
     try:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
@@ -203,17 +208,29 @@ def build_lock(folder: Path, wait: bool = False) -> Iterator[None]:
         fh.close()
 
 
-def move_into_place(staging: Path, folder: Path, outputs: tuple[str, ...]) -> None:
-    """Rename each finished output from ``staging`` into ``folder`` (atomic per file, same
-    file system), then fsync the folders that changed."""
-    touched = set()
-    for out in outputs:
-        target = folder / out
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(staging / out, target)
-        touched.add(target.parent)
-    for d in touched:
-        _fsync_dir(d)
+def move_file(src: Path, dst: Path) -> None:
+    """Rename ``src`` over ``dst``; where ``dst``'s folder is on another file system (a symlinked
+    subfolder), copy into a temporary file beside ``dst`` first, so the final step is still one
+    rename inside the destination's file system and readers never see a partial file."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.replace(src, dst)
+        return
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise
+    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX + dst.name + ".", dir=dst.parent)
+    os.close(fd)
+    try:
+        shutil.copy2(src, tmp)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, dst)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    os.unlink(src)
 
 
 def _exchange(a: Path, b: Path) -> bool:

@@ -193,14 +193,11 @@ def expected_outputs(folder: Path, config: Path | str | None, stages: list[str] 
 
 
 def _outside(folder: Path, rel: str) -> bool:
+    """Whether a manifest path leaves the folder by its own text (absolute, ``..``, empty). A
+    subfolder the user symlinked elsewhere (another disk) is still the folder's: the build
+    writes there on purpose."""
     p = Path(rel)
-    if p.is_absolute() or ".." in p.parts or not rel:
-        return True
-    try:
-        (folder / rel).resolve().relative_to(folder.resolve())
-    except ValueError:
-        return True
-    return False
+    return p.is_absolute() or ".." in p.parts or not rel
 
 
 def _check_file(folder: Path, rel: str, info: dict[str, Any], manifest: dict[str, Any], content: bool,

@@ -16,7 +16,7 @@ import typer
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Precomputed poker tables: build them, look hands up, analyse games.")
 
-STATE: dict[str, Any] = {"debug": False, "artifacts": Path(os.environ.get("POKERTABLES_ARTIFACTS", "artifacts"))}
+STATE: dict[str, Any] = {"debug": False, "artifacts": os.environ.get("POKERTABLES_ARTIFACTS", "artifacts")}
 
 
 def _version(value: bool) -> None:
@@ -29,7 +29,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    artifacts: Path = typer.Option(STATE["artifacts"], "--artifacts", "-a",
+    artifacts: str = typer.Option(STATE["artifacts"], "--artifacts", "-a",
                                    help="artifacts folder to read/write (env POKERTABLES_ARTIFACTS)"),
     config_dir: Optional[list[Path]] = typer.Option(
         None, "--config-dir", help="folder with rules/*.toml and/or paytables/*.toml that add to and "
@@ -46,8 +46,15 @@ def _root(
 
 
 def artifacts_dir() -> Path:
-    """The artifacts folder chosen on the command line."""
-    return Path(STATE["artifacts"])
+    """The artifacts folder chosen on the command line (an empty text is refused: it would mean
+    the current folder, where a build's clean-up has no business)."""
+    from pipeline.errors import InputError
+
+    text = str(STATE["artifacts"])
+    if not text.strip():
+        raise InputError("the artifacts folder is empty text (-a \"\" or POKERTABLES_ARTIFACTS=\"\"); "
+                         "name a folder, e.g. -a artifacts")
+    return Path(text)
 
 
 def _register() -> None:

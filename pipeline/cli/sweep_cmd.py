@@ -30,7 +30,7 @@ def sweep_cmd(
     roots = [Path.cwd(), Path(__file__).resolve().parents[2]]
     sweep = load_sweep(find_sweep(name, roots))
     with make_executor(executor, scheduler, workers) as ex:
-        info = run_sweep(sweep, _classes, ex, artifacts_dir() / "sweeps")
+        info = run_sweep(sweep, _classes, ex, artifacts_dir())
     if as_json:
         typer.echo(json.dumps(info))
         return
@@ -45,4 +45,4 @@ def sweep_cmd(
                    f"{r['hit_frequency']:>10.5f}")
     if len(rows) > SHOW:
         typer.echo(f"... {len(rows) - SHOW} more; lowest return {rows[-1]['return']:.6f}")
-    typer.echo(f"wrote {info['dataset']}/ and {info['plot']}")
+    typer.echo(f"wrote {info['dataset']}/ and {info['plot']}" + (f"; {info['note']}" if info["note"] else ""))

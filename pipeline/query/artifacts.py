@@ -35,7 +35,7 @@ VERIFIED = ".verified.json"
 #: the command that repairs any artifact problem
 REBUILD = "`pokertables build --force`"
 #: temp files of this package start with this (the build cleans leftovers)
-TMP_PREFIX = ".tmp-"
+TMP_PREFIX = ".pokertables-tmp-"
 
 
 def dataset_offset(path: Path, name: str) -> tuple[int, tuple[int, ...], np.dtype]:
