@@ -216,10 +216,43 @@ def content_digests(path: Path, table: Any = None,
 
 
 class ExpectedDigests(NamedTuple):
-    """The shipped reference digests (both maps empty if none are shipped)."""
+    """The shipped reference digests (all maps empty if none are shipped)."""
 
     items: dict[str, dict[str, Any]]  # artifact path -> item -> content digest
     files: dict[str, str]             # artifact path -> whole-file sha256 of the reference build
+    configs: dict[str, str] = {}      # stage -> config id (settings + sources) of the reference build
+
+
+#: key of the per-stage config ids in the shipped digests file
+STAGE_CONFIGS = "stage_configs"
+
+
+def stage_config_id(parts: dict[str, Any]) -> str:
+    """What a stage was configured with (its settings and source files, not its code): the
+    shipped digests describe the stages built with the default config only."""
+    shaping = {"settings": parts.get("settings"), "sources": parts.get("sources")}
+    return hashlib.sha256(json.dumps(shaping, sort_keys=True).encode()).hexdigest()
+
+
+def default_stages(manifest: dict[str, Any], configs: dict[str, str]) -> set[str]:
+    """Stages of ``manifest`` built as the reference build was: same settings and sources, and
+    every input made by such a stage (a summary of a changed paytable is not the default's)."""
+    stages = manifest.get("stages", {})
+    files = manifest.get("files", {})
+    memo: dict[str, bool] = {}
+
+    def default(name: str) -> bool:
+        if name not in memo:
+            memo[name] = False  # an input cycle cannot make a stage default
+            parts = stages.get(name, {}).get("parts") or {}
+            ok = name in configs and stage_config_id(parts) == configs[name]
+            for rel in (parts.get("inputs") or {}):
+                owner = files.get(rel, {}).get("stage")
+                ok = ok and owner is not None and default(owner)
+            memo[name] = ok
+        return memo[name]
+
+    return {name for name in stages if default(name)}
 
 
 def load_expected(path: Path = EXPECTED) -> ExpectedDigests:
@@ -232,8 +265,10 @@ def load_expected(path: Path = EXPECTED) -> ExpectedDigests:
         return ExpectedDigests({}, {})
     items = data.get("files", {})
     files = data.get(FILE_SHA256, {})
+    configs = data.get(STAGE_CONFIGS, {})
     return ExpectedDigests(items if isinstance(items, dict) else {},
-                           {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {})
+                           {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {},
+                           {str(k): str(v) for k, v in configs.items()} if isinstance(configs, dict) else {})
 
 
 def compare(rel: str, got: dict[str, dict[str, Any]], want: dict[str, dict[str, Any]]) -> list[str]:
@@ -268,10 +303,14 @@ def main(argv: list[str] | None = None) -> int:
         from pipeline.query.artifacts import sha256_file
 
         shas = {rel: sha256_file(args.artifacts / rel) for rel in digests}
+        stages = read_manifest(args.artifacts)["stages"]
+        configs = {name: stage_config_id(st.get("parts") or {}) for name, st in stages.items()
+                   if not name.startswith("sweep:")}
         EXPECTED.parent.mkdir(parents=True, exist_ok=True)
         EXPECTED.write_text(json.dumps({"about": "content digests of the default build; regenerate with "
                                                  "`python -m pipeline.build.digests --write`",
-                                        "files": digests, FILE_SHA256: shas}, indent=2, sort_keys=True) + "\n")
+                                        "files": digests, FILE_SHA256: shas, STAGE_CONFIGS: configs},
+                                       indent=2, sort_keys=True) + "\n")
         print(f"wrote {len(digests)} file digests to {EXPECTED}")
         return 0
     want = load_expected().items

@@ -16,7 +16,10 @@ import typer
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Precomputed poker tables: build them, look hands up, analyse games.")
 
-STATE: dict[str, Any] = {"debug": False, "artifacts": os.environ.get("POKERTABLES_ARTIFACTS", "artifacts")}
+#: the artifacts folder when neither -a nor POKERTABLES_ARTIFACTS names one (a build then takes
+#: its config's folder)
+DEFAULT_ARTIFACTS = "artifacts"
+STATE: dict[str, Any] = {"debug": False, "artifacts": os.environ.get("POKERTABLES_ARTIFACTS", DEFAULT_ARTIFACTS)}
 
 
 def _version(value: bool) -> None:

@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 import typer
 
-from pipeline.cli import STATE, app
+from pipeline.cli import DEFAULT_ARTIFACTS, STATE, app, artifacts_dir
 from pipeline.cli.progress import LogProgress
 
 
@@ -69,7 +69,8 @@ def build(
     from pipeline.build.executor import make_executor
     from pipeline.build.runner import run_build
 
-    artifacts = STATE["artifacts"] if STATE["artifacts"] != Path("artifacts") else None
+    chosen = artifacts_dir()  # refuses an empty text
+    artifacts = chosen if str(STATE["artifacts"]) != DEFAULT_ARTIFACTS else None
     cfg = load_config(config, artifacts)
     if dry_run:
         _dry_run(cfg, stages or None, force, as_json)

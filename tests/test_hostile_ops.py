@@ -1,0 +1,189 @@
+"""Issue 20: what a hostile or careless user does to the folders: sweeps are committed like
+stages (locked, journalled, in the manifest), a build only works in a folder it owns, a
+read-only or cross-device folder is handled, and a config-folder build is not called forged."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.build.store import STAGING, build_lock
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL_SWEEP = 'name = "tiny"\nbase = "jacks-or-better-9-6"\n[pays]\n"full house" = {values = [8, 9]}\n'
+
+
+def _cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None,
+         timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def _one_error(r: subprocess.CompletedProcess[str], needle: str) -> None:
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.returncode == 2, (r.stdout[-500:], r.stderr[-1500:])
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
+
+
+def _mount_tmpfs(where: Path, options: str) -> bool:
+    where.mkdir(parents=True, exist_ok=True)
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)],
+                          capture_output=True).returncode == 0
+
+
+def _umount(where: Path) -> None:
+    subprocess.run(["umount", str(where)], capture_output=True)
+
+
+@pytest.fixture
+def sweep_folder(artifacts: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """An artifacts folder holding the default deal classes (linked) and a 2-variant sweep file."""
+    art = tmp_path / "art"
+    art.mkdir()
+    (art / "vp_classes.h5").symlink_to(artifacts / "vp_classes.h5")
+    sweep = tmp_path / "tiny.toml"
+    sweep.write_text(SMALL_SWEEP)
+    return art, sweep
+
+
+def test_sweep_is_in_the_manifest_and_verify_knows_it(sweep_folder: tuple[Path, Path]) -> None:
+    """Items 7 and 10: the sweep's files are listed (verify has no untracked-file alarm under
+    sweeps/, and catches an edit); a second run of the same sweep says it replaced the first."""
+    from pipeline.build.verify import verify
+
+    art, sweep = sweep_folder
+    first = _cli("-a", str(art), "vp", "sweep", str(sweep), "--json")
+    assert first.returncode == 0, first.stderr
+    files = json.loads((art / "manifest.json").read_text())["files"]
+    ours = sorted(rel for rel, info in files.items() if info.get("stage") == "sweep:tiny")
+    assert ours == ["sweeps/tiny.parquet/full_house=8/part-0.parquet",
+                    "sweeps/tiny.parquet/full_house=9/part-0.parquet", "sweeps/tiny.png"]
+    rep = verify(art, stages=["vp_classes"])
+    assert not [p for p in rep.problems if p[0].startswith("sweeps/")], rep.problems
+    assert not (art / STAGING).exists()
+    # a run that started before the first one wrote is told it replaced that result
+    from pipeline.build.sweeps import write_sweep
+    from pipeline.videopoker.sweep import load_sweep, solve_sweep, sweep_rows
+
+    class Serial:
+        kind = "local"
+
+        def map(self, fn, items, **shared):  # type: ignore[no-untyped-def]
+            return [fn(i, **shared) for i in items]
+
+        def submit(self, fn, *args, **shared):  # type: ignore[no-untyped-def]
+            class Done:
+                def result(self):  # type: ignore[no-untyped-def]
+                    return fn(*args, **shared)
+            return Done()
+
+    from pipeline.videopoker.deals import deal_classes
+
+    sw = load_sweep(sweep)
+    cols = sweep_rows(sw, solve_sweep(sw, lambda n: deal_classes(n), Serial()))
+    _, _, note = write_sweep(sw, cols, art, started=time.time() - 3600)
+    assert note is not None and "replaced the result another run" in note
+    # an edited sweep file is caught like any artifact
+    png = art / "sweeps" / "tiny.png"
+    png.write_bytes(png.read_bytes()[:-1] + b"x")
+    assert any(rel == "sweeps/tiny.png" for rel, _ in verify(art, stages=["vp_classes"]).problems)
+
+
+def test_build_waits_for_a_sweep_holding_the_lock(sweep_folder: tuple[Path, Path]) -> None:
+    """Item 9: a sweep writes under the build lock, so a build started meanwhile cannot clean
+    its staging away: it is told another build runs (exit 2) and the staged file survives."""
+    art, _ = sweep_folder
+    staged = art / STAGING / "sweep_tiny" / "sweeps" / "tiny.png"
+    with build_lock(art):
+        staged.parent.mkdir(parents=True)
+        staged.write_bytes(b"in progress")
+        r = _cli("-a", str(art), "build", "vp_classes")
+        _one_error(r, "another build is running")
+        assert staged.read_bytes() == b"in progress"
+
+
+def test_build_refuses_a_folder_it_does_not_own(tmp_path: Path) -> None:
+    """Item 8: an empty artifacts path, or a folder of the user's own files, is refused and
+    nothing in it (their own .tmp-* file, their .staging folder) is touched."""
+    mine = tmp_path / "home"
+    (mine / ".staging").mkdir(parents=True)
+    (mine / ".tmp-notes").write_text("mine")
+    (mine / "notes.txt").write_text("mine too")
+    before = sorted(p.name for p in mine.rglob("*"))
+    _one_error(_cli("-a", "", "build", "five", cwd=mine), "empty text")
+    _one_error(_cli("build", "five", cwd=mine, env={"POKERTABLES_ARTIFACTS": ""}), "empty text")
+    _one_error(_cli("-a", ".", "build", "five", cwd=mine), "is not an artifacts folder")
+    assert sorted(p.name for p in mine.rglob("*")) == before
+
+
+def test_build_from_another_folder_plans_nothing_stale(artifacts: Path, tmp_path: Path) -> None:
+    """Item 12: the config is found next to the artifacts folder, not in the current folder."""
+    r = _cli("-a", str(artifacts), "build", "--dry-run", cwd=tmp_path)
+    assert r.returncode == 0 and r.stdout.strip().splitlines()[-1].startswith("0 stage(s) would run"), \
+        r.stdout[-3000:]
+
+
+def test_config_folder_build_is_not_called_forged(artifacts: Path, tmp_path: Path) -> None:
+    """Item 11: the README's config-folder example (9/6 with full house 8) builds a paytable
+    the shipped digests do not describe; verify checks it by its invariants, with no
+    'content differs' problem, while default stages are still compared."""
+    from pipeline.build.verify import verify
+
+    mine = tmp_path / "mine" / "paytables"
+    mine.mkdir(parents=True)
+    src = (ROOT / "pipeline" / "data" / "paytables" / "jacks-or-better-9-6.toml").read_text()
+    (mine / "jacks-or-better-9-6.toml").write_text(src.replace("pays = 9\n", "pays = 8\n", 1))
+    art = tmp_path / "art"
+    r = _cli("-a", str(art), "--config-dir", str(tmp_path / "mine"), "build", "vp_classes",
+             "paytable:jacks-or-better-9-6")
+    assert r.returncode == 0, r.stderr[-2000:]
+    os.environ["POKERTABLES_CONFIG"] = str(tmp_path / "mine")
+    try:
+        rep = verify(art, stages=["vp_classes", "paytable:jacks-or-better-9-6"])
+    finally:
+        del os.environ["POKERTABLES_CONFIG"]
+    assert rep.ok, rep.problems
+    assert "vp_classes.h5" in rep.checked and "paytables/jacks-or-better-9-6.h5" in rep.checked
+
+
+def test_read_only_folder_is_one_error(tmp_path: Path) -> None:
+    """Item 18: build --force and vp sweep on a read-only folder: one error line, exit 2."""
+    ro = tmp_path / "ro"
+    if not _mount_tmpfs(ro, "ro,size=1m"):
+        pytest.skip("cannot mount a read-only tmpfs here (needs root)")
+    try:
+        _one_error(_cli("-a", str(ro), "build", "five", "--force"), "Read-only file system")
+        sweep = tmp_path / "tiny.toml"
+        sweep.write_text(SMALL_SWEEP)
+        r = _cli("-a", str(ro), "vp", "sweep", str(sweep))
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    finally:
+        _umount(ro)
+
+
+def test_subfolder_on_another_file_system_builds_and_verifies(artifacts: Path, tmp_path: Path) -> None:
+    """Item 19: paytables/ symlinked to another file system: copy then rename inside it."""
+    from pipeline.build.verify import verify
+
+    other = tmp_path / "other"
+    if not _mount_tmpfs(other, "size=200m"):
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    try:
+        art = tmp_path / "art"
+        art.mkdir()
+        (art / "paytables").symlink_to(other)
+        r = _cli("-a", str(art), "build", "vp_classes", "paytable:jacks-or-better-9-6")
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert (other / "jacks-or-better-9-6.h5").is_file()
+        rep = verify(art, stages=["vp_classes", "paytable:jacks-or-better-9-6"])
+        assert rep.ok, rep.problems
+        manifest = json.loads((art / "manifest.json").read_text())
+        assert "paytable:jacks-or-better-9-6" in manifest["stages"]
+    finally:
+        _umount(other)
