@@ -12,7 +12,7 @@ from pipeline import __version__
 from pipeline.build.commit import JOURNAL, commit_stage, recover
 from pipeline.build.config import BuildConfig
 from pipeline.build.executor import Executor, LocalExecutor
-from pipeline.build.keys import ImportGraph, parts_key, stage_parts, stale_reasons
+from pipeline.build.keys import parts_key, stage_parts, stale_reasons
 from pipeline.build.stages import Context, Stage, plan
 from pipeline.build.store import (
     LOCK,
@@ -23,6 +23,7 @@ from pipeline.build.store import (
     describe_file,
     read_manifest,
 )
+from pipeline.core.codegraph import ImportGraph
 from pipeline.errors import ArtifactError, BuildError
 from pipeline.query.artifacts import MANIFEST, open_checked
 

@@ -21,7 +21,7 @@ from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, card_text, parse
 from pipeline.errors import ConfigError, InputError
 from pipeline.videopoker.classify import classify_deals
 from pipeline.videopoker.deals import DealClasses, deal_classes, deck_hands
-from pipeline.videopoker.digest import solver_digest
+from pipeline.videopoker.digest import built_by_this_solver, solver_digest
 from pipeline.videopoker.paytable import Paytable
 from pipeline.videopoker.solve import NO_HOLD, draw_denominators, solve_holds
 from pipeline.videopoker.subsets import subset_counts
@@ -327,7 +327,6 @@ def write_artifact(a: Analysis, path: Path) -> None:
             "name": pt.name, "slug": pt.slug, "wild": pt.wild, "deck_size": pt.deck_size,
             # the file name only: the artifact must not depend on where the checkout lives
             "paytable_file": Path(pt.source).name, "paytable_sha256": pt.digest,
-            "solver_digest": solver_digest(),
             "labels": pt.labels, "pays": [str(p) for p in pt.pays],
             "return": float(a.return_exact),
             "return_exact": f"{a.return_exact.numerator}/{a.return_exact.denominator}",
@@ -401,10 +400,11 @@ def current_artifact(pt: Paytable, artifacts: Path) -> Path | None:
         rel = p.relative_to(artifacts).as_posix()
         if rel not in manifest.get("files", {}):
             continue
+        if not built_by_this_solver(manifest, rel, digest):
+            continue
         try:
             with h5py.File(p, "r") as f:
-                match = f.attrs.get("paytable_sha256") == pt.digest and \
-                    f.attrs.get("solver_digest") == digest
+                match = f.attrs.get("paytable_sha256") == pt.digest
         except OSError:
             match = False
         if match:

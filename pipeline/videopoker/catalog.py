@@ -29,7 +29,7 @@ from pipeline.core.files import read_small_file
 from pipeline.errors import ArtifactError, ConfigError, InputError
 from pipeline.registry import PAYTABLES, entries, paytable_path
 from pipeline.registry import paytable_slugs as paytable_slugs_known
-from pipeline.videopoker.digest import solver_digest
+from pipeline.videopoker.digest import built_by_this_solver, solver_digest
 
 if TYPE_CHECKING:  # numpy comes with these; vp list's fast path needs neither
     from pipeline.videopoker.paytable import Paytable
@@ -108,16 +108,20 @@ def _built_figures(pt: Paytable, h5: Path, digest: str
         return None
     import h5py
 
-    from pipeline.query.artifacts import open_checked
+    from pipeline.query.artifacts import open_checked, read_manifest
 
+    artifacts, rel = h5.parent.parent, f"{h5.parent.name}/{h5.name}"
     try:
-        open_checked(h5.parent.parent, f"{h5.parent.name}/{h5.name}")
+        manifest = read_manifest(artifacts)
+        open_checked(artifacts, rel, manifest)
     except ArtifactError:
+        return None
+    if not built_by_this_solver(manifest, rel, digest):
         return None
     try:
         with h5py.File(h5, "r") as f:
             at = f.attrs
-            if at.get("paytable_sha256") != pt.digest or at.get("solver_digest") != digest:
+            if at.get("paytable_sha256") != pt.digest:
                 return None
             ds = f["final_counts"]
             counts = [int(x) for x in ds[:]]
@@ -130,11 +134,10 @@ def _built_figures(pt: Paytable, h5: Path, digest: str
     return ret, var, Fraction(hits, den)
 
 
-def catalog_entry(row: GameRow, paytable_sha256: str, solver: str, h5_sha256: str
-                  ) -> dict[str, Any]:
-    """One game of ``paytables/catalog.json``: its ``vp list`` row and what it was made from."""
-    return {**row.as_json(), "paytable_sha256": paytable_sha256, "solver_digest": solver,
-            "h5_sha256": h5_sha256}
+def catalog_entry(row: GameRow, paytable_sha256: str, h5_sha256: str) -> dict[str, Any]:
+    """One game of ``paytables/catalog.json``: its ``vp list`` row and what it was made from
+    (which code made it is the manifest's to say)."""
+    return {**row.as_json(), "paytable_sha256": paytable_sha256, "h5_sha256": h5_sha256}
 
 
 def _fast_rows(artifacts: Path, digest: str) -> dict[str, dict[str, Any]]:
@@ -152,7 +155,7 @@ def _fast_rows(artifacts: Path, digest: str) -> dict[str, dict[str, Any]]:
         for slug, entry in games.items():
             rel = f"paytables/{slug}.h5"
             info = files.get(rel)
-            if (entry.get("solver_digest") == digest and info is not None
+            if (built_by_this_solver(manifest, rel, digest) and info is not None
                     and info.get("sha256") == entry.get("h5_sha256")
                     and (artifacts / rel).stat().st_size == info.get("bytes")):
                 out[slug] = entry

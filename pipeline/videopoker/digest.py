@@ -20,6 +20,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 #: the build stage whose code makes the paytable artifacts
 PAYTABLE_STAGE = "pipeline.build.stages.paytable"
@@ -40,16 +41,12 @@ def source_fingerprint(root: Path = SOURCE_ROOT) -> str:
 
 
 def walk_digest(root: Path = SOURCE_ROOT) -> str:
-    """The digest computed from scratch: sha256 over the sources of every module the paytable
-    stage imports (the import-graph walk)."""
-    from pipeline.build.keys import ImportGraph  # reads sources as text; imports no stage code
+    """The digest computed from scratch: the code identity (:func:`code_hash`) of every module
+    the paytable stage imports, each by its meaning (the same digests its stage key uses)."""
+    from pipeline.core.codegraph import ImportGraph, code_hash  # reads sources as text
 
     graph = ImportGraph(root)
-    h = hashlib.sha256()
-    for module in graph.closure(PAYTABLE_STAGE):
-        h.update(module.encode())
-        h.update(graph.digest(module).encode())
-    return h.hexdigest()
+    return code_hash({m: graph.digest(m) for m in graph.closure(PAYTABLE_STAGE)})
 
 
 def solver_digest(root: Path = SOURCE_ROOT, cache: Path | None = CACHE_FILE) -> str:
@@ -67,6 +64,20 @@ def solver_digest(root: Path = SOURCE_ROOT, cache: Path | None = CACHE_FILE) -> 
     if cache is not None:
         _write_cache(cache, {"fingerprint": fingerprint, "digest": digest})
     return digest
+
+
+def built_by_this_solver(manifest: dict[str, Any], rel: str, digest: str) -> bool:
+    """Whether the manifest says ``rel`` was made by a paytable stage whose code is the running
+    solver's (``digest`` from :func:`solver_digest`). The code identity lives in the manifest's
+    stage record, not in the artifact's bytes, so a comment edit changes no file."""
+    stage = manifest.get("files", {}).get(rel, {}).get("stage")
+    parts = manifest.get("stages", {}).get(stage, {}).get("parts") if isinstance(stage, str) else None
+    code = parts.get("code") if isinstance(parts, dict) else None
+    if not isinstance(code, dict):
+        return False
+    from pipeline.core.codegraph import code_hash
+
+    return code_hash({str(k): str(v) for k, v in code.items()}) == digest
 
 
 def _write_cache(cache: Path, entry: dict[str, str]) -> None:

@@ -78,7 +78,7 @@ def run(ctx: Context) -> None:
 
 def catalog_json(ctx: Context) -> dict[str, object]:
     """``paytables/catalog.json``: the ``vp list`` row of every built game, keyed by slug, with
-    the sha256 of its TOML, the solver digest and the sha256 of its ``.h5``."""
+    the sha256 of its TOML and of its ``.h5``."""
     files = read_manifest(ctx.artifacts, strict=False).get("files", {})
     digest = solver_digest()
     games = {}
@@ -88,6 +88,6 @@ def catalog_json(ctx: Context) -> dict[str, object]:
         if not row.built:
             continue  # made by other code than this build's: vp list reads it the slow way
         h5_sha = files.get(rel, {}).get("sha256") or sha256_file(ctx.path(rel))
-        games[slug] = catalog_entry(row, load_paytable(path).digest, digest, h5_sha)
+        games[slug] = catalog_entry(row, load_paytable(path).digest, h5_sha)
     return {"meaning": "vp list rows of the built games (see pipeline/videopoker/catalog.py)",
             "games": games}
