@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed-stamp
 # hundred that are ever imported are compiled once, on first import (about 4 s).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: tables test bench clean venv
+.PHONY: tables test check bench clean venv
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,12 @@ test: $(STAMP)
 	$(BIN)/ruff check pipeline tests bench
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+## the fast tier: lint, type-check and every test that needs no built artifacts (minutes)
+check: $(STAMP)
+	$(BIN)/ruff check pipeline tests bench
+	$(BIN)/mypy
+	$(BIN)/python -m pytest --no-artifacts
 
 ## speed report against peer libraries -> bench/report.txt
 bench: $(STAMP)

@@ -16,7 +16,23 @@ def _needs_build(item: pytest.Item) -> bool:
     return not BUILDS.isdisjoint(getattr(item, "fixturenames", ()))
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--no-artifacts", action="store_true",
+                     help="leave out the tests that need the full default build (`make check`)")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the tests that need the built artifacts under ``--no-artifacts``; then order
+    the rest (below)."""
+    if config.getoption("--no-artifacts"):
+        dropped = [item for item in items if _needs_build(item)]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = [item for item in items if not _needs_build(item)]
+    _order_for_the_build(items)
+
+
+def _order_for_the_build(items: list[pytest.Item]) -> None:
     """Order test files so both xdist workers stay busy while the artifacts are built.
 
     The first worker to need the artifacts builds them under the build lock (minutes on a clean

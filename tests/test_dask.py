@@ -3,6 +3,7 @@ local builds; a worker killed mid-build changes nothing (Dask re-runs its tasks)
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -217,6 +218,7 @@ def test_malformed_scheduler_is_an_input_error() -> None:
 
     with pytest.raises(InputError, match="is not a scheduler address"):
         make_executor("dask", "notaurl", None)
+    gc.collect()  # finalise the half-made Client now, not inside a later test's cluster start
 
 
 def test_scheduler_without_workers_is_one_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -226,6 +228,9 @@ def test_scheduler_without_workers_is_one_error(monkeypatch: pytest.MonkeyPatch)
     from pipeline.errors import BuildError
 
     monkeypatch.setattr(ex, "WORKER_WAIT_S", 2)
+    # a Client left for the garbage collector by an earlier test (a failed connection) must not
+    # be finalised while this in-process cluster starts its loop: distributed deadlocks there
+    gc.collect()
     with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty:
         t0 = time.perf_counter()
         with pytest.raises(BuildError, match="has no workers after 2 s"):
@@ -265,3 +270,4 @@ def test_lost_cluster_is_one_build_error() -> None:
         handle.result()
     assert time.perf_counter() - t0 < 60
     ex.client.close(timeout=5)
+    gc.collect()

@@ -160,13 +160,15 @@ def test_same_result_on_one_or_two_threads(tables) -> None:  # type: ignore[no-u
 
     runs = []
     start = numba.get_num_threads()
+    if start < 2:
+        pytest.skip("needs 2 numba threads (set NUMBA_NUM_THREADS=2) to compare 1 with 2")
     for n in (1, 2):
-        numba.set_num_threads(min(n, start))
+        numba.set_num_threads(n)
         r = equity_seats(tables, "AK,99", ["random", "QJs+"], board="2c 7d 9h", samples=70_000,
                          seed=99)
         runs.append([(p["win"], p["tie"], p["equity"]) for p in r.players])
     numba.set_num_threads(start)
-    assert start == 1 or runs[0] == runs[1]
+    assert runs[0] == runs[1]
 
 
 def test_cli_range_vs_range(capsys, artifacts) -> None:  # type: ignore[no-untyped-def]

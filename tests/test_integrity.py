@@ -141,7 +141,8 @@ def test_2_tampered_paytable_refused_by_vp_analyze(artifacts: Path, tmp_path: Pa
 
     rel = "paytables/jacks-or-better-9-6.h5"
     folder = tmp_path / "art"
-    copy_built(artifacts, folder, (rel,))
+    # the stage record says which code built the file: without it the file is not current
+    copy_built(artifacts, folder, (rel,), ("paytable:jacks-or-better-9-6",))
     toml = str(ROOT / "pipeline" / "data" / "paytables" / "jacks-or-better-9-6.toml")
     code, out, _ = run_main(capsys, "-a", str(folder), "vp", "analyze", toml)
     assert code == 0 and "return 0.995439" in out and "artifact" in out

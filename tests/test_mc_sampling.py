@@ -126,17 +126,19 @@ def test_fixed_seats_same_on_one_or_two_threads(tables) -> None:  # type: ignore
     import numba
 
     start = numba.get_num_threads()
+    if start < 2:
+        pytest.skip("needs 2 numba threads (set NUMBA_NUM_THREADS=2) to compare 1 with 2")
     runs = []
     for spot in ((("AsKs",), {"opponents": 1}), (("AsKs", ["QdQc"]), {"opponents": 3})):
         per = []
         for k in (1, 2):
-            numba.set_num_threads(min(k, start))
+            numba.set_num_threads(k)
             r = equity_seats(tables, *spot[0], **spot[1], samples=90_000, seed=77)
             per.append([(p["win"], p["tie"], p["equity"]) for p in r.players])
         runs.append(per)
     numba.set_num_threads(start)
     for per in runs:
-        assert start == 1 or per[0] == per[1]
+        assert per[0] == per[1]
 
 
 def test_two_random_seats_are_symmetric(tables) -> None:  # type: ignore[no-untyped-def]

@@ -432,7 +432,11 @@ def test_solver_digest_cache_is_exact(tmp_path: Path) -> None:
     sweep.write_text(sweep.read_text() + "\nEDITED = 1\n")
     assert source_fingerprint(root) != before and solver_digest(root, cache) == second
     # a cache entry for other sources is never used
-    cache.write_text(json.dumps({"fingerprint": before, "digest": "0" * 64}))
+    cache.write_text(json.dumps({"scheme": 2, "fingerprint": before, "digest": "0" * 64}))
+    assert solver_digest(root, cache) == second
+    # nor one another version of the digest code wrote for these very sources
+    now = json.loads(cache.read_text())
+    cache.write_text(json.dumps({**now, "scheme": 1, "digest": "0" * 64}))
     assert solver_digest(root, cache) == second
     cache.write_text("not json")
     assert solver_digest(root, cache) == second

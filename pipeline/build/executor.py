@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -234,7 +235,9 @@ class DaskExecutor(Executor):
     def submit(self, fn: Callable[..., Any], *args: Any, **shared: Any) -> Handle:
         kwargs = {k: self._share(v) for k, v in shared.items()}
         # pure=False: every submission is its own task (results are still deterministic)
-        return _DaskHandle(self.client.submit(_checked_task, self._digest, fn, *args,
+        # named after the task, not the digest check that wraps it (dashboards, task streams)
+        key = f"{getattr(fn, '__name__', 'task')}-{uuid.uuid4().hex}"
+        return _DaskHandle(self.client.submit(_checked_task, self._digest, fn, *args, key=key,
                                               retries=self.retries, pure=False, **kwargs))
 
     def workers(self) -> int:

@@ -177,7 +177,7 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
     executor = executor or LocalExecutor()
     folder = config.artifacts
     stages = plan(config, names)
-    _check_ours(folder, {out.split("/")[0] for st in plan(config) for out in st.outputs})
+    _check_ours(folder, {rel.split("/")[0] for st in plan(config) for rel in (*st.outputs, *st.inputs)})
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

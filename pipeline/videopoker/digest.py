@@ -27,6 +27,9 @@ PAYTABLE_STAGE = "pipeline.build.stages.paytable"
 #: the folder holding the ``pipeline`` package (what ``ImportGraph`` reads by default)
 SOURCE_ROOT = Path(__file__).resolve().parent.parent.parent
 CACHE_FILE = Path(__file__).resolve().parent / "__pycache__" / "solver_digest.json"
+#: how the digest is computed; a cache entry of another scheme (written by a process still
+#: running older code of this module) is never used
+SCHEME = 2
 
 
 def source_fingerprint(root: Path = SOURCE_ROOT) -> str:
@@ -56,13 +59,14 @@ def solver_digest(root: Path = SOURCE_ROOT, cache: Path | None = CACHE_FILE) -> 
     if cache is not None:
         try:
             entry = json.loads(cache.read_text())
-            if entry.get("fingerprint") == fingerprint and isinstance(entry.get("digest"), str):
+            if entry.get("scheme") == SCHEME and entry.get("fingerprint") == fingerprint \
+                    and isinstance(entry.get("digest"), str):
                 return str(entry["digest"])
         except (OSError, ValueError, AttributeError):
             pass  # no cache yet, or unreadable: compute
     digest = walk_digest(root)
     if cache is not None:
-        _write_cache(cache, {"fingerprint": fingerprint, "digest": digest})
+        _write_cache(cache, {"scheme": SCHEME, "fingerprint": fingerprint, "digest": digest})
     return digest
 
 
@@ -80,7 +84,7 @@ def built_by_this_solver(manifest: dict[str, Any], rel: str, digest: str) -> boo
     return code_hash({str(k): str(v) for k, v in code.items()}) == digest
 
 
-def _write_cache(cache: Path, entry: dict[str, str]) -> None:
+def _write_cache(cache: Path, entry: dict[str, Any]) -> None:
     """Atomic replace (concurrent readers see the old or the new entry); a read-only source
     tree just keeps no cache."""
     try:
