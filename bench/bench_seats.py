@@ -19,7 +19,7 @@ def run(report: Any) -> None:
     """Measure and record issue 11's targets for ranges, every seat and Monte Carlo."""
     import numba
 
-    from pipeline.equity.seats import equity_seats
+    from pipeline.equity.seats import equity_seats, preflop
     from pipeline.query.tables import Tables
 
     report.head("seats and ranges (issue 11)")
@@ -87,8 +87,8 @@ def run(report: Any) -> None:
                          f"{kw.get('opponents', 1)} random, {start} threads: {n / t2 / 1e6:.2f} M deals/s")
 
     # range vs range preflop from the matchup table
-    tables.preflop("QQ+,AKs", vs="JJ-88,AQs+,KQs")
-    tp, rp = best_with_result(lambda: tables.preflop("QQ+,AKs", vs="JJ-88,AQs+,KQs"), repeat=5)
+    preflop(tables, "QQ+,AKs", vs="JJ-88,AQs+,KQs")
+    tp, rp = best_with_result(lambda: preflop(tables, "QQ+,AKs", vs="JJ-88,AQs+,KQs"), repeat=5)
     from_table = bool(rp.source and "matchups" in rp.source)
     report.value("rvr_preflop_s", tp, f"  \"QQ+,AKs\" vs \"JJ-88,AQs+,KQs\" preflop: {tp * 1e3:.2f} ms, "
                  f"equity {rp.equity:.6f} ({rp.source or rp.note})")

@@ -84,7 +84,7 @@ def stage_probe(stage: str, folder: Path) -> dict[str, Any]:
     """(child process) Build ``stage`` into ``folder`` twice with force; time its parts."""
     from pipeline.build.config import load_config
     from pipeline.build.runner import run_build
-    from pipeline.build.stages.tables import write_score_file
+    from pipeline.build.score_files import write_score_file
     from pipeline.build.store import describe_file
     from pipeline.core.cards import n_combinations
     from pipeline.core.evaluate import build_rank_tables, score_table

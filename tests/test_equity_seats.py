@@ -12,7 +12,7 @@ import pytest
 
 from pipeline.core.cards import parse_cards
 from pipeline.equity.holes import HOLE_CARDS
-from pipeline.equity.seats import equity_seats, parse_table
+from pipeline.equity.seats import equity_seats, parse_table, preflop
 
 
 def brute_force(tables, table):  # type: ignore[no-untyped-def]
@@ -92,12 +92,12 @@ def test_weighted_ranges_equal_brute_force(tables) -> None:  # type: ignore[no-u
 
 
 def test_preflop_ranges_equal_matchup_table(tables) -> None:  # type: ignore[no-untyped-def]
-    from pipeline.query.preflop import matchup_tables
+    from pipeline.equity.preflop_tables import matchup_tables
 
     mt = matchup_tables(tables)
     if mt is None:
         pytest.skip("preflop_matchups.h5 is not built (stage of issue 11's evaluator half)")
-    res = tables.preflop("QQ+,AKs", vs="JJ-88,AQs+,KQs")
+    res = preflop(tables, "QQ+,AKs", vs="JJ-88,AQs+,KQs")
     assert res.source and "matchups" in res.source
     # the same spot by enumerating every board (the range kernel, not the table)
     from pipeline.equity.seats import _exact

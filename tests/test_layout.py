@@ -111,3 +111,99 @@ def test_lookup_imports_no_build_module(artifacts: Path) -> None:
     assert "pipeline.query.tables" in loaded
     assert [m for m in loaded if m.startswith("pipeline.build")] == []
     assert [m for m in loaded if m.startswith("pipeline.cli")] == []
+
+
+# ---------------------------------------------------------------- layers, cycles, stage modules
+#: The layers, lowest first: a module may import its own layer and the ones below, never above.
+#: ``pipeline`` itself (lazy exports of the public API) and ``pipeline.__main__`` sit on top.
+LAYERS = {"core": 0, "errors": 0, "registry": 1, "rules": 1, "query": 2, "equity": 3,
+          "videopoker": 3, "showdown": 3, "build": 4, "cli": 5, "__main__": 6, "": 6}
+NAMES = {_module_name(p) for p in MODULES}
+
+
+def _graph() -> dict[str, set[str]]:
+    """Module -> the pipeline modules it imports (its parent packages, which Python runs
+    implicitly, left out: a package's __init__ is not a dependency its children choose)."""
+    out: dict[str, set[str]] = {}
+    for path in MODULES:
+        me = _module_name(path)
+        deps = {m for _, m in _imports(path) if m in NAMES and m != me}
+        out[me] = {d for d in deps if not me.startswith(d + ".")}
+    return out
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                group = []
+                while True:
+                    x = stack.pop()
+                    on.discard(x)
+                    group.append(x)
+                    if x == v:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+    return found
+
+
+def _upward(graph: dict[str, set[str]]) -> list[str]:
+    return [f"{m} imports {d}" for m, deps in sorted(graph.items()) for d in sorted(deps)
+            if LAYERS[_sub(d)] > LAYERS[_sub(m)]]
+
+
+def test_every_subpackage_has_a_layer() -> None:
+    assert {_sub(m) for m in NAMES} <= set(LAYERS)
+
+
+def test_no_module_imports_a_layer_above_its_own() -> None:
+    assert _upward(_graph()) == []
+
+
+def test_no_import_cycle_between_modules() -> None:
+    assert _cycles(_graph()) == []
+
+
+def test_no_stage_module_imports_another() -> None:
+    from pipeline.build.config import STAGE_MODULES
+
+    stages = {f"pipeline.build.stages.{s}" for s in STAGE_MODULES}
+    graph = _graph()
+    assert stages <= NAMES
+    assert [f"{m} imports {d}" for m in sorted(stages) for d in sorted(graph[m]) if d.startswith(
+        "pipeline.build.stages.")] == []
+
+
+def test_the_checks_catch_what_they_forbid() -> None:
+    """The checkers themselves, on a made-up graph: an upward import, a cycle."""
+    graph = {"pipeline.core.a": {"pipeline.cli.b"}, "pipeline.cli.b": {"pipeline.core.a"},
+             "pipeline.query.c": set()}
+    assert _upward(graph) == ["pipeline.core.a imports pipeline.cli.b"]
+    assert _cycles(graph) == [["pipeline.cli.b", "pipeline.core.a"]]

@@ -53,7 +53,7 @@ def test_weights_last_mention_wins() -> None:
 
 
 def test_top_fraction_by_heads_up_equity(tables) -> None:  # type: ignore[no-untyped-def]
-    from pipeline.query.preflop import hand_strength
+    from pipeline.equity.preflop_tables import hand_strength
 
     key = hand_strength(tables)
     assert parse_range("100%", key).combos == 1326

@@ -16,6 +16,10 @@ from pipeline.core.files import read_toml_file
 from pipeline.errors import ConfigError, clip
 
 DEFAULT_CONFIG = Path("configs/build.toml")
+#: Stage modules (``pipeline.build.stages.<name>``) in build order, each also the name of its
+#: config section; each exposes ``stages(config) -> list[Stage]``.
+STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "eval_tables", "rules", "vp_classes", "paytable",
+                 "vp_summary", "preflop", "preflop_matchups")
 #: the repository an editable install of the package lives in
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 #: zstd's compression levels
@@ -94,8 +98,6 @@ class BuildConfig:
 
 def validate(data: dict[str, Any], where: str, root: Path) -> None:
     """Raise :class:`ConfigError` for the first unknown key or bad value of a build config."""
-    from pipeline.build.stages import STAGE_MODULES
-
     for key, value in data.items():
         if key == "artifacts":
             if not isinstance(value, str) or not value.strip():

@@ -21,10 +21,11 @@ def preflop_cmd(
     """Preflop equity from the tables: vs 1 random hand exact (preflop.h5), vs 2..9 from its
     Monte Carlo columns (with their stderr), range vs range heads-up exact from
     preflop_matchups.h5 (enumerated instead, and said so, when that table is not built)."""
-    from pipeline.cli.equity_cmd import print_result
+    from pipeline.cli.equity_report import print_result
+    from pipeline.equity.seats import preflop
     from pipeline.query.tables import Tables
 
-    res = Tables(artifacts_dir()).preflop(" ".join(hand), vs=vs, opponents=opponents)
+    res = preflop(Tables(artifacts_dir()), " ".join(hand), vs=vs, opponents=opponents)
     out = res.to_json()
     if as_json:
         typer.echo(json.dumps(out))

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from pipeline.cli import artifacts_dir
-from pipeline.cli.vp_cmd import _classes, vp_app
+from pipeline.cli.vp_shared import deal_classes_here, vp_app
 
 #: rows shown in the text output (the dataset has them all)
 SHOW = 8
@@ -30,7 +30,7 @@ def sweep_cmd(
     roots = [Path.cwd(), Path(__file__).resolve().parents[2]]
     sweep = load_sweep(find_sweep(name, roots))
     with make_executor(executor, scheduler, workers) as ex:
-        info = run_sweep(sweep, _classes, ex, artifacts_dir())
+        info = run_sweep(sweep, deal_classes_here, ex, artifacts_dir())
     if as_json:
         typer.echo(json.dumps(info))
         return

@@ -9,7 +9,7 @@ import time
 import typer
 
 from pipeline.cli import artifacts_dir
-from pipeline.cli.vp_cmd import vp_app
+from pipeline.cli.vp_shared import vp_app
 
 
 @vp_app.command("list")

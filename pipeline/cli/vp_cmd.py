@@ -13,29 +13,11 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from pipeline.cli import app, artifacts_dir
+from pipeline.cli import artifacts_dir
+from pipeline.cli.vp_shared import analyze_extras, deal_classes_here, echo_extras, vp_app
 
 if TYPE_CHECKING:
-    from pipeline.videopoker.deals import DealClasses
-
-vp_app = typer.Typer(no_args_is_help=True, help="Video poker: exact return, strategy and holds of a paytable.")
-app.add_typer(vp_app, name="vp")
-
-
-def _classes(deck_size: int) -> DealClasses:
-    """Deal classes from the built vp_classes.h5 if present, else derived now."""
-    from pipeline.query.artifacts import open_checked, read_manifest
-    from pipeline.videopoker.deals import deal_classes, read_classes
-
-    folder = artifacts_dir()
-    if (folder / "vp_classes.h5").exists() and "vp_classes.h5" in read_manifest(folder)["files"]:
-        p = open_checked(folder, "vp_classes.h5")  # a changed file is refused, not used
-        try:
-            return read_classes(p, deck_size)
-        except (OSError, KeyError):
-            pass  # old layout: derive instead
-    return deal_classes(deck_size)
-
+    pass
 
 @vp_app.command("analyze")
 def analyze_cmd(
@@ -55,11 +37,10 @@ def analyze_cmd(
         counts, den = read_final_counts(art)
         source = f"artifact {art}"
     else:
-        a = analyze(pt, _classes(pt.deck_size))
+        a = analyze(pt, deal_classes_here(pt.deck_size))
         counts, den = a.final_counts, a.denominator
         source = "computed now (no current artifact)"
     info = summary_dict(pt, counts, den, time.perf_counter() - t0)
-    from pipeline.cli.vp_chart_cmd import analyze_extras, echo_extras  # vp-charts (issue 12)
     analyze_extras(info, pt, art, strategy, chart)
     if as_json:
         typer.echo(json.dumps(info))

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.core.constants import DECK_SIZE
+from pipeline.core.cards import RANKS
+from pipeline.core.constants import DECK_SIZE, N_HOLE_PAIRS
 
 #: HOLE_CARDS[h] = (a, b), a < b: the two card ids of hand h.
 HOLE_CARDS = np.array([(a, b) for b in range(DECK_SIZE) for a in range(b)], dtype=np.int64)
@@ -33,5 +34,45 @@ def hands_touching(mask: int) -> np.ndarray:
     return (HOLE_MASKS & np.uint64(mask)) != 0
 
 
-__all__ = ["HOLE_CARDS", "HOLE_MASKS", "HOLE_HIGH", "HOLE_LOW", "HOLE_SUITED", "hole_index",
+def hand_classes() -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Starting-hand classes: (class of each 2-card colex index, 169 names, grid row, col, combos).
+
+    Grid: row/column 0 is the Ace; pairs on the diagonal, suited hands above it (row = high
+    rank), offsuit below it (row = low rank) - the usual chart layout.
+    """
+    cls = np.empty(N_HOLE_PAIRS, np.int64)
+    names: list[str] = []
+    rows = np.empty(169, np.int64)
+    cols = np.empty(169, np.int64)
+    index: dict[tuple[int, int], int] = {}
+    for i in range(13):
+        for j in range(13):
+            hi, lo = 12 - min(i, j), 12 - max(i, j)
+            if i == j:
+                name = RANKS[hi] * 2
+            elif i < j:
+                name = RANKS[hi] + RANKS[lo] + "s"
+            else:
+                name = RANKS[hi] + RANKS[lo] + "o"
+            index[(i, j)] = len(names)
+            rows[len(names)] = i
+            cols[len(names)] = j
+            names.append(name)
+    for b in range(52):
+        for a in range(b):
+            hi, lo = b >> 2, a >> 2
+            if hi < lo:
+                hi, lo = lo, hi
+            if hi == lo:
+                cell = (12 - hi, 12 - hi)
+            elif (a & 3) == (b & 3):
+                cell = (12 - hi, 12 - lo)
+            else:
+                cell = (12 - lo, 12 - hi)
+            cls[a + b * (b - 1) // 2] = index[cell]
+    combos = np.bincount(cls, minlength=169)
+    return cls, names, rows, cols, combos
+
+
+__all__ = ["hand_classes", "HOLE_CARDS", "HOLE_MASKS", "HOLE_HIGH", "HOLE_LOW", "HOLE_SUITED", "hole_index",
            "hands_touching"]

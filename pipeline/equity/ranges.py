@@ -204,7 +204,7 @@ def parse_range(text: str, strength: Any = None) -> Range:
     """Parse range text into a :class:`Range`; raises :class:`InputError` naming a bad token.
 
     ``strength`` (int64[1326], or a callable returning it) orders hands for ``N%`` tokens:
-    larger is stronger (use :func:`pipeline.query.preflop.hand_strength`).
+    larger is stronger (use :func:`pipeline.equity.preflop_tables.hand_strength`).
     """
     if not isinstance(text, str):
         raise InputError(f"a range must be text, got {type(text).__name__}")

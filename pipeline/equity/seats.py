@@ -66,7 +66,7 @@ class Table:
 
 def _strength(tables: Any) -> Callable[[], np.ndarray]:
     def get() -> np.ndarray:
-        from pipeline.query.preflop import hand_strength
+        from pipeline.equity.preflop_tables import hand_strength
 
         try:
             return hand_strength(tables)
@@ -236,7 +236,7 @@ def _symmetric_random(table: Table, known: dict[int, float]) -> dict[int, float]
 
 # --------------------------------------------------------------------------- 1 + 2: tables
 def _from_preflop_tables(tables: Any, table: Table, exact: bool | None) -> EquityResult | None:
-    from pipeline.query import preflop as pq
+    from pipeline.equity import preflop_tables as pq
 
     others_random = all(table.random[1:])
     n = len(table.seats) - 1
@@ -397,5 +397,19 @@ def _monte_carlo(tables: Any, table: Table, samples: int | None, stderr: float |
     return res
 
 
-__all__ = ["equity_seats", "parse_table", "Table", "DEFAULT_SAMPLES", "EXACT_SECONDS"]
+def preflop(tables: Any, hand: str, vs: str | None = None, opponents: int | None = None) -> EquityResult:
+    """Preflop equity from the tables only (the ``preflop`` command): a hand or range against
+    ``opponents`` random hands (heads-up exact, 2..9 from the Monte Carlo columns) or heads-up
+    against the range ``vs`` (exact from the matchup table, or by enumeration when that table
+    is not built)."""
+    if vs is not None and opponents not in (None, 1):
+        raise InputError("--vs RANGE is heads-up: the matchup table holds one opponent")
+    if vs is None and opponents is not None and not 1 <= opponents <= 9:
+        raise InputError(f"-n must be 1..9 random opponents, got {opponents}")
+    return equity_seats(tables, hand, [vs] if vs is not None else [],
+                        opponents=None if vs is not None else (opponents or 1),
+                        from_tables=True)
+
+
+__all__ = ["preflop", "equity_seats", "parse_table", "Table", "DEFAULT_SAMPLES", "EXACT_SECONDS"]
 

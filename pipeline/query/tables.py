@@ -40,6 +40,7 @@ Scores = npt.NDArray[np.uint16]
 TABLE_FILES = {5: "five.h5", 6: "six.h5", 7: "seven.h5"}
 EVAL_TABLES_FILE = "eval_tables.h5"
 MATCHUPS_FILE = "preflop_matchups.h5"
+PREFLOP_FILE = "preflop.h5"
 
 
 class PreflopMatchups(NamedTuple):
@@ -124,6 +125,7 @@ class Tables:
         self._top: int | None = None
         self._eval: EvalTables | None = None
         self._matchups: PreflopMatchups | None = None
+        self._preflop: dict[str, npt.NDArray[Any]] = {}
 
     # ------------------------------------------------------------------ opening
     def _file(self, rel: str) -> Path:
@@ -260,12 +262,21 @@ class Tables:
             self._classes = cols
         return self._classes
 
-    def preflop(self, hand: str, vs: str | None = None, opponents: int | None = None) -> Any:
-        """Preflop equity of a hand or range from the preflop tables (see
-        :func:`pipeline.query.preflop.preflop`); returns an ``EquityResult``."""
-        from pipeline.query.preflop import preflop
+    def preflop_datasets(self, names: tuple[str, ...]) -> dict[str, npt.NDArray[Any]]:
+        """Small datasets of ``preflop.h5`` by name (at most 169 x 8 or 1,326 values each),
+        read through the checked open once per ``Tables``; :class:`ArtifactError` names a
+        missing file or dataset. The equity engine's preflop answers read them."""
+        missing = [n for n in names if n not in self._preflop]
+        if missing:
+            import h5py
 
-        return preflop(self, hand, vs=vs, opponents=opponents)
+            path = self._file(PREFLOP_FILE)
+            with h5py.File(path, "r") as f:
+                for n in missing:
+                    if n not in f:
+                        raise ArtifactError(f"{path} has no {n}; rebuild with `pokertables build preflop`")
+                    self._preflop[n] = f[n][()]
+        return {n: self._preflop[n] for n in names}
 
     # ------------------------------------------------------------------ lookups
     @overload

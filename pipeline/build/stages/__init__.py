@@ -25,13 +25,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pipeline.build.config import BuildConfig
+from pipeline.build.config import STAGE_MODULES, BuildConfig
 from pipeline.build.executor import Executor, LocalExecutor
 from pipeline.errors import ConfigError, InputError
-
-#: Stage modules in build order; each exposes ``stages(config) -> list[Stage]``.
-STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "eval_tables", "rules", "vp_classes", "paytable",
-                 "vp_summary", "preflop", "preflop_matchups")
 
 
 @dataclass

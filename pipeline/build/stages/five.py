@@ -13,8 +13,8 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.build.config import BuildConfig
+from pipeline.build.score_files import cards_text, write_score_file
 from pipeline.build.stages import Context, Stage
-from pipeline.build.stages.tables import write_score_file
 from pipeline.build.store import write_parquet_atomic
 from pipeline.core.cards import CATEGORY_NAMES, RANKS, n_combinations
 from pipeline.core.combos import all_hands, hand_bitmaps
@@ -29,20 +29,6 @@ KEYS: tuple[str, ...] = ()
 def stages(config: BuildConfig) -> list[Stage]:
     """The single ``five`` stage."""
     return [Stage("five", OUTPUTS, run, settings=config.section("five"))]
-
-
-def cards_text(hands: np.ndarray) -> pa.Array:
-    """Arrow string array of card text for an (N, k) uint8 card array (columns in the given order),
-    built without a Python object per hand."""
-    lut = np.array([(RANKS[c >> 2] + "cdhs"[c & 3]).encode() for c in range(52)], dtype="S2")
-    n, k = hands.shape
-    buf = np.full((n, 3 * k - 1), ord(" "), np.uint8)
-    chars = lut.view(np.uint8).reshape(52, 2)
-    for t in range(k):
-        buf[:, 3 * t:3 * t + 2] = chars[hands[:, t]]
-    strs = buf.view(f"S{3 * k - 1}").ravel()
-    offsets = np.arange(0, (n + 1) * (3 * k - 1), 3 * k - 1, dtype=np.int32)
-    return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(strs.tobytes()))
 
 
 def run(ctx: Context) -> None:

@@ -28,10 +28,9 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.build.config import BuildConfig
+from pipeline.build.paytable_set import outputs_for, paytable_files
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, write_parquet_atomic
-from pipeline.errors import ConfigError
-from pipeline.registry import PAYTABLES, entries
 from pipeline.videopoker.analysis import (
     HOLD_BITS,
     SECOND_HOLD_TEXT,
@@ -51,30 +50,6 @@ from pipeline.videopoker.strategy_io import default_chart, strategy_data_of, wri
 #: this stage family's config section and its settings besides ``enabled``
 SECTION = "paytables"
 KEYS = ("slugs",)
-
-
-def paytable_files(config: BuildConfig) -> list[tuple[str, Path]]:
-    """``(slug, path)`` of every paytable to build, sorted by slug.
-
-    Raises :class:`ConfigError` when two files in one folder give the same slug or for an unknown
-    slug in ``slugs``.
-    """
-    section = config.section("paytables")
-    if not section.get("enabled", True):
-        return []
-    known = entries(PAYTABLES)
-    if "slugs" not in section:
-        return list(known.items())
-    for slug in section["slugs"]:
-        if slug not in known:
-            raise ConfigError(f"{config.path or 'build config'}: [paytables] slugs: unknown paytable "
-                              f"{slug!r}; known: {', '.join(known)}")
-    return sorted((str(s), known[s]) for s in section["slugs"])
-
-
-def outputs_for(slug: str) -> tuple[str, str]:
-    """Artifact paths (relative to artifacts/) written by ``paytable:<slug>``."""
-    return (f"paytables/{slug}.h5", f"parquet/paytables/paytable={slug}/part-0.parquet")
 
 
 def stages(config: BuildConfig) -> list[Stage]:

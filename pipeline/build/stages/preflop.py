@@ -33,9 +33,10 @@ from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
 from pipeline.core.cards import RANKS, format_cards
-from pipeline.core.constants import N_HOLE_PAIRS, SHARE_SCALE
+from pipeline.core.constants import SHARE_SCALE
 from pipeline.core.fasteval import EvalTables
 from pipeline.equity.allhands import N_CHUNKS, heads_up_all_hands, mc_all_hands
+from pipeline.equity.holes import hand_classes
 from pipeline.query.artifacts import map_eval_tables
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")
@@ -52,46 +53,6 @@ def stages(config: BuildConfig) -> list[Stage]:
     settings = {**DEFAULTS, **config.section("preflop")}
     return [Stage("preflop", OUTPUTS, run, inputs=("seven.h5", "eval_tables.h5"),
                   settings=settings)]
-
-
-def hand_classes() -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """Starting-hand classes: (class of each 2-card colex index, 169 names, grid row, col, combos).
-
-    Grid: row/column 0 is the Ace; pairs on the diagonal, suited hands above it (row = high
-    rank), offsuit below it (row = low rank) - the usual chart layout.
-    """
-    cls = np.empty(N_HOLE_PAIRS, np.int64)
-    names: list[str] = []
-    rows = np.empty(169, np.int64)
-    cols = np.empty(169, np.int64)
-    index: dict[tuple[int, int], int] = {}
-    for i in range(13):
-        for j in range(13):
-            hi, lo = 12 - min(i, j), 12 - max(i, j)
-            if i == j:
-                name = RANKS[hi] * 2
-            elif i < j:
-                name = RANKS[hi] + RANKS[lo] + "s"
-            else:
-                name = RANKS[hi] + RANKS[lo] + "o"
-            index[(i, j)] = len(names)
-            rows[len(names)] = i
-            cols[len(names)] = j
-            names.append(name)
-    for b in range(52):
-        for a in range(b):
-            hi, lo = b >> 2, a >> 2
-            if hi < lo:
-                hi, lo = lo, hi
-            if hi == lo:
-                cell = (12 - hi, 12 - hi)
-            elif (a & 3) == (b & 3):
-                cell = (12 - hi, 12 - lo)
-            else:
-                cell = (12 - lo, 12 - hi)
-            cls[a + b * (b - 1) // 2] = index[cell]
-    combos = np.bincount(cls, minlength=169)
-    return cls, names, rows, cols, combos
 
 
 def _class_stats(acc: np.ndarray, cls: np.ndarray) -> dict[str, np.ndarray]:

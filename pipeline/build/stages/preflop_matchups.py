@@ -23,9 +23,9 @@ import pyarrow as pa
 
 from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
-from pipeline.build.stages.preflop import hand_classes
 from pipeline.build.store import atomic_path, write_parquet_atomic
 from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
+from pipeline.equity.holes import hand_classes
 from pipeline.equity.matchups import (
     MATCHUP_BOARDS,
     expand,

@@ -8,8 +8,8 @@ config:  [seven]
 from __future__ import annotations
 
 from pipeline.build.config import BuildConfig
+from pipeline.build.score_files import write_score_file
 from pipeline.build.stages import Context, Stage
-from pipeline.build.stages.tables import write_score_file
 from pipeline.core.evaluate import build_rank_tables
 
 #: settings of this stage's config section besides ``enabled``

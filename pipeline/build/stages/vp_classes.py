@@ -14,8 +14,8 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.build.config import BuildConfig
+from pipeline.build.score_files import cards_text
 from pipeline.build.stages import Context, Stage
-from pipeline.build.stages.five import cards_text
 from pipeline.build.store import atomic_path, write_parquet_atomic
 from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, RANKS
 from pipeline.videopoker.deals import RANK_PATTERNS, DealClasses, deal_classes, rank_pattern

@@ -15,8 +15,8 @@ import h5py
 import pyarrow as pa
 
 from pipeline.build.config import BuildConfig
+from pipeline.build.paytable_set import outputs_for, paytable_files
 from pipeline.build.stages import Context, Stage
-from pipeline.build.stages.paytable import outputs_for, paytable_files
 from pipeline.build.store import write_json_atomic, write_parquet_atomic
 from pipeline.query.artifacts import read_manifest, sha256_file
 from pipeline.videopoker.bankroll import bankroll_columns

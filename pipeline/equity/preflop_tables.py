@@ -23,7 +23,6 @@ import numpy as np
 from pipeline.core.constants import DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.errors import ArtifactError, InputError
 
-PREFLOP_FILE = "preflop.h5"
 #: Boards for one pair of disjoint hole-card pairs: C(48, 5).
 BOARDS_PER_MATCHUP = comb(DECK_SIZE - 4, 5)
 
@@ -48,28 +47,10 @@ def _counts(win: int, tie: int, lose: int, deals: int) -> dict[str, int]:
             "equity_denominator": SHARE_SCALE * deals}
 
 
-def _cache(tables: Any) -> dict[str, Any]:
-    c = getattr(tables, "_preflop_cache", None)
-    if c is None:
-        c = {}
-        tables._preflop_cache = c
-    return c
-
-
 def _read(tables: Any, names: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """Small datasets of preflop.h5 (at most 169 x 8 or 1,326 values), read once per Tables."""
-    cache = _cache(tables)
-    missing = [n for n in names if n not in cache]
-    if missing:
-        import h5py
-
-        path = tables._file(PREFLOP_FILE)
-        with h5py.File(path, "r") as f:
-            for n in missing:
-                if n not in f:
-                    raise ArtifactError(f"{path} has no {n}; rebuild with `pokertables build preflop`")
-                cache[n] = f[n][()]
-    return {n: cache[n] for n in names}
+    """Small datasets of preflop.h5 (at most 169 x 8 or 1,326 values), through the tables'
+    checked reader (read once per Tables)."""
+    return dict(tables.preflop_datasets(names))
 
 
 def hand_strength(tables: Any) -> np.ndarray:
@@ -150,21 +131,5 @@ def range_vs_range(matchups: Any, a_hands: np.ndarray, a_w: np.ndarray, b_hands:
             SeatNumbers(lf / tot, tf / tot, wf / tot, (lf + tf / 2) / tot, None))
 
 
-def preflop(tables: Any, hand: str, vs: str | None = None, opponents: int | None = None) -> Any:
-    """``Tables.preflop``: a hand or range against ``opponents`` random hands (heads-up exact,
-    2..9 from the Monte Carlo columns) or heads-up against the range ``vs`` (exact from the
-    matchup table, or by enumeration when that table is not built). Returns an
-    :class:`pipeline.equity.result.EquityResult`."""
-    from pipeline.equity.seats import equity_seats
-
-    if vs is not None and opponents not in (None, 1):
-        raise InputError("--vs RANGE is heads-up: the matchup table holds one opponent")
-    if vs is None and opponents is not None and not 1 <= opponents <= 9:
-        raise InputError(f"-n must be 1..9 random opponents, got {opponents}")
-    return equity_seats(tables, hand, [vs] if vs is not None else [],
-                        opponents=None if vs is not None else (opponents or 1),
-                        from_tables=True)
-
-
-__all__ = ["hand_strength", "vs_random", "range_vs_range", "matchup_tables", "preflop",
+__all__ = ["hand_strength", "vs_random", "range_vs_range", "matchup_tables",
            "SeatNumbers", "BOARDS_PER_MATCHUP", "N_HOLE_PAIRS"]

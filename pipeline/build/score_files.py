@@ -1,4 +1,5 @@
-"""Shared writing of a colex-indexed score table (used by the five, six and seven stages)."""
+"""Shared writing of hand tables: the colex-indexed score file (the five, six and seven stages)
+and the card-text column of hand tables in Parquet (five, vp_classes)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from typing import Any
 
 import h5py
 import numpy as np
+import pyarrow as pa
 
 from pipeline.build.store import atomic_path, create_mapped_dataset, map_for_fill
-from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, n_combinations
+from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, RANKS, n_combinations
 from pipeline.core.evaluate import RankTables, score_table
 
 SCORE_MEANING = ("uint16 1..7462, higher is stronger; 7462 = royal flush, 1 = 7-5-4-3-2 offsuit; "
@@ -46,3 +48,17 @@ def write_score_file(path: Path, k: int, tables: RankTables,
             if extra is not None:
                 extra(f, counts)
     return counts
+
+
+def cards_text(hands: np.ndarray) -> pa.Array:
+    """Arrow string array of card text for an (N, k) uint8 card array (columns in the given order),
+    built without a Python object per hand."""
+    lut = np.array([(RANKS[c >> 2] + "cdhs"[c & 3]).encode() for c in range(52)], dtype="S2")
+    n, k = hands.shape
+    buf = np.full((n, 3 * k - 1), ord(" "), np.uint8)
+    chars = lut.view(np.uint8).reshape(52, 2)
+    for t in range(k):
+        buf[:, 3 * t:3 * t + 2] = chars[hands[:, t]]
+    strs = buf.view(f"S{3 * k - 1}").ravel()
+    offsets = np.arange(0, (n + 1) * (3 * k - 1), 3 * k - 1, dtype=np.int32)
+    return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(strs.tobytes()))
