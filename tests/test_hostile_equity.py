@@ -5,20 +5,20 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 NINE = ["--vs", "AA,KK,QQ,JJ"] * 8
 
 
 def _cli(*args: str, timeout: float = 60) -> tuple[subprocess.CompletedProcess[str], float]:
+    """The command's result and how long it took."""
     t0 = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, capture_output=True,
-                       text=True, timeout=timeout)
+    r = run_cli(*args, timeout=timeout)
     return r, time.perf_counter() - t0
 
 

@@ -6,26 +6,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import h5py
 import pytest
+from cli_runner import assert_one_error, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND = "As 2s 3d 4c 5h"
-
-
-def _cli(*args: str, cwd: Path = ROOT, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout)
-
-
-def _one_error(r: subprocess.CompletedProcess[str], needle: str) -> None:
-    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert r.returncode == 2, (r.stdout[-500:], r.stderr[-1500:])
-    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
 
 
 def _hostile(folder: Path) -> dict[str, str]:
@@ -42,8 +30,8 @@ def _hostile(folder: Path) -> dict[str, str]:
 
 def test_hostile_rule_set_files_are_one_error_each(tmp_path: Path) -> None:
     for name, needle in _hostile(tmp_path / "rules").items():
-        r = _cli("eval", HAND, "--rules", str(tmp_path / "rules" / name), timeout=20)
-        _one_error(r, needle)
+        r = run_cli("eval", HAND, "--rules", str(tmp_path / "rules" / name), timeout=20)
+        assert_one_error(r, needle)
 
 
 def test_hostile_paytable_overriding_a_builtin_slug(tmp_path: Path) -> None:
@@ -54,8 +42,8 @@ def test_hostile_paytable_overriding_a_builtin_slug(tmp_path: Path) -> None:
     arts = tmp_path / "arts"
     arts.mkdir()
     for args in (("vp", "list"), ("vp", "analyze", "jacks-or-better-9-6"), ("build", "--dry-run")):
-        r = _cli("-a", str(arts), "--config-dir", str(tmp_path / "cfg"), *args, timeout=30)
-        _one_error(r, "not a regular file")
+        r = run_cli("-a", str(arts), "--config-dir", str(tmp_path / "cfg"), *args, timeout=30)
+        assert_one_error(r, "not a regular file")
     assert sorted(p.name for p in arts.iterdir()) == []
 
 
@@ -63,9 +51,9 @@ def test_fifo_manifest_never_hangs(tmp_path: Path) -> None:
     arts = tmp_path / "arts"
     arts.mkdir()
     os.mkfifo(arts / "manifest.json")
-    r = _cli("-a", str(arts), "eval", "AsKsQsJsTs", timeout=20)
-    _one_error(r, "not a regular file")
-    r = _cli("-a", str(arts), "vp", "list", "--json", timeout=20)
+    r = run_cli("-a", str(arts), "eval", "AsKsQsJsTs", timeout=20)
+    assert_one_error(r, "not a regular file")
+    r = run_cli("-a", str(arts), "vp", "list", "--json", timeout=20)
     assert r.returncode == 0 and not any(g["built"] for g in json.loads(r.stdout))
 
 
@@ -76,16 +64,16 @@ def test_user_standard_rule_set_is_used_not_ignored(artifacts: Path, tmp_path: P
     cfg = tmp_path / "cfg"
     (cfg / "rules").mkdir(parents=True)
     (cfg / "rules" / "standard.toml").write_text('name = "standard"\nace_low_straight = "none"\n')
-    r = _cli("-a", str(artifacts), "--config-dir", str(cfg), "eval", HAND, "--rules", "standard")
-    _one_error(r, "rules/standard/five.h5")
+    r = run_cli("-a", str(artifacts), "--config-dir", str(cfg), "eval", HAND, "--rules", "standard")
+    assert_one_error(r, "rules/standard/five.h5")
     game = tmp_path / "game.txt"
     game.write_text("As 2s 3d 4c 5h Kd Kc 7s 8s 9d\n")
-    r = _cli("-a", str(artifacts), "--config-dir", str(cfg), "showdown", str(game), "--rules", "standard")
-    _one_error(r, "rules/standard/five.h5")
-    r = _cli("-a", str(artifacts), "eval", HAND, "--rules", "standard")
+    r = run_cli("-a", str(artifacts), "--config-dir", str(cfg), "showdown", str(game), "--rules", "standard")
+    assert_one_error(r, "rules/standard/five.h5")
+    r = run_cli("-a", str(artifacts), "eval", HAND, "--rules", "standard")
     assert r.returncode == 0 and "straight" in r.stdout
     # the build plans tables of its own for the redefined set
-    r = _cli("-a", str(tmp_path / "arts"), "--config-dir", str(cfg), "build", "--dry-run")
+    r = run_cli("-a", str(tmp_path / "arts"), "--config-dir", str(cfg), "build", "--dry-run")
     assert r.returncode == 0 and "rules:standard" in r.stdout, r.stdout[-2000:]
 
 
@@ -97,7 +85,7 @@ def test_vp_list_shows_no_figure_from_a_tampered_paytable(artifacts: Path, tmp_p
     shutil.copy2(artifacts / "manifest.json", arts / "manifest.json")
     h5 = arts / "paytables" / "jacks-or-better-9-6.h5"
     shutil.copy2(artifacts / "paytables" / "jacks-or-better-9-6.h5", h5)
-    honest = _cli("-a", str(arts), "vp", "list", "--json")
+    honest = run_cli("-a", str(arts), "vp", "list", "--json")
     row = next(g for g in json.loads(honest.stdout) if g["slug"] == "jacks-or-better-9-6")
     assert row["built"] and abs(row["return"] - 0.9954) < 1e-4, row
     st = os.stat(h5)
@@ -106,7 +94,7 @@ def test_vp_list_shows_no_figure_from_a_tampered_paytable(artifacts: Path, tmp_p
         forged = str(int(real[0]) % 9 + 1) + real[1:]  # another leading digit, same length
         f.attrs.modify("return_exact", forged)
     os.utime(h5, ns=(st.st_atime_ns, st.st_mtime_ns))
-    r = _cli("-a", str(arts), "vp", "list", "--json")
+    r = run_cli("-a", str(arts), "vp", "list", "--json")
     row = next(g for g in json.loads(r.stdout) if g["slug"] == "jacks-or-better-9-6")
     assert not row["built"] and row["return"] is None, row
 
@@ -129,8 +117,8 @@ def test_sweep_numbers_are_finite_bounded_and_counted_first(tmp_path: Path, axes
     sweep = tmp_path / "s.toml"
     sweep.write_text(f'base = "jacks-or-better-9-6"\n[pays]\n{axes}\n')
     arts = tmp_path / "arts"
-    r = _cli("-a", str(arts), "vp", "sweep", str(sweep), timeout=30)
-    _one_error(r, needle)
+    r = run_cli("-a", str(arts), "vp", "sweep", str(sweep), timeout=30)
+    assert_one_error(r, needle)
     assert not arts.exists()
 
 
@@ -147,4 +135,4 @@ def test_manifest_entry_without_datasets_is_an_error_not_a_keyerror(artifacts: P
     else:
         manifest["files"]["five.h5"]["datasets"] = {}
     (arts / "manifest.json").write_text(json.dumps(manifest))
-    _one_error(_cli("-a", str(arts), "eval", "AsKsQsJsTs"), needle)
+    assert_one_error(run_cli("-a", str(arts), "eval", "AsKsQsJsTs"), needle)

@@ -7,28 +7,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from cli_runner import assert_one_error, run_cli
 
 from pipeline.build.store import STAGING, build_lock
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL_SWEEP = 'name = "tiny"\nbase = "jacks-or-better-9-6"\n[pays]\n"full house" = {values = [8, 9]}\n'
-
-
-def _cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None,
-         timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout, env={**os.environ, **(env or {})})
-
-
-def _one_error(r: subprocess.CompletedProcess[str], needle: str) -> None:
-    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert r.returncode == 2, (r.stdout[-500:], r.stderr[-1500:])
-    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
 
 
 def _mount_tmpfs(where: Path, options: str) -> bool:
@@ -58,7 +46,7 @@ def test_sweep_is_in_the_manifest_and_verify_knows_it(sweep_folder: tuple[Path, 
     from pipeline.build.verify import verify
 
     art, sweep = sweep_folder
-    first = _cli("-a", str(art), "vp", "sweep", str(sweep), "--json")
+    first = run_cli("-a", str(art), "vp", "sweep", str(sweep), "--json")
     assert first.returncode == 0, first.stderr
     files = json.loads((art / "manifest.json").read_text())["files"]
     ours = sorted(rel for rel, info in files.items() if info.get("stage") == "sweep:tiny")
@@ -103,8 +91,8 @@ def test_build_waits_for_a_sweep_holding_the_lock(sweep_folder: tuple[Path, Path
     with build_lock(art):
         staged.parent.mkdir(parents=True)
         staged.write_bytes(b"in progress")
-        r = _cli("-a", str(art), "build", "vp_classes")
-        _one_error(r, "another build is running")
+        r = run_cli("-a", str(art), "build", "vp_classes")
+        assert_one_error(r, "another build is running")
         assert staged.read_bytes() == b"in progress"
 
 
@@ -116,15 +104,15 @@ def test_build_refuses_a_folder_it_does_not_own(tmp_path: Path) -> None:
     (mine / ".tmp-notes").write_text("mine")
     (mine / "notes.txt").write_text("mine too")
     before = sorted(p.name for p in mine.rglob("*"))
-    _one_error(_cli("-a", "", "build", "five", cwd=mine), "empty text")
-    _one_error(_cli("build", "five", cwd=mine, env={"POKERTABLES_ARTIFACTS": ""}), "empty text")
-    _one_error(_cli("-a", ".", "build", "five", cwd=mine), "is not an artifacts folder")
+    assert_one_error(run_cli("-a", "", "build", "five", cwd=mine), "empty text")
+    assert_one_error(run_cli("build", "five", cwd=mine, env={"POKERTABLES_ARTIFACTS": ""}), "empty text")
+    assert_one_error(run_cli("-a", ".", "build", "five", cwd=mine), "is not an artifacts folder")
     assert sorted(p.name for p in mine.rglob("*")) == before
 
 
 def test_build_from_another_folder_plans_nothing_stale(artifacts: Path, tmp_path: Path) -> None:
     """Item 12: the config is found next to the artifacts folder, not in the current folder."""
-    r = _cli("-a", str(artifacts), "build", "--dry-run", cwd=tmp_path)
+    r = run_cli("-a", str(artifacts), "build", "--dry-run", cwd=tmp_path)
     assert r.returncode == 0 and r.stdout.strip().splitlines()[-1].startswith("0 stage(s) would run"), \
         r.stdout[-3000:]
 
@@ -140,7 +128,7 @@ def test_config_folder_build_is_not_called_forged(artifacts: Path, tmp_path: Pat
     src = (ROOT / "pipeline" / "data" / "paytables" / "jacks-or-better-9-6.toml").read_text()
     (mine / "jacks-or-better-9-6.toml").write_text(src.replace("pays = 9\n", "pays = 8\n", 1))
     art = tmp_path / "art"
-    r = _cli("-a", str(art), "--config-dir", str(tmp_path / "mine"), "build", "vp_classes",
+    r = run_cli("-a", str(art), "--config-dir", str(tmp_path / "mine"), "build", "vp_classes",
              "paytable:jacks-or-better-9-6")
     assert r.returncode == 0, r.stderr[-2000:]
     os.environ["POKERTABLES_CONFIG"] = str(tmp_path / "mine")
@@ -152,16 +140,16 @@ def test_config_folder_build_is_not_called_forged(artifacts: Path, tmp_path: Pat
     assert "vp_classes.h5" in rep.checked and "paytables/jacks-or-better-9-6.h5" in rep.checked
 
 
-def test_read_only_folder_is_one_error(tmp_path: Path) -> None:
+def test_read_only_folder_isassert_one_error(tmp_path: Path) -> None:
     """Item 18: build --force and vp sweep on a read-only folder: one error line, exit 2."""
     ro = tmp_path / "ro"
     if not _mount_tmpfs(ro, "ro,size=1m"):
         pytest.skip("cannot mount a read-only tmpfs here (needs root)")
     try:
-        _one_error(_cli("-a", str(ro), "build", "five", "--force"), "Read-only file system")
+        assert_one_error(run_cli("-a", str(ro), "build", "five", "--force"), "Read-only file system")
         sweep = tmp_path / "tiny.toml"
         sweep.write_text(SMALL_SWEEP)
-        r = _cli("-a", str(ro), "vp", "sweep", str(sweep))
+        r = run_cli("-a", str(ro), "vp", "sweep", str(sweep))
         assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
     finally:
         _umount(ro)
@@ -178,7 +166,7 @@ def test_subfolder_on_another_file_system_builds_and_verifies(artifacts: Path, t
         art = tmp_path / "art"
         art.mkdir()
         (art / "paytables").symlink_to(other)
-        r = _cli("-a", str(art), "build", "vp_classes", "paytable:jacks-or-better-9-6")
+        r = run_cli("-a", str(art), "build", "vp_classes", "paytable:jacks-or-better-9-6")
         assert r.returncode == 0, r.stderr[-2000:]
         assert (other / "jacks-or-better-9-6.h5").is_file()
         rep = verify(art, stages=["vp_classes", "paytable:jacks-or-better-9-6"])
