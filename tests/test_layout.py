@@ -207,3 +207,34 @@ def test_the_checks_catch_what_they_forbid() -> None:
              "pipeline.query.c": set()}
     assert _upward(graph) == ["pipeline.core.a imports pipeline.cli.b"]
     assert _cycles(graph) == [["pipeline.cli.b", "pipeline.core.a"]]
+
+
+def _reachable(graph: dict[str, set[str]], roots: set[str]) -> set[str]:
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        m = todo.pop()
+        if m not in seen and m in graph:
+            seen.add(m)
+            todo += graph[m]
+    return seen
+
+
+def test_every_module_is_used_by_the_product() -> None:
+    """No module that only tests and benchmarks call: each is reached from the command line,
+    a build stage or a public name (``pipeline.X``), following imports."""
+    import pipeline
+    from pipeline.build.config import STAGE_MODULES
+
+    public = {pipeline._EXPORTS[n].partition(":")[0] for n in pipeline.__all__ if n in pipeline._EXPORTS}
+    # packages run on import of their children; their own imports (lazy exports) count
+    roots = {"pipeline.__main__", "pipeline.cli", "pipeline"} | public | \
+        {f"pipeline.build.stages.{s}" for s in STAGE_MODULES}
+    graph = _graph()
+    packages = {_module_name(p) for p in MODULES if p.name == "__init__.py"}
+    roots |= packages
+    assert sorted(set(graph) - _reachable(graph, roots)) == []
+    # the check sees a module only a test would call: cut the engine's one edge to enumerate.py
+    cut = {**graph, "pipeline.equity.exactcount": graph["pipeline.equity.exactcount"] -
+           {"pipeline.equity.enumerate"}}
+    assert "pipeline.equity.enumerate" not in _reachable(cut, roots)

@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 import typer
 
-if TYPE_CHECKING:
-    from pipeline.query.tables import Tables
-
 from pipeline.cli import app, artifacts_dir
 from pipeline.cli.equity_report import print_result
-from pipeline.errors import InputError
 
 #: A progress bar appears only for runs that last longer than this (s).
 PROGRESS_AFTER = 1.0
-_ONLY_CARDS = re.compile(r"(?:(?:10|[2-9tjqka])[cdhs])+", re.IGNORECASE)
 
 
 def progress_bar() -> tuple[Callable[[float, str], None], Callable[[], None]]:
@@ -76,27 +70,12 @@ def equity_cmd(
     exact when the cost estimate says about 2 s or less, Monte Carlo with a standard error
     otherwise.
     """
-    from pipeline.core.cards import parse_cards
-    from pipeline.errors import clip
-    from pipeline.query.tables import Tables
-
-    if seed is not None and not 0 <= seed < 2 ** 63:
-        raise InputError(f"--seed must be 0 .. 2^63-1, got {clip(str(seed))}")
-
-    text = " ".join(hero)
-    if _ONLY_CARDS.fullmatch("".join(text.split())):
-        n_hole = len(parse_cards(text))
-        if n_hole == 4:
-            _omaha(Tables(artifacts_dir()), text, board, opponents, vs or [], dead, exact, samples, seed,
-                   stderr, time_limit, as_json)
-            return
-        if n_hole != 2:
-            raise InputError(f"expected 2 hole cards (hold'em) or 4 (Omaha), got {n_hole}: {text}")
     from pipeline.equity.seats import equity_seats
+    from pipeline.query.tables import Tables
 
     update, close = progress_bar()
     try:
-        res = equity_seats(Tables(artifacts_dir()), text, vs or [], opponents=opponents,
+        res = equity_seats(Tables(artifacts_dir()), " ".join(hero), vs or [], opponents=opponents,
                            board=board, dead=dead, exact=True if exact else None, samples=samples,
                            stderr=stderr, time_limit=time_limit, seed=seed, progress=update)
     finally:
@@ -105,26 +84,8 @@ def equity_cmd(
     if as_json:
         typer.echo(json.dumps(out))
         return
+    if res.game == "omaha":
+        typer.echo("Omaha (two hole cards + three board cards)")
     print_result(out)
 
 
-def _omaha(tables: Tables, hole: str, board: str, opponents: Optional[int], vs: list[str], dead: str,
-           exact: bool, samples: Optional[int], seed: Optional[int], stderr: Optional[float],
-           time_limit: Optional[float], as_json: bool) -> None:
-    """Pot-limit Omaha: exactly two hole cards and three board cards make each hand."""
-    from pipeline.equity.omaha import omaha_equity
-
-    n = opponents if opponents is not None else (0 if vs else 1)
-    update, close = progress_bar()
-    try:
-        res = omaha_equity(tables, hole, board=board, opponents=n, vs=vs, dead=dead,
-                           exact=True if exact else None, samples=samples, seed=seed, stderr=stderr,
-                           time_limit=time_limit, progress=update)
-    finally:
-        close()
-    out = res.to_json()
-    if as_json:
-        typer.echo(json.dumps(out))
-        return
-    typer.echo("Omaha (two hole cards + three board cards)")
-    print_result(out)

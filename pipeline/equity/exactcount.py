@@ -27,6 +27,7 @@ from pipeline.core.fasteval import EvalTables
 from pipeline.equity.allhands import heads_up_cached
 from pipeline.equity.boardindex import board_scratch, index7, index7_direct, prepare_board, score_pairs
 from pipeline.equity.disjoint import MAX_EXACT_RANDOM, tuple_poly, tuple_scratch
+from pipeline.equity.enumerate import exact_fixed
 from pipeline.equity.headsup_preflop import headsup_preflop
 from pipeline.equity.holes import hole_index
 from pipeline.equity.result import EquityResult
@@ -157,6 +158,19 @@ def _two_hands_preflop(spot: Spot, evaluator: EvalTables) -> tuple[np.ndarray, i
     return acc, wa + wb + tie
 
 
+def _named_hands(spot: Spot, evaluator: EvalTables) -> tuple[np.ndarray, int]:
+    """Face-up hands only: the rank-first board walk of :mod:`pipeline.equity.enumerate`, which
+    evaluates once per rank pattern instead of once per board (3 hands preflop: 9 ms against
+    130 ms for the orbit walk; a flop spot 0.03 ms against 0.19 ms)."""
+    dead_mask = 0
+    for c in spot.dead:
+        dead_mask |= 1 << c
+    got = exact_fixed(spot.fixed, np.array(spot.board, np.int64), dead_mask, evaluator)
+    lose = got.boards - got.win - got.tie
+    acc = np.stack([got.win, got.tie, lose, got.share], axis=1).astype(np.int64)
+    return acc, got.boards
+
+
 def run_exact(spot: Spot, table7: np.ndarray, evaluator: EvalTables | None = None) -> EquityResult:
     """Exact counts of ``spot`` on the 7-card score table (``seven.h5``, memory-mapped); two
     named hands preflop are counted on ``evaluator`` when given (rank multisets plus flush
@@ -164,6 +178,8 @@ def run_exact(spot: Spot, table7: np.ndarray, evaluator: EvalTables | None = Non
     t0 = time.perf_counter()
     if evaluator is not None and is_two_hands_preflop(spot):
         acc, deals = _two_hands_preflop(spot, evaluator)
+    elif evaluator is not None and spot.opponents == 0:
+        acc, deals = _named_hands(spot, evaluator)
     elif is_heads_up_preflop(spot):
         win, tie, lose = (int(v) for v in heads_up_cached(table7, spot.dead)[hole_index(*spot.hole)])
         acc = np.array([[win, tie, lose, SHARE_SCALE * win + SHARE_SCALE // 2 * tie]], dtype=np.int64)

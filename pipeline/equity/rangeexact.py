@@ -19,7 +19,7 @@ import numpy as np
 
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
-from pipeline.core.constants import BOARD_CARDS, N_HOLE_PAIRS, SHARE_SCALE
+from pipeline.core.constants import BOARD_CARDS, SHARE_SCALE
 from pipeline.core.fasteval import hand_score
 from pipeline.equity.montecarlo import Seats
 from pipeline.equity.symmetry import orbit_step, range_stabilizer
@@ -30,123 +30,152 @@ N_CHUNKS = 64
 NS_PER_SCORE = 6.0
 NS_PER_LEAF = 2.5
 NS_PER_BOARD = 60.0
+#: Spots estimated below this (s) run on the calling thread: waking the pool costs more.
+SERIAL_SECONDS = 0.002
 #: Every board completion is tested for being its orbit's representative: per suit permutation.
 NS_PER_ORBIT_TEST = 120.0
 
 
-@nb.njit(cache=True, parallel=True)
-def _range_kernel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
-                  off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
-                  hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                  flush: np.ndarray, binom: np.ndarray, n_chunks: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per chunk: int64[P, 4] unit-weight win/tie/lose/share counts, int64 assignments seen,
-    and the same two weighted by the product of hand weights (float64)."""
+@nb.njit(cache=True)
+def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, avail: np.ndarray,
+                 r: int, perms: np.ndarray, off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray,
+                 hand_w: np.ndarray, hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray,
+                 ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray, acc_i: np.ndarray,
+                 tot_i: np.ndarray, acc_f: np.ndarray, tot_f: np.ndarray) -> None:
+    """Chunk ``ch`` of the boards: adds its unit-weight win/tie/lose/share counts and
+    assignments to ``acc_i[ch]``/``tot_i[ch]``, and the same weighted to ``acc_f``/``tot_f``."""
     P = off.shape[0] - 1
     n = avail.shape[0]
     nh = hand_a.shape[0]
-    acc_i = np.zeros((n_chunks, P, 4), np.int64)
-    tot_i = np.zeros(n_chunks, np.int64)
-    acc_f = np.zeros((n_chunks, P, 4), np.float64)
-    tot_f = np.zeros(n_chunks, np.float64)
-    b0key = np.uint64(0)
-    b0mask = np.uint64(0)
-    for i in range(board0.shape[0]):
-        b0key += keys[board0[i]]
-        b0mask |= np.uint64(1) << np.uint64(board0[i])
-    for ch in nb.prange(n_chunks):
-        start, stop, pos = colex_chunk(binom[n, r], n_chunks, ch, 0, r, n, binom)
-        x = np.empty(BOARD_CARDS, np.int64)
-        work = np.empty(BOARD_CARDS, np.int64)
-        score = np.empty(nh, np.int64)
-        sel = np.empty(P, np.int64)
-        at = np.empty(P, np.int64)
-        used = np.zeros(P + 1, np.uint64)
-        wp = np.ones(P + 1, np.float64)
-        sc = np.empty(P, np.int64)
-        for idx in range(start, stop):
-            wb = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
-            if wb == 0:
+    start, stop, pos = colex_chunk(binom[n, r], n_chunks, ch, 0, r, n, binom)
+    x = np.empty(BOARD_CARDS, np.int64)
+    work = np.empty(BOARD_CARDS, np.int64)
+    score = np.empty(nh, np.int64)
+    sel = np.empty(P, np.int64)
+    at = np.empty(P, np.int64)
+    used = np.zeros(P + 1, np.uint64)
+    wp = np.ones(P + 1, np.float64)
+    sc = np.empty(P, np.int64)
+    for idx in range(start, stop):
+        wb = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
+        if wb == 0:
+            continue
+        bkey = b0key
+        bmask = b0mask
+        for i in range(r):
+            bkey += keys[x[i]]
+            bmask |= np.uint64(1) << np.uint64(x[i])
+        for k in range(nh):
+            if hand_m[k] & bmask:
+                score[k] = -1
+            else:
+                score[k] = hand_score(bkey + keys[hand_a[k]] + keys[hand_b[k]],
+                                      bmask | hand_m[k], offsets, ranks, flush)
+        # depth-first over seats; used[d] / wp[d] = cards / weight of seats above d
+        d = 0
+        at[0] = off[0] - 1
+        used[0] = bmask
+        wp[0] = 1.0
+        while d >= 0:
+            at[d] += 1
+            k = at[d]
+            if k >= off[d + 1]:
+                d -= 1
                 continue
-            bkey = b0key
-            bmask = b0mask
-            for i in range(r):
-                bkey += keys[x[i]]
-                bmask |= np.uint64(1) << np.uint64(x[i])
-            for k in range(nh):
-                if hand_m[k] & bmask:
-                    score[k] = -1
+            if score[k] < 0 or (hand_m[k] & used[d]):
+                continue
+            sel[d] = k
+            if d + 1 < P:
+                used[d + 1] = used[d] | hand_m[k]
+                wp[d + 1] = wp[d] * hand_w[k]
+                d += 1
+                at[d] = off[d] - 1
+                continue
+            w = wp[d] * hand_w[k]
+            best = 0
+            nbest = 0
+            for p in range(P):
+                s = score[sel[p]]
+                sc[p] = s
+                if s > best:
+                    best = s
+                    nbest = 1
+                elif s == best:
+                    nbest += 1
+            sh = SHARE_SCALE // nbest
+            col = 0 if nbest == 1 else 1
+            for p in range(P):
+                if sc[p] == best:
+                    acc_i[ch, p, col] += wb
+                    acc_i[ch, p, 3] += wb * sh
+                    acc_f[ch, p, col] += wb * w
+                    acc_f[ch, p, 3] += wb * w * sh
                 else:
-                    score[k] = hand_score(bkey + keys[hand_a[k]] + keys[hand_b[k]],
-                                          bmask | hand_m[k], offsets, ranks, flush)
-            # depth-first over seats; used[d] / wp[d] = cards / weight of seats above d
-            d = 0
-            at[0] = off[0] - 1
-            used[0] = bmask
-            wp[0] = 1.0
-            while d >= 0:
-                at[d] += 1
-                k = at[d]
-                if k >= off[d + 1]:
-                    d -= 1
-                    continue
-                if score[k] < 0 or (hand_m[k] & used[d]):
-                    continue
-                sel[d] = k
-                if d + 1 < P:
-                    used[d + 1] = used[d] | hand_m[k]
-                    wp[d + 1] = wp[d] * hand_w[k]
-                    d += 1
-                    at[d] = off[d] - 1
-                    continue
-                w = wp[d] * hand_w[k]
-                best = 0
-                nbest = 0
-                for p in range(P):
-                    s = score[sel[p]]
-                    sc[p] = s
-                    if s > best:
-                        best = s
-                        nbest = 1
-                    elif s == best:
-                        nbest += 1
-                sh = SHARE_SCALE // nbest
-                col = 0 if nbest == 1 else 1
-                for p in range(P):
-                    if sc[p] == best:
-                        acc_i[ch, p, col] += wb
-                        acc_i[ch, p, 3] += wb * sh
-                        acc_f[ch, p, col] += wb * w
-                        acc_f[ch, p, 3] += wb * w * sh
-                    else:
-                        acc_i[ch, p, 2] += wb
-                        acc_f[ch, p, 2] += wb * w
-                tot_i[ch] += wb
-                tot_f[ch] += wb * w
-    return acc_i, tot_i, acc_f, tot_f
+                    acc_i[ch, p, 2] += wb
+                    acc_f[ch, p, 2] += wb * w
+            tot_i[ch] += wb
+            tot_f[ch] += wb * w
+
+
+@nb.njit(cache=True)
+def _board_key(board0: np.ndarray, keys: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """The evaluator key and card mask of the known board cards."""
+    key = np.uint64(0)
+    mask = np.uint64(0)
+    for i in range(board0.shape[0]):
+        key += keys[board0[i]]
+        mask |= np.uint64(1) << np.uint64(board0[i])
+    return key, mask
+
+
+@nb.njit(cache=True, parallel=True)
+def _range_parallel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
+                    off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
+                    hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                    flush: np.ndarray, binom: np.ndarray, acc_i: np.ndarray, tot_i: np.ndarray,
+                    acc_f: np.ndarray, tot_f: np.ndarray) -> None:
+    """Every chunk of boards, spread over the threads."""
+    n_chunks = tot_i.shape[0]
+    b0key, b0mask = _board_key(board0, keys)
+    for ch in nb.prange(n_chunks):
+        _range_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
+                     hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
+
+
+@nb.njit(cache=True)
+def _range_serial(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
+                  off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
+                  hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                  flush: np.ndarray, binom: np.ndarray, acc_i: np.ndarray, tot_i: np.ndarray,
+                  acc_f: np.ndarray, tot_f: np.ndarray) -> None:
+    """Every chunk of boards on this thread: a small spot costs less than waking the pool."""
+    n_chunks = tot_i.shape[0]
+    b0key, b0mask = _board_key(board0, keys)
+    for ch in range(n_chunks):
+        _range_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
+                     hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
 
 
 def range_group(seats: Seats, card_sets: list[list[int]]) -> np.ndarray:
     """Suit permutations fixing each card set and mapping every seat's weighted range onto
     itself (so board orbits under them give every seat the same counts)."""
-    dense = []
+    ranges = []
     for p in range(seats.off.shape[0] - 1):
         rows = slice(seats.off[p], seats.off[p + 1])
         a, b = seats.hand_a[rows], seats.hand_b[rows]
-        w = np.zeros(N_HOLE_PAIRS)
-        w[a + b * (b - 1) // 2] = seats.hand_w[rows]
-        dense.append(w)
-    return range_stabilizer(card_sets, dense)
+        ranges.append((a + b * (b - 1) // 2, seats.hand_w[rows]))
+    return range_stabilizer(card_sets, ranges)
 
 
 def range_exact_cost(seats: Seats, n_avail: int, r: int, group_size: int) -> float:
     """Estimated seconds of :func:`range_exact` on one core (boards x (scores + leaves))."""
     every = math.comb(n_avail, r)
     boards = every / max(group_size, 1)
-    sizes = np.diff(seats.off)
-    leaves = float(np.prod(sizes.astype(np.float64)))
+    off = seats.off.tolist()
+    sizes = [hi - lo for lo, hi in zip(off, off[1:])]
+    leaves = float(math.prod(sizes))
     orbit = every * NS_PER_ORBIT_TEST * group_size if group_size > 1 else 0.0
-    return (orbit + boards * (NS_PER_BOARD + NS_PER_SCORE * float(sizes.sum())
+    return (orbit + boards * (NS_PER_BOARD + NS_PER_SCORE * sum(sizes)
                               + NS_PER_LEAF * leaves)) * 1e-9
 
 
@@ -155,10 +184,17 @@ def range_exact(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, per
                 ) -> tuple[np.ndarray, int, np.ndarray, float]:
     """Exact per-seat sums: (int64[P, 4] win/tie/lose/share counts, assignments x boards,
     float64[P, 4] the same weighted, weighted total)."""
-    acc_i, tot_i, acc_f, tot_f = _range_kernel(
-        np.ascontiguousarray(board0, dtype=np.int64), np.ascontiguousarray(avail, dtype=np.int64),
-        r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, keys,
-        offsets, ranks, flush, BINOM, N_CHUNKS)
+    P = seats.off.shape[0] - 1
+    small = range_exact_cost(seats, avail.shape[0], r, perms.shape[0]) < SERIAL_SECONDS
+    n_chunks = 1 if small else N_CHUNKS
+    acc_i = np.zeros((n_chunks, P, 4), np.int64)
+    tot_i = np.zeros(n_chunks, np.int64)
+    acc_f = np.zeros((n_chunks, P, 4), np.float64)
+    tot_f = np.zeros(n_chunks, np.float64)
+    kernel = _range_serial if small else _range_parallel
+    kernel(np.ascontiguousarray(board0, dtype=np.int64), np.ascontiguousarray(avail, dtype=np.int64),
+           r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, keys,
+           offsets, ranks, flush, BINOM, acc_i, tot_i, acc_f, tot_f)
     return acc_i.sum(axis=0), int(tot_i.sum()), acc_f.sum(axis=0), float(tot_f.sum())
 
 

@@ -18,7 +18,9 @@ with the product of its weights; equity = wins + split shares (a k-way tie pays 
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,8 +43,30 @@ if TYPE_CHECKING:
 EXACT_SECONDS = 2.0
 #: ``exact=True`` refuses spots estimated above this (s).
 EXACT_HARD_SECONDS = 600.0
+#: Parsed range texts kept per process.
+RANGE_CACHE = 512
 #: Lookups per second the exact counter's cost estimate is converted with.
 ENGINE_LOOKUPS_PER_S = 2.0e8
+
+
+#: A seat given as bare cards: card names only (a range token always has a rank pattern).
+_ONLY_CARDS = re.compile(r"(?:(?:10|[2-9tjqka])[cdhs])+", re.IGNORECASE)
+#: Hole cards of a hold'em hand and of an Omaha hand.
+HOLDEM_HOLE, OMAHA_HOLE = 2, 4
+
+
+def hole_cards_given(hero: str) -> int | None:
+    """How many cards ``hero`` names when it is bare cards (``AsKs``, ``As Kd Qh Jc``), else None.
+
+    Two cards are a hold'em hand, four an Omaha hand; any other count is refused here, so a
+    typo does not turn into a range."""
+    text = "".join(hero.split())
+    if not _ONLY_CARDS.fullmatch(text):
+        return None
+    n = len(parse_cards(text))
+    if n not in (HOLDEM_HOLE, OMAHA_HOLE):
+        raise InputError(f"expected 2 hole cards (hold'em) or 4 (Omaha), got {n}: {clip(hero)}")
+    return n
 
 
 @dataclass
@@ -75,6 +99,16 @@ def _strength(tables: Any) -> Callable[[], np.ndarray]:
     return get
 
 
+@functools.lru_cache(maxsize=RANGE_CACHE)
+def _parsed(text: str) -> Range:
+    """A range without ``N%`` tokens, parsed once per process (small spots are asked again and
+    again; their parse cost more than their enumeration). Read-only, since it is shared."""
+    r = parse_range(text)
+    r.hands.flags.writeable = False
+    r.weights.flags.writeable = False
+    return r
+
+
 def parse_table(tables: Any, hero: str, vs: Sequence[str], opponents: int | None,
                 board: str, dead: str) -> Table:
     """Parse every seat and the cards; remove board, dead and named-hand cards from ranges."""
@@ -87,7 +121,7 @@ def parse_table(tables: Any, hero: str, vs: Sequence[str], opponents: int | None
     seats: list[Range] = []
     rnd: list[bool] = []
     for t in texts:
-        r = parse_range(t, strength)
+        r = _parsed(t) if "%" not in t else parse_range(t, strength)
         rnd.append(r.is_random and t.strip().lower() in ("random", "any"))
         seats.append(r)
     if opponents is None:
@@ -175,9 +209,20 @@ def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int 
     """
     t0 = time.perf_counter()
     check_stop_rule(samples, stderr, time_limit)
+    if seed is not None and not 0 <= seed < 2 ** 63:
+        raise InputError(f"--seed must be 0 .. 2^63-1, got {clip(str(seed))}")
     mc_asked = samples is not None or stderr is not None or time_limit is not None
     if exact and mc_asked:
         raise InputError("choose either --exact or Monte Carlo (--samples/--stderr/--time)")
+    if hole_cards_given(hero) == OMAHA_HOLE:
+        from pipeline.equity.omaha import omaha_equity
+
+        if from_tables:
+            raise InputError("the preflop tables are hold'em tables: give 2 hole cards")
+        return omaha_equity(tables, hero, board=board,
+                            opponents=opponents if opponents is not None else (0 if vs else 1),
+                            vs=list(vs), dead=dead, exact=exact, samples=samples, seed=seed,
+                            stderr=stderr, time_limit=time_limit, progress=progress)
     table = parse_table(tables, hero, vs, opponents, board, dead)
     _check_fits(table)
     preflop = not table.board and not table.dead
@@ -330,9 +375,8 @@ def _threads() -> int:
 
 def _hand_exact(tables: Any, table: Table, spot: Spot) -> EquityResult:
     from pipeline.equity.exactcount import run_exact
-    from pipeline.equity.hand import eval_tables_of, table7_of
 
-    r = run_exact(spot, table7_of(tables), eval_tables_of(tables))
+    r = run_exact(spot, tables.table(7), tables.eval_tables())
     rows_named: dict[int, dict[str, Any]] = {}
     known = {0: r.equity}
     named_idx = [i for i in range(1, len(table.seats)) if not table.random[i]]

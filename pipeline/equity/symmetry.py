@@ -8,6 +8,7 @@ orbit's size is exact; results that are per hand are then symmetrised back over 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 
@@ -15,7 +16,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.combos import colex_chunk, next_combination, sort_small
-from pipeline.core.constants import N_HOLE_PAIRS, N_SUITS
+from pipeline.core.constants import DECK_SIZE, N_HOLE_PAIRS, N_SUITS
 from pipeline.equity.holes import HOLE_CARDS
 
 #: The 24 permutations of the suits, one per row (``perm[suit]`` is the image suit).
@@ -86,17 +87,26 @@ def canonical_subsets(avail: np.ndarray, r: int, perms: np.ndarray, binom: np.nd
 
 
 def stabilizer(card_sets: Sequence[Sequence[int]]) -> np.ndarray:
-    """The suit permutations (rows of 4) that map each given card set onto itself."""
-    keep = []
-    for perm in SUIT_PERMS:
-        if all(_maps_onto_itself(perm, cs) for cs in card_sets):
-            keep.append(perm)
-    return np.array(keep, dtype=np.int64).reshape(-1, N_SUITS)
+    """The suit permutations (rows of ``SUIT_PERMS``) mapping every card set onto itself."""
+    return SUIT_PERMS[_fixes_cards(card_sets)].reshape(-1, N_SUITS)
 
 
-def _maps_onto_itself(perm: np.ndarray, cards: Sequence[int]) -> bool:
-    s = {int(c) for c in cards}
-    return {N_SUITS * (c >> 2) + int(perm[c & 3]) for c in s} == s
+#: CARD_PERMS[g, c]: the card suit permutation g sends card c to.
+CARD_PERMS = (N_SUITS * (np.arange(DECK_SIZE) >> 2))[None, :] + SUIT_PERMS[:, np.arange(DECK_SIZE) & 3]
+
+
+def _fixes_cards(card_sets: Sequence[Sequence[int]]) -> np.ndarray:
+    """bool[24]: which suit permutations map every card set onto itself (a set is fixed when
+    its image has the same bitmap: the images of distinct cards are distinct)."""
+    keep = np.ones(len(SUIT_PERMS), bool)
+    for cs in card_sets:
+        cards = np.asarray(list(cs), np.int64)
+        if cards.size == 0:
+            continue
+        inside = np.zeros(DECK_SIZE, bool)
+        inside[cards] = True
+        keep &= inside[CARD_PERMS[:, cards]].all(axis=1)
+    return keep
 
 
 def hand_perm_table(perms: np.ndarray) -> np.ndarray:
@@ -111,17 +121,31 @@ def hand_perm_table(perms: np.ndarray) -> np.ndarray:
     return out
 
 
-def range_stabilizer(card_sets: Sequence[Sequence[int]], dense_weights: Sequence[np.ndarray]
-                     ) -> np.ndarray:
-    """The suit permutations fixing each card set and mapping every float64[1326] hand-weight
-    vector (a weighted range) onto itself."""
-    ptab = hand_perm_table(SUIT_PERMS)
-    keep = []
-    for i, perm in enumerate(SUIT_PERMS):
-        if all(_maps_onto_itself(perm, cs) for cs in card_sets) and \
-                all(np.array_equal(w[ptab[i]], w) for w in dense_weights):
-            keep.append(perm)
-    return np.array(keep, dtype=np.int64).reshape(-1, N_SUITS)
+@functools.cache
+def _all_hand_perms() -> np.ndarray:
+    """:func:`hand_perm_table` of all 24 suit permutations, built once per process."""
+    table = hand_perm_table(SUIT_PERMS)
+    table.flags.writeable = False
+    return table
+
+
+def range_stabilizer(card_sets: Sequence[Sequence[int]],
+                     ranges: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """The suit permutations fixing each card set and mapping every weighted range onto itself.
+
+    A range is (two-card indices, weights). A permutation maps it onto itself when every hand's
+    image is in the range with the same weight (a bijection sending the range into itself
+    sends it onto itself). Permutations that move a card set are dropped first, so on a board
+    of four suits only the identity is checked against the ranges."""
+    keep = np.flatnonzero(_fixes_cards(card_sets))
+    ptab = _all_hand_perms()
+    for hands, weights in ranges:
+        if keep.size <= 1:
+            break  # the identity always survives
+        dense = np.zeros(N_HOLE_PAIRS)
+        dense[hands] = weights
+        keep = keep[(dense[ptab[keep][:, hands]] == weights[None, :]).all(axis=1)]
+    return SUIT_PERMS[keep].reshape(-1, N_SUITS)
 
 
 def symmetrise_hands(counts: np.ndarray, perms: np.ndarray) -> np.ndarray:
