@@ -193,3 +193,47 @@ def test_time_limit_stops(tables) -> None:  # type: ignore[no-untyped-def]
     res = equity_seats(tables, "AK", ["QQ", "random"], time_limit=0.3, seed=1)
     assert res.method == "monte-carlo" and res.samples and res.samples > 0
     assert res.note and "time limit" in res.note
+
+
+# one random seat is counted per board (rangerandom), not walked deal by deal (rangeexact)
+COUNTED = [
+    # (hero, vs, board, dead)
+    ("random", ["QQ", "AKs"], "Kd 9s 4c 2h", ""),
+    ("JJ+", ["random", "AsKs"], "Qs Js 3d 2c", ""),
+    ("AA,KK:0.5", ["T9s", "random"], "9h 8h 2c", "Ad"),
+    ("7c7d", ["random"], "7h 2s 9d Kc", "Ac Ah"),
+    ("QQ+,AKs", ["A2s+", "random"], "2c 4c 5h 6d", ""),
+    ("AK", ["22-55", "random"], "As 5d 5c", "Kh"),
+    ("KK", ["AK", "QJs", "random"], "Kd 9s 4c 2h 3h", ""),
+]
+
+
+@pytest.mark.parametrize("hero,vs,board,dead", COUNTED)
+def test_one_random_seat_counted_per_board_equals_the_deal_walk(tables, hero, vs, board, dead) -> None:  # type: ignore[no-untyped-def]
+    from pipeline.equity.rangeexact import range_exact, range_group
+    from pipeline.equity.rangerandom import range_random
+    from pipeline.equity.seats import _seats_arrays
+
+    table = parse_table(tables, hero, vs, None, board, dead)
+    ranged = [s for s, r in zip(table.seats, table.random) if not r]
+    rnd = [s for s, r in zip(table.seats, table.random) if r]
+    assert len(rnd) == 1
+    walk = _seats_arrays(ranged + rnd)
+    counted = _seats_arrays(ranged)
+    gone = set(table.board) | set(table.dead) | {c for s in ranged if s.is_single for c in s.cards()}
+    avail = np.array([c for c in range(52) if c not in gone], np.int64)
+    r = 5 - len(table.board)
+    ev = tables.eval_tables()
+    args = (np.array(table.board, np.int64), avail, r)
+    keys = (ev.card_keys, ev.offsets, ev.ranks, ev.flush)
+    a_i, a_tot, a_f, a_ftot = range_exact(walk, *args, range_group(walk, [table.board, table.dead]), *keys)
+    b_i, b_tot, b_f, b_ftot = range_random(counted, *args, range_group(counted, [table.board, table.dead]),
+                                           *keys)
+    assert a_tot == b_tot > 0
+    assert np.array_equal(a_i, b_i)
+    assert np.allclose(a_f, b_f, rtol=1e-12) and a_ftot == pytest.approx(b_ftot, rel=1e-12)
+    # and the engine chooses it, with the same per-seat answer
+    res = equity_seats(tables, hero, vs, board=board, dead=dead, exact=True)
+    assert res.method == "exact"
+    if all(s.unit_weights for s in table.seats):
+        assert res.deals == a_tot

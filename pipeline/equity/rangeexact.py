@@ -118,7 +118,7 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
 
 
 @nb.njit(cache=True)
-def _board_key(board0: np.ndarray, keys: np.ndarray) -> tuple[np.uint64, np.uint64]:
+def board_key(board0: np.ndarray, keys: np.ndarray) -> tuple[np.uint64, np.uint64]:
     """The evaluator key and card mask of the known board cards."""
     key = np.uint64(0)
     mask = np.uint64(0)
@@ -136,7 +136,7 @@ def _range_parallel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.nda
                     acc_f: np.ndarray, tot_f: np.ndarray) -> None:
     """Every chunk of boards, spread over the threads."""
     n_chunks = tot_i.shape[0]
-    b0key, b0mask = _board_key(board0, keys)
+    b0key, b0mask = board_key(board0, keys)
     for ch in nb.prange(n_chunks):
         _range_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
                      hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
@@ -150,7 +150,7 @@ def _range_serial(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarr
                   acc_f: np.ndarray, tot_f: np.ndarray) -> None:
     """Every chunk of boards on this thread: a small spot costs less than waking the pool."""
     n_chunks = tot_i.shape[0]
-    b0key, b0mask = _board_key(board0, keys)
+    b0key, b0mask = board_key(board0, keys)
     for ch in range(n_chunks):
         _range_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
                      hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
@@ -198,4 +198,4 @@ def range_exact(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, per
     return acc_i.sum(axis=0), int(tot_i.sum()), acc_f.sum(axis=0), float(tot_f.sum())
 
 
-__all__ = ["range_exact", "range_exact_cost", "range_group"]
+__all__ = ["board_key", "range_exact", "range_exact_cost", "range_group"]

@@ -333,35 +333,41 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
         if cost <= limit:
             return _hand_exact(tables, table, spot)
     ranged = [s for s, r in zip(table.seats, table.random) if not r]
-    seats = _seats_arrays(list(table.seats))
     from pipeline.equity.rangeexact import range_exact, range_exact_cost, range_group
+    from pipeline.equity.rangerandom import range_random, range_random_cost
 
+    # one random seat is counted per board (rangerandom); otherwise random seats are ranges
+    # of every hand in the deal walk (rangeexact)
+    counted = table.n_random == 1 and bool(ranged)
+    order = [i for i in range(len(table.seats)) if not table.random[i]] + \
+        [i for i in range(len(table.seats)) if table.random[i]]
+    seats = _seats_arrays(ranged if counted else [table.seats[i] for i in order])
+    estimate = range_random_cost if counted else range_exact_cost
     single_cards = [c for s in ranged if s.is_single for c in s.cards()]
     gone = set(table.board) | set(table.dead) | set(single_cards)
     avail = np.array([c for c in range(52) if c not in gone], np.int64)
     r = 5 - len(table.board)
-    cost0 = range_exact_cost(seats, len(avail), r, 1)
-    if cost0 / 24 > limit:
+    if estimate(seats, len(avail), r, 1) / 24 > limit:
         return None
     perms = range_group(seats, [table.board, table.dead])
-    cost = range_exact_cost(seats, len(avail), r, len(perms)) / _threads()
-    if cost > limit:
+    if estimate(seats, len(avail), r, len(perms)) / _threads() > limit:
         return None
     ev = tables.eval_tables()
-    acc_i, tot_i, acc_f, tot_f = range_exact(seats, np.array(table.board, np.int64), avail, r,
-                                             perms, ev.card_keys, ev.offsets, ev.ranks, ev.flush)
+    kernel = range_random if counted else range_exact
+    acc_i, tot_i, acc_f, tot_f = kernel(seats, np.array(table.board, np.int64), avail, r, perms,
+                                        ev.card_keys, ev.offsets, ev.ranks, ev.flush)
     unit = all(s.unit_weights for s in table.seats)
-    nums = []
-    for p in range(len(table.seats)):
+    nums: list[Any] = [None] * len(table.seats)
+    for k, p in enumerate(order):
         if unit:
-            w, t, lo, sh = (int(v) for v in acc_i[p])
-            nums.append((w / tot_i, t / tot_i, lo / tot_i, sh / (SHARE_SCALE * tot_i), None))
+            w, t, lo, sh = (int(v) for v in acc_i[k])
+            nums[p] = (w / tot_i, t / tot_i, lo / tot_i, sh / (SHARE_SCALE * tot_i), None)
         else:
-            wf, tf, lf, sf = (float(v) for v in acc_f[p])
-            nums.append((wf / tot_f, tf / tot_f, lf / tot_f, sf / (SHARE_SCALE * tot_f), None))
+            wf, tf, lf, sf = (float(v) for v in acc_f[k])
+            nums[p] = (wf / tot_f, tf / tot_f, lf / tot_f, sf / (SHARE_SCALE * tot_f), None)
     counts = None
     if unit:
-        w, t, lo, sh = (int(v) for v in acc_i[0])
+        w, t, lo, sh = (int(v) for v in acc_i[order.index(0)])
         counts = {"win": w, "tie": t, "lose": lo, "equity_numerator": sh,
                   "equity_denominator": SHARE_SCALE * tot_i}
     return _result(table, "exact", _rows(table, nums), counts, deals=tot_i if unit else None)
