@@ -62,6 +62,9 @@ def equity_cmd(
     time_limit: Optional[float] = typer.Option(None, "--time", help="Monte Carlo for this many seconds"),
     seed: Optional[int] = typer.Option(None, "--seed", help="Monte Carlo seed (reproducible)"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+    breakdown: bool = typer.Option(False, "--breakdown",
+                                   help="also each combo and class of the hero's range: its share "
+                                        "of the deals and its equity"),
 ) -> None:
     """Win, tie, lose and pot equity (a k-way tie pays 1/k) of every seat.
 
@@ -73,6 +76,10 @@ def equity_cmd(
     from pipeline.equity.seats import equity_seats
     from pipeline.query.tables import Tables
 
+    if breakdown:
+        _breakdown(" ".join(hero), vs or [], opponents, board, dead, exact, samples, stderr,
+                   time_limit, seed, as_json)
+        return
     update, close = progress_bar()
     try:
         res = equity_seats(Tables(artifacts_dir()), " ".join(hero), vs or [], opponents=opponents,
@@ -89,3 +96,33 @@ def equity_cmd(
     print_result(out)
 
 
+
+
+def _breakdown(hero: str, vs: list[str], opponents: Optional[int], board: str, dead: str,
+               exact: bool, samples: Optional[int], stderr: Optional[float],
+               time_limit: Optional[float], seed: Optional[int], as_json: bool) -> None:
+    """``--breakdown``: the answer, then the hero's classes and combos sorted by equity."""
+    from pipeline.equity.breakdown import equity_breakdown
+    from pipeline.errors import InputError
+    from pipeline.query.tables import Tables
+
+    if time_limit is not None:
+        raise InputError("--breakdown runs one answer per combo: give --samples or --stderr, not --time")
+    bd = equity_breakdown(Tables(artifacts_dir()), hero, vs, opponents=opponents, board=board,
+                          dead=dead, exact=True if exact else None, samples=samples,
+                          stderr=stderr, seed=seed)
+    out = bd.to_json()
+    if as_json:
+        typer.echo(json.dumps(out))
+        return
+    print_result(out)
+    for title, rows in (("by class", out["breakdown"]["classes"]),
+                        ("by combo", out["breakdown"]["combos"])):
+        typer.echo(f"  {title}:")
+        typer.echo(f"    {'hand':<7} {'combos':>6} {'weight':>6} {'freq %':>7} {'win %':>7} "
+                   f"{'tie %':>7} {'equity %':>8} {'± stderr':>8}")
+        for r in rows:
+            se = f"{100 * r['stderr']:8.3f}" if r["stderr"] is not None else ""
+            typer.echo(f"    {r['hand']:<7} {r['combos']:>6} {r['weight']:>6.2f} "
+                       f"{100 * r['frequency']:7.3f} {100 * r['win']:7.3f} {100 * r['tie']:7.3f} "
+                       f"{100 * r['equity']:8.3f} {se}")

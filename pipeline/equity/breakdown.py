@@ -1,0 +1,231 @@
+"""Hand-by-hand breakdown of the hero's range: each combo's (and class's) share of the deals
+and its equity against the other seats, through the one engine.
+
+*Frequency* of a combo h = the share of all weighted deals of the spot in which the hero holds
+h: ``w(h) * A(h) / sum over h' of w(h') * A(h')``, where A(h) is the weighted number of ways
+to give every other range seat a hand that shares no card with h, the board, the dead cards or
+each other (product of their weights). Random seats, the board's missing cards and the random
+hands then come from a deck of the same size whatever h is, so they scale every A(h) alike and
+drop out. A(h) is counted exactly (integers for unit weights).
+
+Each combo's win/tie/lose/equity is the engine's answer with the hero holding that combo
+(:func:`pipeline.equity.seats.equity_seats`: exact when the spot is, else Monte Carlo with a
+standard error). The range total is the frequency-weighted mean of the rows, which is the
+engine's range answer exactly when the rows are exact (the deals split by the hero's hand).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+from pipeline.core.cards import format_cards
+from pipeline.equity.holes import HOLE_CARDS, HOLE_MASKS, hand_classes
+from pipeline.equity.montecarlo import DEFAULT_SAMPLES
+from pipeline.equity.result import EquityResult
+from pipeline.equity.seats import OMAHA_HOLE, equity_seats, hole_cards_given, parse_table
+from pipeline.errors import InputError
+
+#: Assignment visits the frequency count may make (hero combos x other seats' products).
+MAX_ASSIGNMENT_VISITS = 2_000_000_000
+#: Monte Carlo rows get at least this many deals each.
+MIN_ROW_SAMPLES = 2_000
+
+
+@nb.njit(cache=True)
+def _assignments(hero_m: np.ndarray, off: np.ndarray, hand_m: np.ndarray, hand_w: np.ndarray,
+                 out_i: np.ndarray, out_f: np.ndarray) -> None:
+    """Per hero hand: the number (out_i) and weight (out_f) of card-disjoint assignments of
+    hands to the other range seats (rows off[p]:off[p+1] of hand_m/hand_w)."""
+    P = off.shape[0] - 1
+    at = np.empty(max(P, 1), np.int64)
+    used = np.zeros(P + 1, np.uint64)
+    wp = np.ones(P + 1, np.float64)
+    for h in range(hero_m.shape[0]):
+        if P == 0:
+            out_i[h] = 1
+            out_f[h] = 1.0
+            continue
+        n_i = 0
+        n_f = 0.0
+        d = 0
+        at[0] = off[0] - 1
+        used[0] = hero_m[h]
+        wp[0] = 1.0
+        while d >= 0:
+            at[d] += 1
+            k = at[d]
+            if k >= off[d + 1]:
+                d -= 1
+                continue
+            if hand_m[k] & used[d]:
+                continue
+            if d + 1 < P:
+                used[d + 1] = used[d] | hand_m[k]
+                wp[d + 1] = wp[d] * hand_w[k]
+                d += 1
+                at[d] = off[d] - 1
+                continue
+            n_i += 1
+            n_f += wp[d] * hand_w[k]
+        out_i[h] = n_i
+        out_f[h] = n_f
+
+
+@dataclass(frozen=True)
+class BreakdownRow:
+    """One combo or class of the hero's range."""
+
+    label: str
+    weight: float
+    frequency: float
+    win: float
+    tie: float
+    lose: float
+    equity: float
+    stderr: float | None
+    combos: int = 1
+    #: exact rows with unit weights: the frequency and equity as fractions
+    frequency_exact: Fraction | None = None
+    equity_exact: Fraction | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as the command line's JSON object (fractions as ``"p/q"`` text)."""
+        out: dict[str, Any] = {"hand": self.label, "combos": self.combos, "weight": self.weight,
+                               "frequency": self.frequency, "win": self.win, "tie": self.tie,
+                               "lose": self.lose, "equity": self.equity, "stderr": self.stderr}
+        if self.frequency_exact is not None and self.equity_exact is not None:
+            out["frequency_exact"] = str(self.frequency_exact)
+            out["equity_exact"] = str(self.equity_exact)
+        return out
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """The range's answer with its rows per combo and per class, each sorted by equity."""
+
+    result: EquityResult
+    combos: list[BreakdownRow]
+    classes: list[BreakdownRow]
+
+    def to_json(self) -> dict[str, Any]:
+        """The engine's JSON answer plus ``breakdown: {combos: [...], classes: [...]}``."""
+        out = self.result.to_json()
+        out["breakdown"] = {"combos": [r.to_json() for r in self.combos],
+                            "classes": [r.to_json() for r in self.classes]}
+        return out
+
+
+def equity_breakdown(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int | None = None,
+                     board: str = "", dead: str = "", exact: bool | None = None,
+                     samples: int | None = None, stderr: float | None = None,
+                     seed: int | None = None) -> Breakdown:
+    """The hero range's answer split by the hero's combo (see the module docstring).
+
+    Monte Carlo rows share the deals: ``samples`` (default :data:`DEFAULT_SAMPLES`) split over
+    the combos, at least :data:`MIN_ROW_SAMPLES` each; ``stderr`` asks it of every row instead.
+    """
+    if hole_cards_given(hero) == OMAHA_HOLE:
+        raise InputError("--breakdown splits a hold'em range by combo; an Omaha hand is one combo")
+    table = parse_table(tables, hero, vs, opponents, board, dead)
+    h = table.seats[0]
+    others = [s for s, r in zip(table.seats[1:], table.random[1:]) if not r]
+    hero_m = np.ascontiguousarray(HOLE_MASKS[h.hands])
+    off = np.zeros(len(others) + 1, np.int64)
+    off[1:] = np.cumsum([s.combos for s in others])
+    visits = h.combos * math.prod(s.combos for s in others)
+    if visits > MAX_ASSIGNMENT_VISITS:
+        raise InputError(f"--breakdown would visit {visits:.2g} hand assignments to weigh the "
+                         f"combos (limit {MAX_ASSIGNMENT_VISITS:.0e}); narrow the ranges")
+    hand_m = np.ascontiguousarray(np.concatenate([HOLE_MASKS[s.hands] for s in others])
+                                  if others else np.zeros(0, np.uint64))
+    hand_w = np.ascontiguousarray(np.concatenate([s.weights for s in others])
+                                  if others else np.zeros(0))
+    a_i = np.zeros(h.combos, np.int64)
+    a_f = np.zeros(h.combos)
+    _assignments(hero_m, off, hand_m, hand_w, a_i, a_f)
+    unit = all(s.unit_weights for s in table.seats)
+    keep = np.flatnonzero(a_i > 0)
+    if keep.size == 0:
+        raise InputError("no hero hand can be dealt alongside the other seats")
+    mc_rows = samples is not None or stderr is not None
+    row_samples = None
+    if mc_rows and stderr is None:
+        row_samples = max(MIN_ROW_SAMPLES, (samples or DEFAULT_SAMPLES) // keep.size)
+    total_i = int((a_i[keep]).sum())
+    total_f = float((h.weights[keep] * a_f[keep]).sum())
+    rows: list[BreakdownRow] = []
+    answers: list[EquityResult] = []
+    for k in keep:
+        a, b = (int(c) for c in HOLE_CARDS[h.hands[k]])
+        text = "".join(format_cards([b, a]).split())
+        r = equity_seats(tables, text, list(vs), opponents=opponents, board=board, dead=dead,
+                         exact=exact, samples=row_samples, stderr=stderr, seed=seed)
+        answers.append(r)
+        freq = float(h.weights[k] * a_f[k] / total_f)
+        f_exact = e_exact = None
+        if unit and r.method == "exact" and "equity_numerator" in r.counts:
+            f_exact = Fraction(int(a_i[k]), total_i)
+            e_exact = Fraction(r.counts["equity_numerator"], r.counts["equity_denominator"])
+        rows.append(BreakdownRow(format_cards([b, a]), float(h.weights[k]), freq, r.win, r.tie,
+                                 r.lose, r.equity, r.stderr, 1, f_exact, e_exact))
+    classes = _classes(rows, h.hands[keep])
+    result = _total(tables, table, rows, answers, vs, opponents, board, dead, exact,
+                    samples if mc_rows else None, stderr, seed)
+    key = lambda r: (-r.equity, r.label)  # noqa: E731
+    return Breakdown(result, sorted(rows, key=key), sorted(classes, key=key))
+
+
+def _classes(rows: list[BreakdownRow], hands: np.ndarray) -> list[BreakdownRow]:
+    """Frequency-weighted means of the rows of each starting-hand class (``AKs``, ``QQ``)."""
+    cls, names, *_ = hand_classes()
+    groups: dict[int, list[BreakdownRow]] = {}
+    for row, hand in zip(rows, hands):
+        groups.setdefault(int(cls[hand]), []).append(row)
+    out = []
+    for c, members in groups.items():
+        f = sum(r.frequency for r in members)
+        mean = {k: sum(r.frequency * getattr(r, k) for r in members) / f
+                for k in ("win", "tie", "lose", "equity")}
+        se = None
+        if any(r.stderr is not None for r in members):
+            se = math.sqrt(sum((r.frequency * (r.stderr or 0.0)) ** 2 for r in members)) / f
+        f_ex = e_ex = None
+        if all(r.frequency_exact is not None for r in members):
+            f_ex = sum((r.frequency_exact for r in members if r.frequency_exact is not None),
+                       Fraction(0))
+            e_ex = sum((r.frequency_exact * r.equity_exact for r in members
+                        if r.frequency_exact is not None and r.equity_exact is not None),
+                       Fraction(0)) / f_ex
+        w = sum(r.weight for r in members) / len(members)
+        out.append(BreakdownRow(names[c], w, f, mean["win"], mean["tie"], mean["lose"],
+                                mean["equity"], se, len(members), f_ex, e_ex))
+    return out
+
+
+def _total(tables: Any, table: Any, rows: list[BreakdownRow], answers: list[EquityResult],
+           vs: Sequence[str], opponents: int | None, board: str, dead: str, exact: bool | None,
+           samples: int | None, stderr: float | None, seed: int | None) -> EquityResult:
+    """The hero's answer as the frequency-weighted mean of the rows; the other seats from the
+    engine's range answer (exact spots) or left to the rows' own samples."""
+    res = equity_seats(tables, table.seats[0].text, list(vs), opponents=opponents, board=board,
+                       dead=dead, exact=exact, samples=samples, stderr=stderr, seed=seed)
+    res.win, res.tie, res.lose, res.equity = (
+        sum(r.frequency * getattr(r, k) for r in rows) for k in ("win", "tie", "lose", "equity"))
+    if any(r.stderr is not None for r in rows):
+        res.stderr = math.sqrt(sum((r.frequency * (r.stderr or 0.0)) ** 2 for r in rows))
+        res.method = "monte-carlo"
+        res.samples = sum(a.samples or 0 for a in answers)
+    hero = dict(res.players[0])
+    hero.update(win=res.win, tie=res.tie, lose=res.lose, equity=res.equity, stderr=res.stderr)
+    res.players = [hero, *res.players[1:]]
+    return res
+
+
+__all__ = ["Breakdown", "BreakdownRow", "equity_breakdown", "MAX_ASSIGNMENT_VISITS"]
