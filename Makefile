@@ -19,9 +19,10 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 ## build every default artifact into artifacts/ (only stale stages run);
-## `make tables STAGES="five seven"` builds just those
+## `make tables STAGES="five seven"` builds just those; then compiles the query kernels
 tables: $(STAMP)
 	$(BIN)/pokertables build $(STAGES)
+	$(BIN)/pokertables warm
 
 ## lint, type-check, then run the test suite (builds missing artifacts first)
 test: $(STAMP)

@@ -72,7 +72,29 @@ def _register() -> None:
         vp_catalog_cmd,
         vp_chart_cmd,
         vp_cmd,
+        warm_cmd,
     )
+
+
+def _reader_gone() -> bool:
+    """Whether stdout is a pipe whose reader has closed it (``| head`` after its lines)."""
+    import select
+
+    try:
+        poll = select.poll()
+        poll.register(1, select.POLLERR)  # fd 1: the process's stdout, whatever wraps it
+        return bool(poll.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _quiet_exit() -> None:
+    """End with exit 0 and no message; stdout and stderr go to /dev/null first so the
+    interpreter's final flush cannot raise again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):  # stdout, stderr
+        os.dup2(devnull, fd)
+    sys.exit(0)
 
 
 def _user_message(exc: BaseException) -> str | None:
@@ -100,7 +122,12 @@ def main(argv: list[str] | None = None) -> None:
         # standalone mode: usage errors exit 2 and typer.Exit exits with its code
         app(args=argv, prog_name="pokertables")
     except BrokenPipeError:
-        sys.exit(0)
+        _quiet_exit()
+    except SystemExit as exc:
+        # click turns a closed pipe it meets into exit 1; the reader leaving is not an error
+        if exc.code not in (0, None) and _reader_gone():
+            _quiet_exit()
+        raise
     except Exception as exc:  # noqa: BLE001  (the one place every error ends up)
         if debug:
             raise

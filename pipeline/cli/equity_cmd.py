@@ -73,9 +73,11 @@ def equity_cmd(
     exact when the cost estimate says about 2 s or less, Monte Carlo with a standard error
     otherwise.
     """
+    from pipeline.cli.warm_cmd import announce_compile
     from pipeline.equity.seats import equity_seats
     from pipeline.query.tables import Tables
 
+    announce_compile()
     if breakdown:
         _breakdown(" ".join(hero), vs or [], opponents, board, dead, exact, samples, stderr,
                    time_limit, seed, as_json)
