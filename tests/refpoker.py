@@ -13,6 +13,8 @@ from math import comb
 
 import numpy as np
 
+from pipeline.core.constants import SHARE_SCALE
+
 #: first score of each category 0..8 (high card .. straight flush) and one past the last
 CATEGORY_STARTS = (1, 1278, 4138, 4996, 5854, 5864, 7141, 7297, 7453, 7463)
 
@@ -92,3 +94,25 @@ def colex(hands: np.ndarray) -> np.ndarray:
     binom = np.array([[comb(n, j) for j in range(k + 1)] for n in range(53)], np.int64)
     s = np.sort(hands, axis=1)
     return sum(binom[s[:, j], j + 1] for j in range(k))
+
+
+def brute(table7: np.ndarray, hands: list[list[int]], board: list[int], dead: list[int]
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Every completion of the board, every seat scored by the dense 7-card table: per seat
+    (wins, ties, pot share in SHARE_SCALE units) and the number of boards."""
+    used = {c for h in hands for c in h} | set(board) | set(dead)
+    live = [c for c in range(52) if c not in used]
+    need = 5 - len(board)
+    combos = list(combinations(live, need))
+    nb = len(combos)
+    rest = np.array(combos, np.int64).reshape(nb, need)
+    full = np.concatenate([np.tile(np.array(board, np.int64), (nb, 1)), rest], axis=1)
+    scores = np.stack([table7[colex(np.concatenate([full, np.tile(np.array(h), (nb, 1))], axis=1))]
+                       for h in hands], axis=1).astype(np.int64)
+    best = scores.max(axis=1, keepdims=True)
+    top = scores == best
+    k = top.sum(axis=1)
+    win = (top & (k == 1)[:, None]).sum(axis=0)
+    tie = (top & (k > 1)[:, None]).sum(axis=0)
+    share = (top * (SHARE_SCALE // k)[:, None]).sum(axis=0)
+    return win, tie, share, nb

@@ -4,12 +4,11 @@ A-2-3-4-5 is not a straight but ace high; checked against a brute-force referenc
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_runner import run_cli
 from refpoker import key5
 
 from pipeline.core.cards import parse_cards
@@ -56,19 +55,14 @@ def test_agrees_with_brute_force_on_random_pairs(aho: Tables) -> None:
             assert scores[a] < scores[b], (hands[a], hands[b])
 
 
-def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=300)
-
-
 def test_showdown_and_eval_with_ace_high_only(artifacts: Path) -> None:
     lines = ("Ah 2c 3d 4s 5h Kh Kc 7d 8s 9c\n"    # wheel vs a pair of kings
              "Ah 2c 3d 4s 5h As Kd 9h 7c 3s\n")   # wheel vs A-K-9-7-3
-    std = _cli("-a", str(artifacts), "showdown", stdin=lines)
+    std = run_cli("-a", str(artifacts), "showdown", stdin=lines)
     assert std.stdout.splitlines() == ["Black wins.", "Black wins."]   # hold'em: the wheel is a straight
-    aho = _cli("-a", str(artifacts), "showdown", "--rules", "ace-high-only", stdin=lines)
+    aho = run_cli("-a", str(artifacts), "showdown", "--rules", "ace-high-only", stdin=lines)
     assert aho.returncode == 0, aho.stderr
     assert aho.stdout.splitlines() == ["White wins.", "White wins."]
-    r = _cli("-a", str(artifacts), "eval", "Ah 2c 3d 4s 5h", "--rules", "ace-high-only", "--json")
+    r = run_cli("-a", str(artifacts), "eval", "Ah 2c 3d 4s 5h", "--rules", "ace-high-only", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["category_name"] == "high card"

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAD30 = " ".join(f"{r}{s}" for r in "23456789" for s in "cdhs")[:-12]  # 28 low cards
@@ -40,8 +41,7 @@ CASES = [
 @pytest.mark.parametrize("args,needle", CASES, ids=[" ".join(a)[:40] for a, _ in CASES])
 def test_bad_input_exit_2_and_artifacts_untouched(artifacts: Path, args: list[str], needle: str) -> None:
     before = _snapshot(artifacts)
-    r = subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, capture_output=True,
-                       text=True)
+    r = run_cli(*args)
     assert r.returncode == 2, (args, r.stdout, r.stderr)
     assert "Traceback" not in r.stderr
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
@@ -66,8 +66,7 @@ def test_bad_paytable_files_exit_2(artifacts: Path, tmp_path: Path) -> None:
     for fname, (text, needle) in cases.items():
         p = tmp_path / fname
         p.write_text(text)
-        r = subprocess.run([sys.executable, "-m", "pipeline", "vp", "analyze", str(p)], cwd=ROOT,
-                           capture_output=True, text=True)
+        r = run_cli("vp", "analyze", str(p))
         assert r.returncode == 2, (fname, r.stderr)
         lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
         assert len(lines) == 1 and fname in lines[0] and needle in lines[0], (fname, lines)

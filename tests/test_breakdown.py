@@ -10,11 +10,11 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from cli_runner import assert_one_error, run_cli
 
 from pipeline.core.cards import parse_cards
 from pipeline.equity.breakdown import equity_breakdown
 from pipeline.equity.seats import equity_seats
-from cli_runner import assert_one_error, run_cli
 
 #: (hero, vs, random opponents, board, dead): preflop, flop, turn and river, ranges on the others
 SPOTS: list[tuple[str, list[str], int | None, str, str]] = [

@@ -7,12 +7,12 @@ Every command here runs in a fresh temporary folder (``cwd=tmp_path``), never th
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli
 
 from pipeline.core.cards import parse_cards
 from pipeline.errors import InputError
@@ -26,9 +26,8 @@ JOB96_RETURN = "1653526326983/1661102543100"
 
 def _run(cwd: Path, *args: str, stdin: str | None = None, env: dict[str, str] | None = None
          ) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if k != ENV_VAR}
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, input=stdin,
-                          capture_output=True, text=True, timeout=600, env={**base, **(env or {})})
+    """The command in ``cwd``, with the user's POKERTABLES_CONFIG_DIR left out."""
+    return run_cli(*args, cwd=cwd, stdin=stdin, env=env, drop_env=(ENV_VAR,))
 
 
 def test_builtins_ship_in_the_package() -> None:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from itertools import combinations
 from math import comb
 
 import numpy as np
 import pytest
-from refpoker import colex
+from refpoker import brute
 
 from pipeline.core.cards import parse_cards
-from pipeline.core.constants import SHARE_SCALE
 from pipeline.core.fasteval import EvalTables
 from pipeline.equity.enumerate import ExactCounts, exact_fixed
 from pipeline.errors import InputError
@@ -20,27 +18,6 @@ from pipeline.query.tables import Tables
 @pytest.fixture(scope="module")
 def ev(tables: Tables) -> EvalTables:
     return tables.eval_tables()
-
-
-def brute(table7: np.ndarray, hands: list[list[int]], board: list[int], dead: list[int]
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Every completion of the board, every seat scored by the dense 7-card table."""
-    used = {c for h in hands for c in h} | set(board) | set(dead)
-    live = [c for c in range(52) if c not in used]
-    need = 5 - len(board)
-    combos = list(combinations(live, need))
-    nb = len(combos)
-    rest = np.array(combos, np.int64).reshape(nb, need)
-    full = np.concatenate([np.tile(np.array(board, np.int64), (nb, 1)), rest], axis=1)
-    scores = np.stack([table7[colex(np.concatenate([full, np.tile(np.array(h), (nb, 1))], axis=1))]
-                       for h in hands], axis=1).astype(np.int64)
-    best = scores.max(axis=1, keepdims=True)
-    top = scores == best
-    k = top.sum(axis=1)
-    win = (top & (k == 1)[:, None]).sum(axis=0)
-    tie = (top & (k > 1)[:, None]).sum(axis=0)
-    share = (top * (SHARE_SCALE // k)[:, None]).sum(axis=0)
-    return win, tie, share, nb
 
 
 def check(got: ExactCounts, want: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> None:

@@ -10,8 +10,8 @@ from fractions import Fraction
 import h5py
 import numpy as np
 import pytest
+from cli_runner import run_main
 
-from pipeline.cli import main
 from pipeline.core.cards import parse_cards
 from pipeline.equity.exactcount import run_exact
 from pipeline.equity.hand import DEFAULT_SAMPLES, equity
@@ -196,13 +196,7 @@ def test_preflop_table_matches_equity_and_counts(artifacts, tables) -> None:
 
 # ------------------------------------------------------------------ command line
 def _cli(capsys, artifacts, *args: str) -> tuple[int, str, str]:
-    try:
-        main(["--artifacts", str(artifacts), *args])
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return run_main(capsys, "--artifacts", str(artifacts), *args)
 
 
 def test_cli_json_keys(capsys, artifacts) -> None:

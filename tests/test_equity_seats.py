@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from cli_runner import run_main
 
 from pipeline.core.cards import parse_cards
 from pipeline.equity.holes import HOLE_CARDS
@@ -172,14 +173,10 @@ def test_same_result_on_one_or_two_threads(tables) -> None:  # type: ignore[no-u
 
 
 def test_cli_range_vs_range(capsys, artifacts) -> None:  # type: ignore[no-untyped-def]
-    from pipeline.cli import main
-
-    try:
-        main(["--artifacts", str(artifacts), "equity", "QQ+,AKs", "--vs", "JJ-88,AQs+,KQs",
-              "--json"])
-    except SystemExit as exc:
-        assert not exc.code
-    d = json.loads(capsys.readouterr().out)
+    code, out, err = run_main(capsys, "--artifacts", str(artifacts), "equity", "QQ+,AKs", "--vs",
+                              "JJ-88,AQs+,KQs", "--json")
+    assert code == 0, err
+    d = json.loads(out)
     assert d["hole"] == "QQ+,AKs" and len(d["players"]) == 2
     assert [p["combos"] for p in d["players"]] == [22, 36]
     assert sum(p["equity"] for p in d["players"]) == pytest.approx(1.0)

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli, run_main
 
 import pipeline
 from pipeline.cli import main
@@ -70,15 +69,13 @@ def test_missing_user_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path:
 def test_build_config_rejects_unknown_keys(tmp_path: Path, text: str, needle: str) -> None:
     cfg = tmp_path / "build.toml"
     cfg.write_text(text)
-    r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(tmp_path / "art"), "build", "--config",
-                        str(cfg), "--dry-run"], capture_output=True, text=True, cwd=tmp_path)
+    r = run_cli("-a", str(tmp_path / "art"), "build", "--config", str(cfg), "--dry-run", cwd=tmp_path)
     assert r.returncode == 2, r.stderr
     assert r.stderr.startswith("error: ") and needle in r.stderr
     assert not (tmp_path / "art").exists()
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exc:
-        main(["--version"])
-    assert exc.value.code in (0, None)
-    assert capsys.readouterr().out.strip() == f"pokertables {pipeline.__version__}"
+    code, out, _ = run_main(capsys, "--version")
+    assert code == 0
+    assert out.strip() == f"pokertables {pipeline.__version__}"

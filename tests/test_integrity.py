@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_runner import one_error_line, run_cli, run_main
 
 from pipeline.build.store import STAGING, TMP_PREFIX
 from pipeline.build.verify import verify
@@ -42,28 +43,6 @@ def copy_built(src: Path, dst: Path, names: tuple[str, ...], stages: tuple[str, 
         keep["files"][n] = mf["files"][n]
     (dst / "manifest.json").write_text(json.dumps(keep))
     return keep
-
-
-def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, capture_output=True,
-                          input=stdin, check=False)
-
-
-def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run the CLI in this process (fast): (exit code, stdout, stderr)."""
-    from pipeline.cli import main
-
-    with pytest.raises(SystemExit) as ex:
-        main(list(args))
-        raise SystemExit(0)
-    out = capsys.readouterr()
-    return int(ex.value.code or 0), out.out, out.err
-
-
-def one_error_line(err: str) -> str:
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in err, err[:2000]
-    return lines[0]
 
 
 def colex(cards: list[int]) -> int:
@@ -282,11 +261,11 @@ def tmpfs(path: Path, size: str) -> Iterator[Path]:
 def test_5_full_disk_is_one_clean_error(artifacts: Path, tmp_path: Path) -> None:
     with tmpfs(tmp_path / "disk", "48m") as disk:
         mf = copy_built(artifacts, disk, FIVE_OUTPUTS, ("five",))
-        r = cli("-a", str(disk), "build", "seven")
+        r = run_cli("-a", str(disk), "build", "seven")
         assert r.returncode == 2, r.stderr
-        lines = [ln for ln in r.stderr.decode().splitlines() if ln.strip()]
+        lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
         errors = [ln for ln in lines if ln.startswith("error:")]
-        assert len(errors) == 1 and lines[-1] == errors[0] and b"Traceback" not in r.stderr, lines
+        assert len(errors) == 1 and lines[-1] == errors[0] and "Traceback" not in r.stderr, lines
         line = errors[0]
         assert str(disk) + " has" in line and "disk full" in line and "seven.h5 needs" in line and "MiB" in line
         assert not list(disk.rglob(TMP_PREFIX + "*")) and not (disk / STAGING).exists()
@@ -300,10 +279,10 @@ def test_7_read_only_folder_no_op_build(artifacts: Path, tmp_path: Path) -> None
         copy_built(artifacts, ro, FIVE_OUTPUTS, ("five",))
         assert verify(ro, stages=["five"]).ok
         subprocess.run(["mount", "-o", "remount,ro", str(ro)], check=True)
-        r = cli("-a", str(ro), "build", "five")
-        assert r.returncode == 0 and b"nothing to do" in r.stdout, r.stderr
-        r = cli("-a", str(ro), "eval", "As Ks Qs Js Ts")
-        assert r.returncode == 0 and b"7462" in r.stdout
+        r = run_cli("-a", str(ro), "build", "five")
+        assert r.returncode == 0 and "nothing to do" in r.stdout, r.stderr
+        r = run_cli("-a", str(ro), "eval", "As Ks Qs Js Ts")
+        assert r.returncode == 0 and "7462" in r.stdout
 
 
 # ---------------------------------------------------------------- 6. kill inside the commit
@@ -330,7 +309,7 @@ def test_6_kill_between_renames_is_finished_on_next_start(artifacts: Path, tmp_p
                         str(folder)], cwd=ROOT, capture_output=True, text=True, check=False)
     assert r.returncode == 137, r.stderr
     assert (folder / JOURNAL).exists() and list((folder / STAGING).rglob("*.parquet"))
-    r = cli("-a", str(folder), "build", "five", "--json")
+    r = run_cli("-a", str(folder), "build", "five", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["stages"][0]["status"] == "skipped"  # the commit was finished
     assert not (folder / JOURNAL).exists() and not (folder / STAGING).exists()

@@ -238,3 +238,10 @@ def test_every_module_is_used_by_the_product() -> None:
     cut = {**graph, "pipeline.equity.exactcount": graph["pipeline.equity.exactcount"] -
            {"pipeline.equity.enumerate"}}
     assert "pipeline.equity.enumerate" not in _reachable(cut, roots)
+
+
+def test_the_command_line_never_opens_hdf5_itself() -> None:
+    """Artifacts are opened by their owners (query, videopoker.paytable_file ...), not the CLI."""
+    bad = [f"{_module_name(p)}:{line}" for p in MODULES if _sub(_module_name(p)) == "cli"
+           for line, mod in _imports(p) if mod.split(".")[0] == "h5py"]
+    assert bad == []

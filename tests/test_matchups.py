@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_enumerate import brute
+from refpoker import brute
 
 from pipeline.core.cards import parse_cards
 from pipeline.equity.enumerate import exact_fixed

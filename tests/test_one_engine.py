@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 import pytest
+from cli_runner import run_main
 
 import pipeline
-from pipeline.cli import main
 from pipeline.equity.seats import equity_seats
 
 #: (hero, vs seats, random opponents, board, dead, Monte Carlo deals or None, seed)
@@ -61,12 +61,10 @@ def _cli(capsys: pytest.CaptureFixture[str], artifacts: Any, hero: str, vs: list
         args += ["--dead", dead]
     if samples is not None:
         args += ["--samples", str(samples), "--seed", str(seed)]
-    try:
-        main(args)
-    except SystemExit as exc:
-        assert not exc.code, capsys.readouterr().err
-    out: dict[str, Any] = json.loads(capsys.readouterr().out)
-    return out
+    code, out, err = run_main(capsys, *args)
+    assert code == 0, err
+    answer: dict[str, Any] = json.loads(out)
+    return answer
 
 
 @pytest.mark.parametrize("q", QUESTIONS, ids=lambda q: f"{q[0]} vs {q[1] or q[2]} on {q[3] or '-'}")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli
 
 from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
@@ -43,8 +42,7 @@ def test_slow_stage_prints_lines_while_it_runs(tmp_path: Path, monkeypatch: pyte
 
 
 def test_cli_uses_plain_lines_when_stderr_is_a_file(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(tmp_path / "art"), "build", "vp_classes"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=600)
+    r = run_cli("-a", str(tmp_path / "art"), "build", "vp_classes")
     assert r.returncode == 0, r.stderr
     assert "build: vp_classes: building" in r.stderr
     assert re.search(r"^build: vp_classes: built in \d+\.\ds$", r.stderr, re.M), r.stderr

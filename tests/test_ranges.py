@@ -3,12 +3,11 @@ removal, and fuzzing (bad text raises InputError naming the token, never anythin
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_runner import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -133,8 +132,7 @@ def test_fuzz_any_unicode(text: str) -> None:
     (["preflop", "QQ+", "--vs", "AA", "-n", "3"], "heads-up"),
 ])
 def test_cli_bad_ranges_exit_2_one_line(artifacts, args: list[str], needle: str) -> None:  # type: ignore[no-untyped-def]
-    r = subprocess.run([sys.executable, "-m", "pipeline", "--artifacts", str(artifacts), *args],
-                       cwd=ROOT, capture_output=True, text=True, check=False)
+    r = run_cli("--artifacts", str(artifacts), *args)
     assert r.returncode == 2, (r.stdout, r.stderr)
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines

@@ -12,6 +12,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 import pytest
+from cli_runner import run_cli
 
 from pipeline.query.tables import Tables
 from pipeline.rules import load_rules
@@ -157,12 +158,10 @@ def test_lowball_and_stud_extremes(artifacts: Path) -> None:
 
 
 def test_cli_rules_flags() -> None:
-    r = subprocess.run([sys.executable, "-m", "pipeline", "eval", "As 6d 7h 8c 9s", "--rules",
-                        "short-deck", "--json"], cwd=ROOT, capture_output=True, text=True)
+    r = run_cli("eval", "As 6d 7h 8c 9s", "--rules", "short-deck", "--json")
     assert r.returncode == 0, r.stderr
     assert '"rules": "short-deck"' in r.stdout and '"category_name": "straight"' in r.stdout
-    r = subprocess.run([sys.executable, "-m", "pipeline", "eval", "As 6d 7h 8c 9s", "--rules", "nope"],
-                       cwd=ROOT, capture_output=True, text=True)
+    r = run_cli("eval", "As 6d 7h 8c 9s", "--rules", "nope")
     assert r.returncode == 2 and "unknown rule set 'nope'" in r.stderr
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from cli_runner import run_main
 
-from pipeline.cli import main
 from pipeline.showdown import judge
 
 ZOJ_IN = """2H 3D 5S 9C KD 2C 3H 4S 8C AH
@@ -17,20 +17,7 @@ ZOJ_OUT = "White wins.\nBlack wins.\nBlack wins.\nTie.\n"
 
 
 def _run(capsys, artifacts, text: str, *args: str):
-    import io
-    import sys
-
-    old = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode()))
-    try:
-        main(["--artifacts", str(artifacts), "showdown", *args])
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.stdin = old
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return run_main(capsys, "--artifacts", str(artifacts), "showdown", *args, stdin=text)
 
 
 def test_zoj_1111_sample(capsys, artifacts) -> None:

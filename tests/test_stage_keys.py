@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli
 
 from pipeline.build.keys import stale_reasons
 from pipeline.core.codegraph import ImportGraph
@@ -33,9 +34,8 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _dry_run(root: Path, artifacts: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    return subprocess.run([sys.executable, "-m", "pipeline", "-a", str(artifacts), "build", "--dry-run",
-                           *extra], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    return run_cli("-a", str(artifacts), "build", "--dry-run", *extra, cwd=root,
+                   env={"PYTHONPATH": str(root)}, timeout=300)
 
 
 def _plan(root: Path, artifacts: Path) -> dict[str, dict[str, object]]:

@@ -8,38 +8,25 @@ from pathlib import Path
 
 import pyarrow.dataset as ds
 import pytest
+from cli_runner import run_cli, run_main
 
 from pipeline.build.store import TMP_PREFIX
-from pipeline.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
 
 
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 @pytest.fixture(scope="module")
 def swept(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
     """The shipped jacks-or-better sweep, run through the CLI into a tmp artifacts folder."""
-    import subprocess
-    import sys
 
     art = tmp_path_factory.mktemp("sweep-art")
     # the deal classes from the default artifacts when built, else derived: the same classes
     src = ROOT / "artifacts" / "vp_classes.h5"
     if src.exists():
         (art / "vp_classes.h5").symlink_to(src)
-    out = subprocess.run([sys.executable, "-m", "pipeline", "--artifacts", str(art), "vp", "sweep",
-                          "jacks-or-better", "--json"], cwd=ROOT, capture_output=True, text=True,
-                         check=True)
+    out = run_cli("--artifacts", str(art), "vp", "sweep", "jacks-or-better", "--json")
+    assert out.returncode == 0, out.stderr
     return json.loads(out.stdout), art
 
 
@@ -88,14 +75,14 @@ def test_bad_sweep_files_fail_cleanly(tmp_path: Path, capsys: pytest.CaptureFixt
     bad = tmp_path / "configs" / "sweeps"
     bad.mkdir(parents=True)
     (bad / "x.toml").write_text('base = "../../nope"\n[pays]\n"flush" = { from = 4, to = 6 }\n')
-    code, out, err = _run(capsys, "--artifacts", str(tmp_path / "art"), "vp", "sweep", str(bad / "x.toml"))
+    code, out, err = run_main(capsys, "--artifacts", str(tmp_path / "art"), "vp", "sweep", str(bad / "x.toml"))
     assert code == 2 and "base paytable '../../nope' not found" in err and not out
     (bad / "y.toml").write_text(f'base = "{PAYTABLES / "jacks-or-better-9-6.toml"}"\n'
                                 '[pays]\n"fluhs" = { from = 4, to = 6 }\n')
-    code, _, err = _run(capsys, "vp", "sweep", str(bad / "y.toml"))
+    code, _, err = run_main(capsys, "vp", "sweep", str(bad / "y.toml"))
     assert code == 2 and "'fluhs' is not a line of Jacks or Better 9/6" in err
-    code, _, err = _run(capsys, "vp", "sweep", "no-such-sweep")
+    code, _, err = run_main(capsys, "vp", "sweep", "no-such-sweep")
     assert code == 2 and "unknown sweep 'no-such-sweep'" in err and "jacks-or-better" in err
-    code, _, err = _run(capsys, "vp", "sweep", "jacks-or-better", "--workers", "2")
+    code, _, err = run_main(capsys, "vp", "sweep", "jacks-or-better", "--workers", "2")
     assert code == 2 and "--scheduler and --workers need --executor dask" in err
     assert not (tmp_path / "art").exists()

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_runner import run_cli
 
 from pipeline.build.store import STAGING, TMP_PREFIX, BuildError, atomic_path, build_lock
 from pipeline.build.verify import verify
@@ -19,11 +20,6 @@ from pipeline.query.tables import ArtifactError, Tables
 
 ROOT = Path(__file__).resolve().parent.parent
 FIVE_OUTPUTS = ("five.h5", "parquet/hand_classes.parquet", "parquet/five_card_hands.parquet")
-
-
-def cli(*args: str, cwd: Path = ROOT, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=cwd, capture_output=True,
-                          text=True, **kw)
 
 
 def _copy_built(src: Path, dst: Path, names: tuple[str, ...]) -> None:
@@ -72,7 +68,7 @@ def test_sigkill_during_seven_leaves_old_or_nothing(artifacts: Path, tmp_path: P
             with h5py.File(folder / "seven.h5", "r") as f:
                 assert f["score"].shape == (133_784_560,)
     # a good build, then kills of a forced rebuild at several points of its write
-    r = cli("-a", str(folder), "build", "seven")
+    r = run_cli("-a", str(folder), "build", "seven")
     assert r.returncode == 0, r.stderr
     good = verify(folder, stages=["seven"])
     assert good.ok and "seven.h5" in good.checked
@@ -82,7 +78,7 @@ def test_sigkill_during_seven_leaves_old_or_nothing(artifacts: Path, tmp_path: P
         assert rep.ok, (offset, rep.problems)
         assert "seven.h5" in rep.checked
     assert hits >= 5, "the kills should land while the table is being written"
-    r = cli("-a", str(folder), "build", "seven")
+    r = run_cli("-a", str(folder), "build", "seven")
     assert r.returncode == 0, r.stderr
     assert not list(folder.rglob(TMP_PREFIX + "*")), "stale temp files are cleaned by the next build"
     assert verify(folder, stages=["seven"]).ok
@@ -101,11 +97,11 @@ def test_flipped_bytes_are_named_and_refused(artifacts: Path, tmp_path: Path) ->
     rep = verify(folder, stages=["five"])
     assert not rep.ok
     assert any(f == "five.h5" and "sha256" in m for f, m in rep.problems)
-    r = cli("-a", str(folder), "verify")
+    r = run_cli("-a", str(folder), "verify")
     assert r.returncode == 1 and "five.h5" in r.stdout
     with pytest.raises(ArtifactError, match="rebuild"):
         Tables(folder).score5("As Ks Qs Js Ts")
-    r = cli("-a", str(folder), "eval", "As Ks Qs Js Ts")
+    r = run_cli("-a", str(folder), "eval", "As Ks Qs Js Ts")
     assert r.returncode == 2 and "five.h5" in r.stderr and "Traceback" not in r.stderr
 
 
@@ -122,7 +118,7 @@ def test_truncated_artifact_is_refused(artifacts: Path, tmp_path: Path) -> None:
 def test_second_build_waits_or_fails_clearly(tmp_path: Path) -> None:
     folder = tmp_path / "art"
     with build_lock(folder):
-        r = cli("-a", str(folder), "build", "five")
+        r = run_cli("-a", str(folder), "build", "five")
         assert r.returncode == 2
         assert "another build is running" in r.stderr and "Traceback" not in r.stderr
         with pytest.raises(BuildError):
@@ -145,13 +141,13 @@ def test_disk_full_leaves_target_untouched(tmp_path: Path) -> None:
 def test_unwritable_artifacts_folder(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    r = cli("-a", str(blocker / "art"), "build", "five")
+    r = run_cli("-a", str(blocker / "art"), "build", "five")
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert str(blocker) in r.stderr
 
 
 def test_missing_artifacts_folder_is_a_clear_error(tmp_path: Path) -> None:
-    r = cli("-a", str(tmp_path / "nowhere"), "eval", "As Ks Qs Js Ts")
+    r = run_cli("-a", str(tmp_path / "nowhere"), "eval", "As Ks Qs Js Ts")
     assert r.returncode == 2
     assert "does not exist" in r.stderr and "make tables" in r.stderr
 

@@ -6,14 +6,14 @@ import itertools
 import json
 import random
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_runner import run_cli
+from vp_reference import JOB96, JOB96_FINAL, MY_STAGES, PAYTABLES, ROOT, naive_category
 
 from pipeline.build.store import TMP_PREFIX
 from pipeline.core.combos import hand_bitmaps
@@ -21,13 +21,9 @@ from pipeline.videopoker.analysis import analyze, compute_counts, hold_table, pa
 from pipeline.videopoker.deals import RANK_PATTERNS, canonical_index, deal_classes, deck_hands, rank_pattern
 from pipeline.videopoker.paytable import load_paytable, parse_paytable
 
-ROOT = Path(__file__).resolve().parent.parent
-PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
-JOB96 = PAYTABLES / "jacks-or-better-9-6.toml"
 DEUCES = PAYTABLES / "deuces-wild-full-pay.toml"
 JOKER = PAYTABLES / "joker-poker-kings.toml"
 DDB = PAYTABLES / "double-double-bonus-9-6.toml"
-MY_STAGES = ("vp_classes", "paytable", "vp_summary")
 
 
 @pytest.fixture(scope="module")
@@ -72,9 +68,6 @@ def test_joker_deck_classes() -> None:
 
 # ------------------------------------------------------------------ exact results
 
-JOB96_FINAL = [493_512_264, 2_178_883_296, 47_093_167_764, 229_475_482_596, 219_554_786_160,
-               223_837_565_784, 1_484_003_070_324, 2_576_946_164_148, 4_277_372_890_968,
-               10_872_274_993_896]
 
 
 def test_job96_exact_return_and_final_hands(job96) -> None:
@@ -165,63 +158,6 @@ def test_best_hold_of_royal_draw(job96) -> None:
 
 # ------------------------------------------------------------------ classifier vs a naive judge
 
-def _natural(cards: list[tuple[int, int]]) -> tuple[str, dict[int, int]]:
-    """Naive poker category of five (rank, suit) cards; five of a kind allowed."""
-    cnt = Counter(r for r, _ in cards)
-    flush = len({s for _, s in cards}) == 1 and len(cnt) == 5
-    rs = sorted(cnt)
-    straight = len(cnt) == 5 and (rs[-1] - rs[0] == 4 or rs == [0, 1, 2, 3, 12])
-    shape = sorted(cnt.values(), reverse=True)
-    if straight and flush:
-        return ("royal" if rs[0] == 8 else "sf"), cnt
-    if shape[0] == 5:
-        return "five", cnt
-    if shape[0] == 4:
-        return "quads", cnt
-    if shape[:2] == [3, 2]:
-        return "fh", cnt
-    if flush:
-        return "flush", cnt
-    if straight:
-        return "straight", cnt
-    if shape[0] == 3:
-        return "trips", cnt
-    if shape[:2] == [2, 2]:
-        return "twopair", cnt
-    if shape[0] == 2:
-        return "pair", cnt
-    return "high", cnt
-
-
-def _naive_category(pt, cards: list[int]) -> int:
-    """First line matched, best over every substitution of the wild cards by any card."""
-    wild = [c for c in cards if (pt.wild == "deuces" and c < 4) or c == 52]
-    nat = [(c >> 2, c & 3) for c in cards if c not in wild]
-    best, best_pay = len(pt.lines), Fraction(0)
-    for sub in itertools.product([(r, s) for r in range(13) for s in range(4)], repeat=len(wild)):
-        cat, cnt = _natural(nat + list(sub))
-        for j, ln in enumerate(pt.lines):
-            ok = {
-                "royal flush": cat == "royal" and not wild,
-                "wild royal flush": cat == "royal" and bool(wild),
-                "five of a kind": cat == "five",
-                "four deuces": len(wild) == 4 and pt.wild == "deuces" and bool(ln.kicker >> nat[0][0] & 1),
-                "straight flush": cat in ("royal", "sf"),
-                "four of a kind": cat == "quads" and any(
-                    v == 4 and ln.ranks >> r & 1 for r, v in cnt.items()) and any(
-                    v == 1 and ln.kicker >> r & 1 for r, v in cnt.items()),
-                "full house": cat == "fh", "flush": cat == "flush", "straight": cat == "straight",
-                "three of a kind": cat == "trips" and any(v == 3 and ln.ranks >> r & 1 for r, v in cnt.items()),
-                "two pair": cat == "twopair",
-                "pair": cat == "pair" and any(v == 2 and ln.ranks >> r & 1 for r, v in cnt.items()),
-            }[ln.hand]
-            if ok:
-                if ln.pays > best_pay or (ln.pays == best_pay and j < best):
-                    best, best_pay = j, ln.pays
-                break
-    return best
-
-
 @pytest.mark.parametrize("path", [JOB96, DDB, DEUCES, JOKER])
 def test_classifier_against_naive_judge(path: Path) -> None:
     pt = load_paytable(path)
@@ -239,7 +175,7 @@ def test_classifier_against_naive_judge(path: Path) -> None:
         nwild = sum(1 for c in cards if (pt.wild == "deuces" and c < 4) or c == 52)
         if nwild > 2:
             continue  # 52^3 substitutions: too slow for the naive judge
-        assert pay_cat[i] == _naive_category(pt, cards), (pt.name, cards)
+        assert pay_cat[i] == naive_category(pt, cards), (pt.name, cards)
 
 
 def test_three_and_four_deuces() -> None:
@@ -305,11 +241,6 @@ def test_loader_defaults_and_labels() -> None:
 
 # ------------------------------------------------------------------ command line
 
-def _cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=600)
-
-
 @pytest.mark.parametrize("text", [GOOD.replace('"pair"', '"pairs"'), 'name = "t"\n',
                                   GOOD.replace('pays = 1\n', 'pays = -1\n'), "name = [",
                                   GOOD + '[[line]]\nhand = "royal flush"\npays = 800\n'])
@@ -319,7 +250,7 @@ def test_cli_bad_paytable_exits_2_and_writes_nothing(tmp_path: Path, text: str) 
     art = tmp_path / "art"
     for args in (["vp", "analyze", str(f)], ["vp", "analyze", str(f), "--json"],
                  ["vp", "hold", "Jh Qh Kh Ah 2c", "--paytable", str(f)]):
-        r = _cli("--artifacts", str(art), *args)
+        r = run_cli("--artifacts", str(art), *args)
         assert r.returncode == 2, r.stderr
         assert r.stderr.startswith("error: ") and str(f) in r.stderr
         assert "Traceback" not in r.stderr
@@ -328,7 +259,7 @@ def test_cli_bad_paytable_exits_2_and_writes_nothing(tmp_path: Path, text: str) 
 
 def test_cli_bad_cards_exit_2(tmp_path: Path) -> None:
     for cards in ("Jh Qh Kh Ah Ah", "Jh Qh Kh Ah", "Jh Qh Kh Ah Xx", "Jh Qh Kh Ah Jk"):
-        r = _cli("--artifacts", str(tmp_path), "vp", "hold", cards, "--paytable", str(JOB96))
+        r = run_cli("--artifacts", str(tmp_path), "vp", "hold", cards, "--paytable", str(JOB96))
         assert r.returncode == 2 and r.stderr.startswith("error: "), (cards, r.stderr)
 
 
@@ -336,7 +267,7 @@ def test_cli_analyze_json_on_the_fly(tmp_path: Path) -> None:
     """A paytable no build has seen is computed on the fly; JSON keys as the issue says."""
     f = tmp_path / "my-game.toml"
     f.write_text(JOB96.read_text().replace('name = "Jacks or Better 9/6"', 'name = "Mine"'))
-    r = _cli("--artifacts", str(tmp_path / "none"), "vp", "analyze", str(f), "--json")
+    r = run_cli("--artifacts", str(tmp_path / "none"), "vp", "analyze", str(f), "--json")
     assert r.returncode == 0, r.stderr
     info = json.loads(r.stdout)
     assert list(info) == ["name", "return", "return_exact", "variance", "total_combinations",
@@ -352,14 +283,14 @@ def test_cli_analyze_json_on_the_fly(tmp_path: Path) -> None:
 
 
 def test_cli_hold_text_and_json(tmp_path: Path) -> None:
-    r = _cli("--artifacts", str(tmp_path), "vp", "hold", "Jh Qh Kh Ah 2c", "--paytable", str(JOB96),
+    r = run_cli("--artifacts", str(tmp_path), "vp", "hold", "Jh Qh Kh Ah 2c", "--paytable", str(JOB96),
              "--json")
     assert r.returncode == 0, r.stderr
     info = json.loads(r.stdout)
     assert info["best"] == "Jh Qh Kh Ah" and len(info["holds"]) == 32
     evs = [h["ev"] for h in info["holds"]]
     assert evs == sorted(evs, reverse=True)
-    r = _cli("--artifacts", str(tmp_path), "vp", "hold", "Jh", "Qh", "Kh", "Ah", "2c",
+    r = run_cli("--artifacts", str(tmp_path), "vp", "hold", "Jh", "Qh", "Kh", "Ah", "2c",
              "--paytable", str(JOB96))
     assert r.returncode == 0 and "Jh Qh Kh Ah" in r.stdout.splitlines()[2]
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_videopoker import JOB96, JOB96_FINAL, MY_STAGES, PAYTABLES, ROOT, _cli
+from cli_runner import run_cli
+from vp_reference import JOB96, JOB96_FINAL, MY_STAGES, PAYTABLES, ROOT
 
 
 @pytest.fixture(scope="module")
@@ -41,5 +42,5 @@ def test_built_artifacts(vp_artifacts: Path) -> None:
     assert t.num_rows == 134_459
     s = pq.read_table(vp_artifacts / "parquet" / "paytable_summary.parquet")
     assert set(s.column("slug").to_pylist()) == {f.stem for f in PAYTABLES.glob("*.toml")}
-    r = _cli("--artifacts", str(vp_artifacts), "vp", "analyze", str(JOB96))
+    r = run_cli("--artifacts", str(vp_artifacts), "vp", "analyze", str(JOB96))
     assert r.returncode == 0 and "artifact" in r.stdout.splitlines()[-1]

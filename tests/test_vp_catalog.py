@@ -17,6 +17,8 @@ from pathlib import Path
 import h5py
 import numpy as np
 import pytest
+from cli_runner import run_cli
+from vp_reference import naive_category
 
 from pipeline.core.cards import parse_cards
 from pipeline.core.combos import hand_bitmaps
@@ -103,7 +105,6 @@ def test_two_joker_deck_classes() -> None:
 
 
 def test_double_joker_classifier_against_naive_judge() -> None:
-    from test_videopoker import _naive_category  # the naive judge: every substitution
 
     pt = load_paytable(PAYTABLES / "double-joker-full-pay.toml")
     pay_cat, _ = compute_counts(pt)
@@ -116,7 +117,7 @@ def test_double_joker_classifier_against_naive_judge() -> None:
         rows += rng.choice(np.flatnonzero(pay_cat == p), 5).tolist()
     for i in rows:
         cards = [52 if c == 53 else c for c in hands[i].tolist()]  # the judge's joker is 52
-        assert pay_cat[i] == _naive_category(pt, cards), hands[i].tolist()
+        assert pay_cat[i] == naive_category(pt, cards), hands[i].tolist()
 
 
 # ------------------------------------------------------------------ mistake costs
@@ -310,11 +311,6 @@ def test_two_jokers_parse() -> None:
 
 # ------------------------------------------------------------------ catalog and CLI
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], check=False, capture_output=True,
-                          text=True, cwd=ROOT)
-
-
 def test_resolve_by_slug_and_path() -> None:
     p = resolve_paytable("jacks-or-better-9-6")
     assert p == PAYTABLES / "jacks-or-better-9-6.toml"
@@ -338,24 +334,24 @@ def test_catalog_reads_built_figures(artifacts: Path) -> None:
 
 
 def test_cli_list_grade_hold(artifacts: Path) -> None:
-    r = _cli("vp", "list", "--json")
+    r = run_cli("vp", "list", "--json")
     assert r.returncode == 0, r.stderr
     games = json.loads(r.stdout)
     assert len(games) >= 15 and {"slug", "return_exact", "hit_frequency", "built"} <= set(games[0])
-    r = _cli("vp", "grade", "Js Jd 5h 8c Qs", "Js Qs", "--paytable", "jacks-or-better-9-6", "--json")
+    r = run_cli("vp", "grade", "Js Jd 5h 8c Qs", "Js Qs", "--paytable", "jacks-or-better-9-6", "--json")
     assert r.returncode == 0, r.stderr
     g = json.loads(r.stdout)
     assert g["best_hold"] == "Js Jd" and g["cost_exact"] == "5354/5405" and not g["optimal"]
-    r = _cli("vp", "grade", "Js Jd 5h 8c Qs", "11000", "-p", "jacks-or-better-9-6")
+    r = run_cli("vp", "grade", "Js Jd 5h 8c Qs", "11000", "-p", "jacks-or-better-9-6")
     assert r.returncode == 0 and "optimal" in r.stdout
-    r = _cli("vp", "hold", "Js Jd 5h 8c Qs", "-p", "jacks-or-better-9-6", "--json")
+    r = run_cli("vp", "hold", "Js Jd 5h 8c Qs", "-p", "jacks-or-better-9-6", "--json")
     rows = json.loads(r.stdout)["holds"]
     assert rows[0]["cost_exact"] == "0/1" and all("cost" in x for x in rows)
     for args, needle in ((("vp", "grade", "Js Jd 5h 8c Qs", "Ks"), "Ks is not in the deal"),
                          (("vp", "grade", "Js Jd 5h 8c", "Js"), "expected 5 cards"),
                          (("vp", "grade", "Js Jd 5h 8c Qs", "Js", "-p", "nope"), "unknown paytable"),
                          (("vp", "analyze", "nope"), "unknown paytable")):
-        r = _cli(*args)
+        r = run_cli(*args)
         assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, args
 
 

@@ -9,7 +9,6 @@ import json
 import math
 import random
 import subprocess
-import sys
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -19,6 +18,7 @@ import numba as nb
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from cli_runner import run_cli
 
 from pipeline.core.cards import BINOM
 from pipeline.videopoker.analysis import compute_counts, hold_table
@@ -47,8 +47,7 @@ def _pt(slug: str):  # type: ignore[no-untyped-def]
 
 
 def _cli(*args: str, artifacts: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pipeline", "--artifacts", str(artifacts), *args],
-                          check=False, capture_output=True, text=True, cwd=ROOT)
+    return run_cli("--artifacts", str(artifacts), *args)
 
 
 # ------------------------------------------------------------------ charts

@@ -48,15 +48,14 @@ def grade_cmd(
 ) -> None:
     """The cost of a hold against the best hold of the deal (exact fraction and decimal)."""
     from pipeline.videopoker.analysis import (
-        artifact_counts,
         compute_counts,
-        current_artifact,
         grade_hold,
         parse_deal,
         parse_hold,
         vp_cards_text,
     )
     from pipeline.videopoker.catalog import load_named
+    from pipeline.videopoker.paytable_file import artifact_counts, current_artifact
 
     t0 = time.perf_counter()
     pt = load_named(paytable)

@@ -24,10 +24,10 @@ def chart_cmd(
     With the default --max-lines the chart the build exported (strategy/chart_hold) is used
     and judged exactly again; other sizes (or --derive) derive it now.
     """
-    from pipeline.videopoker.analysis import current_artifact
     from pipeline.videopoker.catalog import resolve_paytable
     from pipeline.videopoker.chart import DEFAULT_MAX_LINES, LEGEND, derive_chart
     from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.paytable_file import current_artifact
     from pipeline.videopoker.strategy_io import (
         read_chart,
         strategy_data,

@@ -27,12 +27,14 @@ def analyze_cmd(
     chart: bool = typer.Option(False, "--chart", help="with --strategy: play that game's derived chart"),
 ) -> None:
     """Exact optimal-strategy return, variance and final-hand table of a paytable."""
-    from pipeline.videopoker.analysis import analyze, current_artifact, read_final_counts, summary_dict
+    from pipeline.videopoker.analysis import analyze, summary_dict
     from pipeline.videopoker.catalog import load_named
+    from pipeline.videopoker.paytable_file import current_artifact, read_final_counts
 
     t0 = time.perf_counter()
     pt = load_named(paytable)
     art = current_artifact(pt, artifacts_dir())
+    a = None
     if art is not None:
         counts, den = read_final_counts(art)
         source = f"artifact {art}"
@@ -41,7 +43,7 @@ def analyze_cmd(
         counts, den = a.final_counts, a.denominator
         source = "computed now (no current artifact)"
     info = summary_dict(pt, counts, den, time.perf_counter() - t0)
-    analyze_extras(info, pt, art, strategy, chart)
+    analyze_extras(info, pt, art if art is not None else a, strategy, chart)
     if as_json:
         typer.echo(json.dumps(info))
         return
@@ -67,14 +69,13 @@ def hold_cmd(
 ) -> None:
     """EV of all 32 holds of a deal, best first."""
     from pipeline.videopoker.analysis import (
-        artifact_counts,
         compute_counts,
-        current_artifact,
         hold_table,
         parse_deal,
         vp_cards_text,
     )
     from pipeline.videopoker.catalog import load_named
+    from pipeline.videopoker.paytable_file import artifact_counts, current_artifact
 
     t0 = time.perf_counter()
     pt = load_named(paytable)

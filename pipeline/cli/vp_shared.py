@@ -3,7 +3,6 @@ and the ``vp analyze`` extras (``--strategy`` cross-play and the bankroll figure
 
 from __future__ import annotations
 
-import json
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -57,32 +56,30 @@ def echo_strategy(info: dict[str, Any]) -> None:
                f"percentage points; {info['deals_played_differently']:,} deals played differently")
 
 
-def analyze_extras(info: dict[str, Any], pt: Any, art: Any, strategy: str, use_chart: bool) -> None:
+def analyze_extras(info: dict[str, Any], pt: Any, source: Any, strategy: str, use_chart: bool) -> None:
     """Add the bankroll figures (and, with ``--strategy``, the cross-play return) to ``info``.
 
-    The figures the build stored with the artifact are used when it is current.
+    ``source`` is the current artifact's path (the figures the build stored are used) or the
+    :class:`pipeline.videopoker.analysis.Analysis` just computed (not computed twice).
     """
-    import h5py
+    from pathlib import Path
+
     import numpy as np
 
     from pipeline.errors import InputError
-    from pipeline.videopoker.analysis import analyze
-    from pipeline.videopoker.bankroll import BANKROLL_ATTR, bankroll_figures
+    from pipeline.videopoker.bankroll import bankroll_figures
+    from pipeline.videopoker.paytable_file import read_bankroll, read_best
 
     if use_chart and not strategy:
         raise InputError("--chart needs --strategy GAME (whose chart to play)")
     t0 = time.perf_counter()
     figs = None
-    if art is not None:
-        with h5py.File(art, "r") as f:
-            if BANKROLL_ATTR in f.attrs:
-                figs = json.loads(f.attrs[BANKROLL_ATTR])
-            else:
-                s = f["strategy"]
-                weight, best, counts = s["weight"][:], s["best_hold"][:], s["best_counts"][:]
+    if isinstance(source, Path):
+        figs = read_bankroll(source)
+        if figs is None:
+            weight, best, counts = read_best(source)
     else:
-        a = analyze(pt, deal_classes_here(pt.deck_size))
-        weight, best, counts = a.classes.weight, a.best, a.best_counts
+        weight, best, counts = source.classes.weight, source.best, source.best_counts
     if figs is None:
         finals = [ln["combinations"] for ln in info["lines"]]
         figs = bankroll_figures(pt, finals, info["total_combinations"],

@@ -6,41 +6,23 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
-from pathlib import Path
 from typing import Any
 
-import h5py
 import numpy as np
 
-from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, card_text, parse_cards
+from pipeline.core.cards import card_text, parse_cards
 from pipeline.errors import ConfigError, InputError
 from pipeline.videopoker.classify import classify_deals
 from pipeline.videopoker.deals import DealClasses, deal_classes, deck_hands
-from pipeline.videopoker.digest import built_by_this_solver, solver_digest
 from pipeline.videopoker.paytable import Paytable
-from pipeline.videopoker.solve import NO_HOLD, draw_denominators, solve_holds
+from pipeline.videopoker.solve import draw_denominators, solve_holds
 from pipeline.videopoker.subsets import subset_counts
 from pipeline.videopoker.wild import JOKER
 
-TIE_BREAKS_TEXT = {
-    "fewest-cards": ("among holds with exactly equal EV: keep the fewest cards, then the lowest "
-                     "hold mask (bit t = t-th card of the deal in ascending card id order)"),
-    "low-variance": ("among holds with exactly equal EV: the lower variance of the pay, then the "
-                     "fewest cards, then the lowest hold mask (bit t = t-th card of the deal in "
-                     "ascending card id order)"),
-    "lowest-mask": ("among holds with exactly equal EV: the lowest hold mask, whatever the "
-                    "number of cards kept (bit t = t-th card of the deal in ascending card id "
-                    "order; Wizard of Odds' enumeration order)"),
-}
-TIE_BREAK = TIE_BREAKS_TEXT["fewest-cards"]
-SECOND_HOLD_TEXT = ("second_hold: the best hold (same tie-break) among the holds whose EV is "
-                    "strictly below the best EV, 255 if none; error_cost = best EV - its EV")
-HOLD_BITS = "bit t set = keep the t-th card of the deal's cards in ascending card id order"
 JOKER_TEXT = "Jk"
 
 
@@ -316,118 +298,3 @@ def parse_hold(text: str, cards: list[int], deck_size: int) -> list[int]:
 
 
 # ---------------------------------------------------------------- the artifact
-
-def write_artifact(a: Analysis, path: Path) -> None:
-    """Write ``paytables/<slug>.h5`` (into ``path``, normally a temporary file)."""
-    pt = a.paytable
-    k_cat = pt.n_categories
-    with h5py.File(path, "w") as f:
-        f.attrs.update({
-            "title": f"video poker analysis of {pt.name}",
-            "name": pt.name, "slug": pt.slug, "wild": pt.wild, "deck_size": pt.deck_size,
-            # the file name only: the artifact must not depend on where the checkout lives
-            "paytable_file": Path(pt.source).name, "paytable_sha256": pt.digest,
-            "labels": pt.labels, "pays": [str(p) for p in pt.pays],
-            "return": float(a.return_exact),
-            "return_exact": f"{a.return_exact.numerator}/{a.return_exact.denominator}",
-            "variance": float(a.variance),
-            "variance_exact": f"{a.variance.numerator}/{a.variance.denominator}",
-            "total_combinations": str(a.denominator),
-            "tie_break": TIE_BREAKS_TEXT[pt.tie_break], "tie_break_rule": pt.tie_break,
-            "jokers": pt.jokers if pt.wild == "joker" else 0, "source": pt.reference,
-            "card_ids": CARD_ID_FORMULA + {52: "", 53: "; 52 = joker",
-                                           54: "; 52, 53 = jokers"}[pt.deck_size],
-            "index_scheme": "colex", "index_formula": COLEX_FORMULA,
-        })
-        ds = f.create_dataset("pay_category", data=a.pay_category)
-        ds.attrs.update({"meaning": "pay category of every 5-card deal: line index, "
-                                    f"{k_cat - 1} = nothing", "labels": pt.labels,
-                         "index_scheme": "colex"})
-        for k in range(5):
-            ds = f.create_dataset(f"counts/held{k}", data=a.counts[k])
-            ds.attrs.update({"meaning": f"[i, p] = deals containing the {k} cards of colex index i "
-                                        "with pay category p", "index_scheme": "colex",
-                             "labels": pt.labels})
-        s = f.create_group("strategy")
-        s.attrs["classes"] = len(a.classes)
-        s.attrs["hold_bits"] = HOLD_BITS
-        s.attrs["tie_break"] = TIE_BREAKS_TEXT[pt.tie_break]
-        s["hands"] = a.classes.hands
-        s["weight"] = a.classes.weight
-        s["index5"] = a.classes.index5
-        s["best_hold"] = a.best
-        s["best_hold"].attrs["meaning"] = HOLD_BITS
-        s["ev"] = a.ev
-        s["ev"].attrs["meaning"] = "EV (per coin) of hold mask m in column m"
-        s["best_ev"] = a.ev[np.arange(len(a.best)), a.best]
-        s["best_ev_numerator"] = a.best_num
-        s["best_ev_numerator"].attrs["denominator"] = str(a.ev_denominator)
-        s["best_counts"] = a.best_counts.astype(np.uint32)
-        s["best_counts"].attrs["meaning"] = "final-hand counts of the best hold, out of C(R, drawn)"
-        # --- mistake costs (issue 12): the cheapest real mistake per class ---
-        s["second_hold"] = a.second
-        s["second_hold"].attrs["meaning"] = SECOND_HOLD_TEXT + "; " + HOLD_BITS
-        s["second_ev"] = a.ev[np.arange(len(a.best)), np.where(a.second == NO_HOLD, a.best, a.second)]
-        s["second_ev"].attrs["meaning"] = "EV (per coin) of second_hold"
-        s["second_ev_numerator"] = a.second_num
-        s["second_ev_numerator"].attrs["denominator"] = str(a.ev_denominator)
-        s["error_cost"] = a.error_cost()
-        s["error_cost"].attrs["meaning"] = ("best EV - second EV per coin: what the cheapest "
-                                            "mistake on this deal costs (exact: (best_ev_numerator "
-                                            "- second_ev_numerator) / denominator)")
-        ds = f.create_dataset("final_counts", data=np.array(a.final_counts, dtype=np.int64))
-        ds.attrs.update({"labels": pt.labels, "denominator": str(a.denominator),
-                         "meaning": "final-hand combinations under optimal play at the common "
-                                    "denominator C(deck,5) * lcm(C(R,d), d=0..5)"})
-
-
-def current_artifact(pt: Paytable, artifacts: Path) -> Path | None:
-    """The built ``paytables/<slug>.h5`` for exactly this paytable file and solver, if any.
-
-    The match is found from the files' attributes, then proven against the manifest through
-    :func:`pipeline.query.artifacts.open_checked` (a changed file raises ``ArtifactError``);
-    a file the manifest does not list is not trusted and not used.
-    """
-    from pipeline.query.artifacts import open_checked, read_manifest
-
-    artifacts = Path(artifacts)
-    folder = artifacts / "paytables"
-    if not pt.digest or not folder.is_dir():
-        return None
-    manifest = read_manifest(artifacts)
-    digest = solver_digest()
-    for p in sorted(folder.glob("*.h5")):
-        rel = p.relative_to(artifacts).as_posix()
-        if rel not in manifest.get("files", {}):
-            continue
-        if not built_by_this_solver(manifest, rel, digest):
-            continue
-        try:
-            with h5py.File(p, "r") as f:
-                match = f.attrs.get("paytable_sha256") == pt.digest
-        except OSError:
-            match = False
-        if match:
-            return open_checked(artifacts, rel, manifest)
-    return None
-
-
-def read_final_counts(path: Path) -> tuple[list[int], int]:
-    """(final-hand counts, denominator) from a paytable artifact."""
-    with h5py.File(path, "r") as f:
-        ds = f["final_counts"]
-        return [int(x) for x in ds[:]], int(ds.attrs["denominator"])
-
-
-@contextmanager
-def artifact_counts(path: Path) -> Iterator[tuple[Any, list[Any]]]:
-    """(pay categories, subset counts) of a paytable artifact as open HDF5 datasets, so one
-    deal's holds read their 32 rows and nothing else."""
-    with h5py.File(path, "r") as f:
-        yield f["pay_category"], [f[f"counts/held{k}"] for k in range(5)]
-
-
-def read_counts(path: Path) -> tuple[np.ndarray, list[np.ndarray]]:
-    """(pay categories, subset counts) from a paytable artifact."""
-    with h5py.File(path, "r") as f:
-        return f["pay_category"][:], [f[f"counts/held{k}"][:] for k in range(5)]

@@ -106,9 +106,9 @@ def _built_figures(pt: Paytable, h5: Path, digest: str
     proven against its folder's manifest (the one checked open every reader uses)."""
     if not h5.is_file():
         return None
-    import h5py
 
     from pipeline.query.artifacts import open_checked, read_manifest
+    from pipeline.videopoker.paytable_file import paytable_digest_of, read_summary
 
     artifacts, rel = h5.parent.parent, f"{h5.parent.name}/{h5.name}"
     try:
@@ -118,16 +118,10 @@ def _built_figures(pt: Paytable, h5: Path, digest: str
         return None
     if not built_by_this_solver(manifest, rel, digest):
         return None
+    if paytable_digest_of(h5) != pt.digest:
+        return None
     try:
-        with h5py.File(h5, "r") as f:
-            at = f.attrs
-            if at.get("paytable_sha256") != pt.digest:
-                return None
-            ds = f["final_counts"]
-            counts = [int(x) for x in ds[:]]
-            den = int(ds.attrs["denominator"])
-            ret = Fraction(str(at["return_exact"]))
-            var = float(at["variance"])
+        ret, var, counts, den = read_summary(h5)
     except (OSError, KeyError):
         return None
     hits = sum(c for c, p in zip(counts, pt.pays) if p > 0)

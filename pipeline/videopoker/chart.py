@@ -29,28 +29,30 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-import numba as nb
 import numpy as np
 
 from pipeline.errors import ArtifactError
+from pipeline.videopoker.chart_search import (
+    apply_move,
+    compact_codes,
+    entries,
+    fas_matrix,
+    first_second,
+    improve,
+    inverted,
+    line_holds,
+    mean_ev,
+    move_gains,
+    refresh,
+    set_delta,
+)
+from pipeline.videopoker.chart_text import line_text, pattern_universe
 from pipeline.videopoker.patterns import (
     DISCARD,
     F_FAM,
-    F_N,
-    F_W,
-    FLUSH_PENALTY,
-    HIGH,
-    MULTI,
-    PAT,
-    PENALTY_TEXT,
-    ROYAL_DRAW,
-    STRAIGHT_PENALTY,
-    GameTraits,
     family_key,
     game_traits,
     hold_codes,
-    pattern_base,
-    pattern_variant,
 )
 from pipeline.videopoker.patterns import field as code_field
 from pipeline.videopoker.paytable import Paytable
@@ -162,271 +164,6 @@ def exact_return(ev: np.ndarray, weight: np.ndarray, holds: np.ndarray, pt: Payt
     return total / comb(pt.deck_size, 5)
 
 
-# ------------------------------------------------------------------ kernels
-
-@nb.njit(cache=True)
-def _compact(codes: np.ndarray, table_keys: np.ndarray, table_ids: np.ndarray, pid: np.ndarray,
-             firsts: np.ndarray) -> int:
-    """Number the distinct codes in order of appearance (open-addressing hash table)."""
-    mask = table_keys.shape[0] - 1
-    n = 0
-    for i in range(codes.shape[0]):
-        for m in range(codes.shape[1]):
-            c = codes[i, m]
-            h = (c * 0x9E3779B97F4A7C15) >> 17 & mask
-            while True:
-                if table_ids[h] < 0:
-                    table_keys[h] = c
-                    table_ids[h] = n
-                    firsts[n] = c
-                    n += 1
-                    break
-                if table_keys[h] == c:
-                    break
-                h = (h + 1) & mask
-            pid[i, m] = table_ids[h]
-    return n
-
-
-def compact_codes(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(sorted distinct codes, int32 pattern id of every entry into them)."""
-    size = 1 << 16
-    keys = np.zeros(size, np.int64)
-    ids = np.full(size, -1, np.int64)
-    pid = np.empty(codes.shape, np.int32)
-    firsts = np.empty(size // 2, np.int64)
-    n = _compact(codes, keys, ids, pid, firsts)
-    if n >= size // 2:
-        raise AssertionError("more hold patterns than the pattern table holds")
-    uniq = firsts[:n]
-    srt = np.argsort(uniq)
-    rank = np.empty(n, np.int32)
-    rank[srt] = np.arange(n, dtype=np.int32)
-    return uniq[srt], rank[pid]
-
-
-@nb.njit(cache=True)
-def _entries(pid: np.ndarray, ev: np.ndarray, ent_p: np.ndarray, ent_ev: np.ndarray,
-             ent_m: np.ndarray, k: np.ndarray) -> None:
-    """Per class: the distinct patterns present, each with its lowest-mask hold and that EV."""
-    for i in range(pid.shape[0]):
-        n = 0
-        for m in range(32):
-            p = pid[i, m]
-            seen = False
-            for j in range(n):
-                if ent_p[i, j] == p:
-                    seen = True
-                    break
-            if not seen:
-                ent_p[i, n] = p
-                ent_ev[i, n] = ev[i, m]
-                ent_m[i, n] = m
-                n += 1
-        k[i] = n
-
-
-@nb.njit(cache=True)
-def _inverted(ent_p: np.ndarray, k: np.ndarray, n_pat: int
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pattern -> the (class, slot) pairs where it is present (counting sort)."""
-    start = np.zeros(n_pat + 1, np.int64)
-    for i in range(ent_p.shape[0]):
-        for j in range(k[i]):
-            start[ent_p[i, j] + 1] += 1
-    for p in range(n_pat):
-        start[p + 1] += start[p]
-    fill = start[:-1].copy()
-    cls = np.empty(start[n_pat], np.int64)
-    slot = np.empty(start[n_pat], np.int64)
-    for i in range(ent_p.shape[0]):
-        for j in range(k[i]):
-            p = ent_p[i, j]
-            cls[fill[p]] = i
-            slot[fill[p]] = j
-            fill[p] += 1
-    return start, cls, slot
-
-
-@nb.njit(cache=True)
-def _set_delta(pats: np.ndarray, newpos: np.ndarray, ent_p: np.ndarray, ent_ev: np.ndarray,
-               k: np.ndarray, w: np.ndarray, inv_start: np.ndarray, inv_cls: np.ndarray,
-               first: np.ndarray, mark: np.ndarray, stamp: int) -> float:
-    """EV lost (weighted) if the patterns ``pats`` take the positions ``newpos``; only classes
-    holding one of them can change their first pattern."""
-    total = 0.0
-    moved = np.zeros(newpos.shape[0], np.bool_)
-    for p in pats:
-        moved[p] = True
-    for p in pats:
-        for t in range(inv_start[p], inv_start[p + 1]):
-            i = inv_cls[t]
-            if mark[i] == stamp:
-                continue
-            fp = ent_p[i, first[i]]
-            # unchanged unless the first pattern moves or p now comes before it
-            if not moved[fp] and newpos[p] > newpos[fp]:
-                continue
-            mark[i] = stamp
-            bj = 0
-            for j in range(1, k[i]):
-                if newpos[ent_p[i, j]] < newpos[ent_p[i, bj]]:
-                    bj = j
-            total += w[i] * (ent_ev[i, first[i]] - ent_ev[i, bj])
-    return total
-
-
-@nb.njit(cache=True)
-def _mean_ev(ent_p: np.ndarray, ent_ev: np.ndarray, k: np.ndarray, w: np.ndarray,
-             n_pat: int) -> np.ndarray:
-    """Weighted mean EV of each pattern's hold over the deals that contain the pattern."""
-    num = np.zeros(n_pat)
-    den = np.zeros(n_pat)
-    for i in range(ent_p.shape[0]):
-        for j in range(k[i]):
-            num[ent_p[i, j]] += w[i] * ent_ev[i, j]
-            den[ent_p[i, j]] += w[i]
-    return num / np.maximum(den, 1.0)
-
-
-@nb.njit(cache=True)
-def _fas_matrix(ent_p: np.ndarray, ent_ev: np.ndarray, k: np.ndarray, w: np.ndarray,
-                n_pat: int) -> np.ndarray:
-    """W[a, b] = sum of weight x (EV lost) over classes whose best pattern a competes with b."""
-    mat = np.zeros((n_pat, n_pat))
-    for i in range(ent_p.shape[0]):
-        b = 0
-        for j in range(1, k[i]):
-            if ent_ev[i, j] > ent_ev[i, b]:
-                b = j
-        for j in range(k[i]):
-            if j != b:
-                mat[ent_p[i, b], ent_p[i, j]] += w[i] * (ent_ev[i, b] - ent_ev[i, j])
-    return mat
-
-
-@nb.njit(cache=True)
-def _first_second_one(i: int, ent_p: np.ndarray, k: np.ndarray, pos: np.ndarray,
-                      first: np.ndarray, second: np.ndarray) -> None:
-    f = -1
-    s = -1
-    for j in range(k[i]):
-        q = pos[ent_p[i, j]]
-        if f < 0 or q < pos[ent_p[i, f]]:
-            s = f
-            f = j
-        elif s < 0 or q < pos[ent_p[i, s]]:
-            s = j
-    first[i] = f
-    second[i] = s
-
-
-@nb.njit(cache=True, parallel=True)
-def _first_second(ent_p: np.ndarray, k: np.ndarray, pos: np.ndarray, first: np.ndarray,
-                  second: np.ndarray) -> None:
-    for i in nb.prange(ent_p.shape[0]):
-        _first_second_one(i, ent_p, k, pos, first, second)
-
-
-@nb.njit(cache=True)
-def _gains(p: int, ent_p: np.ndarray, ent_ev: np.ndarray, w: np.ndarray, inv_start: np.ndarray,
-           inv_cls: np.ndarray, inv_slot: np.ndarray, pos: np.ndarray, first: np.ndarray,
-           second: np.ndarray, acc_e: np.ndarray, acc_l: np.ndarray, gains: np.ndarray) -> None:
-    """gains[j] = cost saved by moving pattern p to position j (negative: EV lost)."""
-    n_pat = pos.shape[0]
-    pp = pos[p]
-    for j in range(n_pat):
-        acc_e[j] = 0.0
-        acc_l[j] = 0.0
-    for t in range(inv_start[p], inv_start[p + 1]):
-        i = inv_cls[t]
-        sl = inv_slot[t]
-        f = first[i]
-        if ent_p[i, f] != p:
-            acc_e[pos[ent_p[i, f]]] += w[i] * (ent_ev[i, sl] - ent_ev[i, f])
-        else:
-            s = second[i]
-            if s >= 0:
-                acc_l[pos[ent_p[i, s]]] += w[i] * (ent_ev[i, s] - ent_ev[i, sl])
-    gains[pp] = 0.0
-    run = 0.0
-    for j in range(pp - 1, -1, -1):
-        run += acc_e[j]
-        gains[j] = run
-    run = 0.0
-    for j in range(pp + 1, n_pat):
-        run += acc_l[j]
-        gains[j] = run
-
-
-@nb.njit(cache=True)
-def _apply_move(order: np.ndarray, pos: np.ndarray, p: int, j: int) -> None:
-    pp = pos[p]
-    if j < pp:
-        for t in range(pp, j, -1):
-            order[t] = order[t - 1]
-    else:
-        for t in range(pp, j):
-            order[t] = order[t + 1]
-    order[j] = p
-    lo = min(pp, j)
-    hi = max(pp, j)
-    for t in range(lo, hi + 1):
-        pos[order[t]] = t
-
-
-@nb.njit(cache=True)
-def _refresh(p: int, ent_p: np.ndarray, k: np.ndarray, inv_start: np.ndarray, inv_cls: np.ndarray,
-             pos: np.ndarray, first: np.ndarray, second: np.ndarray) -> None:
-    for t in range(inv_start[p], inv_start[p + 1]):
-        _first_second_one(inv_cls[t], ent_p, k, pos, first, second)
-
-
-@nb.njit(cache=True)
-def _improve(ent_p: np.ndarray, ent_ev: np.ndarray, k: np.ndarray, w: np.ndarray,
-             inv_start: np.ndarray, inv_cls: np.ndarray, inv_slot: np.ndarray, order: np.ndarray,
-             pos: np.ndarray, first: np.ndarray, second: np.ndarray, max_rounds: int,
-             eps: float) -> int:
-    """Insertion local search on the true cost; returns the number of moves made."""
-    n_pat = order.shape[0]
-    acc_e = np.empty(n_pat)
-    acc_l = np.empty(n_pat)
-    gains = np.empty(n_pat)
-    moves = 0
-    for _ in range(max_rounds):
-        improved = False
-        for p in range(n_pat):
-            if inv_start[p + 1] == inv_start[p]:
-                continue
-            _gains(p, ent_p, ent_ev, w, inv_start, inv_cls, inv_slot, pos, first, second,
-                   acc_e, acc_l, gains)
-            j = int(np.argmax(gains))
-            if gains[j] > eps:
-                _apply_move(order, pos, p, j)
-                _refresh(p, ent_p, k, inv_start, inv_cls, pos, first, second)
-                moves += 1
-                improved = True
-        if not improved:
-            break
-    return moves
-
-
-@nb.njit(cache=True)
-def _line_holds(pid: np.ndarray, line_of: np.ndarray, out_hold: np.ndarray,
-                out_line: np.ndarray) -> None:
-    """Per class: the first line with a pattern present, and its lowest-mask hold."""
-    for i in range(pid.shape[0]):
-        best_l = line_of.shape[0] + 1
-        best_m = 0
-        for m in range(32):
-            ln = line_of[pid[i, m]]
-            if ln < best_l:
-                best_l = ln
-                best_m = m
-        out_hold[i] = best_m
-        out_line[i] = best_l
-
-
 # ------------------------------------------------------------------ orders and lines
 
 def _greedy_fas(mat: np.ndarray) -> np.ndarray:
@@ -459,8 +196,8 @@ class _State:
         self.ent_ev = np.full((n, 32), -np.inf)
         self.ent_m = np.empty((n, 32), np.uint8)
         self.k = np.empty(n, np.int64)
-        _entries(self.pid, data.ev, self.ent_p, self.ent_ev, self.ent_m, self.k)
-        self.inv_start, self.inv_cls, self.inv_slot = _inverted(self.ent_p, self.k, n_pat)
+        entries(self.pid, data.ev, self.ent_p, self.ent_ev, self.ent_m, self.k)
+        self.inv_start, self.inv_cls, self.inv_slot = inverted(self.ent_p, self.k, n_pat)
         self.keys = np.array([family_key(int(c)) for c in self.uniq], dtype=np.int64)
         self.order = np.arange(n_pat, dtype=np.int64)
         self.pos = np.arange(n_pat, dtype=np.int64)
@@ -475,7 +212,7 @@ class _State:
         self.order = np.ascontiguousarray(order, dtype=np.int64)
         self.pos = np.empty_like(self.order)
         self.pos[self.order] = np.arange(self.n_pat)
-        _first_second(self.ent_p, self.k, self.pos, self.first, self.second)
+        first_second(self.ent_p, self.k, self.pos, self.first, self.second)
 
     def total_lost(self) -> float:
         """Weighted EV lost by the current order against each class's best pattern."""
@@ -483,7 +220,7 @@ class _State:
         return float((self.w * (self.ent_ev.max(axis=1) - self.ent_ev[rows, self.first])).sum())
 
     def improve(self) -> int:
-        return int(_improve(self.ent_p, self.ent_ev, self.k, self.w, self.inv_start, self.inv_cls,
+        return int(improve(self.ent_p, self.ent_ev, self.k, self.w, self.inv_start, self.inv_cls,
                             self.inv_slot, self.order, self.pos, self.first, self.second,
                             _MAX_ROUNDS, _EPS))
 
@@ -512,13 +249,13 @@ class _State:
     def gains(self, p: int) -> np.ndarray:
         n_pat = self.n_pat
         acc_e, acc_l, g = np.empty(n_pat), np.empty(n_pat), np.empty(n_pat)
-        _gains(p, self.ent_p, self.ent_ev, self.w, self.inv_start, self.inv_cls, self.inv_slot,
+        move_gains(p, self.ent_p, self.ent_ev, self.w, self.inv_start, self.inv_cls, self.inv_slot,
                self.pos, self.first, self.second, acc_e, acc_l, g)
         return g
 
     def move(self, p: int, j: int) -> None:
-        _apply_move(self.order, self.pos, p, j)
-        _refresh(p, self.ent_p, self.k, self.inv_start, self.inv_cls, self.pos, self.first,
+        apply_move(self.order, self.pos, p, j)
+        refresh(p, self.ent_p, self.k, self.inv_start, self.inv_cls, self.pos, self.first,
                  self.second)
 
 
@@ -560,7 +297,7 @@ def _score(st: _State, runs: list[list[int]], pats: tuple[int, ...], anchor: int
     merge = 0 < r < len(runs) - 2 and st.keys[runs[r - 1][0]] == st.keys[runs[r + 1][0]]
     saves = 2 if merge else 1
     st.stamp += 1
-    lost = _set_delta(np.array(pats, np.int64), _newpos(st, pats, anchor), st.ent_p, st.ent_ev,
+    lost = set_delta(np.array(pats, np.int64), _newpos(st, pats, anchor), st.ent_p, st.ent_ev,
                       st.k, st.w, st.inv_start, st.inv_cls, st.first, st.mark, st.stamp)
     return lost / saves
 
@@ -598,7 +335,7 @@ def _reduce_lines(st: _State, max_lines: int) -> None:
         st.order = np.ascontiguousarray(np.argsort(_newpos(st, pats, anc), kind="stable"))
         st.pos[st.order] = np.arange(st.n_pat)
         for p in pats:
-            _refresh(p, st.ent_p, st.k, st.inv_start, st.inv_cls, st.pos, st.first, st.second)
+            refresh(p, st.ent_p, st.k, st.inv_start, st.inv_cls, st.pos, st.first, st.second)
         runs = st.runs()
         new_runs = [tuple(r) for r in runs[:-1]]
         known = {h[2] for h in heap}
@@ -621,107 +358,6 @@ def _candidates_for(st: _State, runs: list[list[int]], run: tuple[int, ...]
     return out
 
 
-# ------------------------------------------------------------------ line text
-
-def _high_range(mains: list[str]) -> str:
-    nums = sorted({int(m.split()[0]) for m in mains})
-    if len(nums) > 1 and nums == list(range(nums[0], nums[-1] + 1)):
-        return f"{nums[0]}-{nums[-1]} high cards"
-    return " or ".join(str(x) for x in nums) + (" high card" if nums == [1] else " high cards")
-
-
-def _penalty_phrase(pens: set[int], universe: set[int]) -> str:
-    if pens >= universe:
-        return ""
-    phrases = []
-    for bit, word in ((FLUSH_PENALTY, "flush"), (STRAIGHT_PENALTY, "straight")):
-        if all(not p & bit for p in pens) and any(u & bit for u in universe):
-            phrases.append(f"no {word} penalty")
-        elif all(p & bit for p in pens) and any(not u & bit for u in universe):
-            phrases.append(f"{word} penalty")
-    described = {u for u in universe if all(
-        (("no " in ph) != bool(u & (FLUSH_PENALTY if "flush" in ph else STRAIGHT_PENALTY)))
-        for ph in phrases)}
-    if phrases and described == pens & universe:
-        return ", ".join(phrases)
-    rest = universe - pens
-    if rest == {0}:
-        return "with a penalty card"
-    if len(rest) < len(pens):
-        return "not with " + " or ".join(PENALTY_TEXT[p] for p in sorted(rest))
-    return " or ".join(PENALTY_TEXT[p] for p in sorted(pens))
-
-
-def _fmt(c0: int, traits: GameTraits, mains: list[str], all_mains: set[str]) -> str:
-    """Text of one family line restricted to some variants (no penalty qualifier)."""
-    fam = code_field(c0, F_FAM)
-    base = pattern_base(c0, traits)
-    w = code_field(c0, F_W)
-    if fam == PAT:
-        return ", ".join(mains) + (base[len("pat hand"):] if w and traits.wild != "deuces" or
-                                   w and not any("deuces" in m for m in mains) else "")
-    if fam == HIGH and code_field(c0, F_N) == 1:
-        return " or ".join(mains) + " alone"
-    if fam == HIGH:
-        return "unsuited " + " or ".join(mains)
-    if fam == ROYAL_DRAW and code_field(c0, F_N) == 2 and w == 0:
-        return "suited " + " or ".join(mains)
-    if fam == ROYAL_DRAW:
-        n_nat = code_field(c0, F_N) - w
-        return base + ("" if len(set(mains)) == comb(5, n_nat) else f" ({', '.join(mains)})")
-    if fam == MULTI:
-        groups = {m for m in mains if m}
-        if not groups or groups >= {m for m in all_mains if m}:
-            return base
-        if groups <= {"high", "low"}:
-            return " or ".join(sorted(groups)) + " " + base
-        return f"{base} ({', '.join(sorted(groups))})"
-    if mains and mains[0].startswith("lowest card"):
-        order = "A3456789TJQK" if traits.wild == "deuces" else "A23456789TJQK"
-        ranks = sorted((m.split()[-1] for m in mains), key=order.index)
-        idx = [order.index(x) for x in ranks]
-        span = f"{ranks[0]}-{ranks[-1]}" if len(ranks) > 2 and idx == list(
-            range(idx[0], idx[-1] + 1)) else ", ".join(ranks)
-        return f"{base}, lowest card {span}"
-    if mains and mains[0].endswith(("high card", "high cards")):
-        return f"{base}, {_high_range(mains)}"
-    return base
-
-
-def line_text(codes: list[int], traits: GameTraits, universe: dict[int, set[int]],
-              universe_mains: dict[int, set[tuple[str, int]]]) -> str:
-    """Readable text of one chart line (a run of patterns of one family).
-
-    Variants that share a penalty qualifier are written together: "suited KQ or KJ (no
-    penalty card); suited QJ".
-    """
-    c0 = codes[0]
-    by_main: dict[str, set[int]] = {}
-    for c in codes:
-        main, pen = pattern_variant(c, traits)
-        by_main.setdefault(main, set()).add(pen)
-    all_mains = {m for m, _ in universe_mains.get(family_key(c0), set())}
-    groups: dict[str, list[str]] = {}
-    for m, pens in by_main.items():
-        q = "" if -1 in pens else _penalty_phrase(pens, universe.get(hash((family_key(c0), m)),
-                                                                       set()))
-        groups.setdefault(q, []).append(m)
-    parts = [_fmt(c0, traits, ms, all_mains) + (f" ({q})" if q else "")
-             for q, ms in sorted(groups.items(), key=lambda kv: kv[0] != "")]
-    return "; ".join(parts)
-
-
-def _universe(uniq: np.ndarray, traits: GameTraits
-              ) -> tuple[dict[int, set[int]], dict[int, set[tuple[str, int]]]]:
-    out: dict[int, set[int]] = {}
-    mains: dict[int, set[tuple[str, int]]] = {}
-    for c in uniq.tolist():
-        main, pen = pattern_variant(c, traits)
-        out.setdefault(hash((family_key(c), main)), set()).add(pen)
-        mains.setdefault(family_key(c), set()).add((main, pen))
-    return out, mains
-
-
 # ------------------------------------------------------------------ the chart
 
 def derive_chart(data: StrategyData, max_lines: int = DEFAULT_MAX_LINES) -> Chart:
@@ -733,8 +369,8 @@ def derive_chart(data: StrategyData, max_lines: int = DEFAULT_MAX_LINES) -> Char
     st = _State(data)
     # two starts, the cheaper one is improved: the greedy feedback-arc-set order of the
     # pairwise precedence graph, and the patterns by their mean EV where present
-    starts = [_greedy_fas(_fas_matrix(st.ent_p, st.ent_ev, st.k, st.w, st.n_pat)),
-              np.argsort(-_mean_ev(st.ent_p, st.ent_ev, st.k, st.w, st.n_pat), kind="stable")]
+    starts = [_greedy_fas(fas_matrix(st.ent_p, st.ent_ev, st.k, st.w, st.n_pat)),
+              np.argsort(-mean_ev(st.ent_p, st.ent_ev, st.k, st.w, st.n_pat), kind="stable")]
     costs = []
     for order in starts:
         st.set_order(order)
@@ -748,11 +384,11 @@ def derive_chart(data: StrategyData, max_lines: int = DEFAULT_MAX_LINES) -> Char
         line_of[run] = r
     holds = np.empty(len(data.weight), np.uint8)
     which = np.empty(len(data.weight), np.int64)
-    _line_holds(st.pid, line_of, holds, which)
+    line_holds(st.pid, line_of, holds, which)
     pt = data.paytable
     ret = exact_return(data.ev, data.weight, holds, pt)
     opt = exact_return(data.ev, data.weight, data.best, pt)
-    universe, universe_mains = _universe(st.uniq, st.traits)
+    universe, universe_mains = pattern_universe(st.uniq, st.traits)
     rows = np.arange(len(holds))
     lost = (data.ev[rows, data.best] - data.ev[rows, holds]) * data.weight
     deals = comb(pt.deck_size, 5)

@@ -4,22 +4,19 @@ export (``strategy/chart_hold``); one game's strategy played on another game's p
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import h5py
 import numpy as np
 
 from pipeline.errors import InputError
-from pipeline.videopoker.analysis import Analysis, analyze, current_artifact
+from pipeline.videopoker.analysis import Analysis, analyze
 from pipeline.videopoker.chart import (
     CHART_COST_TARGET,
     CHART_LINE_STEP,
     DEFAULT_MAX_LINES,
     MAX_EXPORT_LINES,
-    TIE_RULE,
     Chart,
     ChartLine,
     StrategyData,
@@ -28,6 +25,7 @@ from pipeline.videopoker.chart import (
 )
 from pipeline.videopoker.deals import DealClasses, deal_classes
 from pipeline.videopoker.paytable import Paytable
+from pipeline.videopoker.paytable_file import current_artifact, read_chart_parts, read_strategy_data
 
 CHART_HOLD_MEANING = ("hold mask the derived strategy chart picks (bit t = keep the t-th card of "
                       "the deal in ascending card id order); weight x ev[chart_hold] summed over "
@@ -41,15 +39,6 @@ def strategy_data_of(a: Analysis) -> StrategyData:
                         a.pay_category[cls.index5])
 
 
-def read_strategy_data(pt: Paytable, path: Path) -> StrategyData:
-    """Chart inputs from a built ``paytables/<slug>.h5``."""
-    with h5py.File(path, "r") as f:
-        s = f["strategy"]
-        idx = s["index5"][:]
-        return StrategyData(pt, s["hands"][:], s["weight"][:].astype(np.int64), s["ev"][:],
-                            s["best_hold"][:], f["pay_category"][:][idx])
-
-
 def strategy_data(pt: Paytable, artifacts: Path, classes: DealClasses | None = None
                   ) -> tuple[StrategyData, str]:
     """(chart inputs, where they came from): the current artifact, else an analysis now."""
@@ -60,46 +49,21 @@ def strategy_data(pt: Paytable, artifacts: Path, classes: DealClasses | None = N
     return strategy_data_of(a), "computed now (no current artifact)"
 
 
-def write_chart(path: Path, chart: Chart) -> None:
-    """Add ``strategy/chart_hold`` (and the chart as JSON) to a paytable artifact."""
-    with h5py.File(path, "a") as f:
-        s = f["strategy"]
-        if "chart_hold" in s:
-            del s["chart_hold"]
-        s["chart_hold"] = chart.holds
-        r = chart.return_exact
-        s["chart_hold"].attrs.update({
-            "meaning": CHART_HOLD_MEANING, "tie_rule": TIE_RULE, "lines": len(chart.lines),
-            "max_lines": DEFAULT_MAX_LINES,
-            "chart_return_exact": f"{r.numerator}/{r.denominator}",
-            "patterns": chart.patterns,
-            "chart": json.dumps([{"text": ln.text, "codes": ln.codes, "classes": ln.classes,
-                                  "deals": ln.deals, "loss": ln.loss} for ln in chart.lines])})
-
-
 def read_chart(data: StrategyData, path: Path) -> Chart | None:
     """The chart the build exported into ``path`` (None if absent), judged exactly again from
     ``strategy/ev`` and ``strategy/chart_hold``."""
-    with h5py.File(path, "r") as f:
-        if "strategy/chart_hold" not in f:
-            return None
-        ds = f["strategy/chart_hold"]
-        holds = ds[:]
-        lines = [ChartLine(x["text"], list(x["codes"]), int(x["classes"]), int(x["deals"]),
-                           float(x["loss"])) for x in json.loads(ds.attrs["chart"])]
-        patterns = int(ds.attrs["patterns"])
+    stored = read_chart_parts(path)
+    if stored is None:
+        return None
+    holds, rows, patterns, written = stored
+    lines = [ChartLine(x["text"], list(x["codes"]), int(x["classes"]), int(x["deals"]),
+                       float(x["loss"])) for x in rows]
     pt = data.paytable
     ret = exact_return(data.ev, data.weight, holds, pt)
-    if ret != Fraction(str(ds_return(path))):
+    if ret != written:
         return None
     opt = exact_return(data.ev, data.weight, data.best, pt)
     return Chart(pt.name, lines, holds, ret, opt, 0.0, patterns)
-
-
-def ds_return(path: Path) -> str:
-    """The exported chart's exact return as written by the build."""
-    with h5py.File(path, "r") as f:
-        return str(f["strategy/chart_hold"].attrs["chart_return_exact"])
 
 
 def default_chart(data: StrategyData) -> Chart:

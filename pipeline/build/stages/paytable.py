@@ -18,12 +18,10 @@ solves them side by side while the client writes one artifact after the other.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import h5py
 import numpy as np
 import pyarrow as pa
 
@@ -31,21 +29,20 @@ from pipeline.build.config import BuildConfig
 from pipeline.build.paytable_set import outputs_for, paytable_files
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, write_parquet_atomic
-from pipeline.videopoker.analysis import (
-    HOLD_BITS,
-    SECOND_HOLD_TEXT,
-    TIE_BREAKS_TEXT,
-    Analysis,
-    analyze,
-    current_artifact,
-    write_artifact,
-)
-from pipeline.videopoker.bankroll import BANKROLL_ATTR, bankroll_figures
+from pipeline.videopoker.analysis import Analysis, analyze
+from pipeline.videopoker.bankroll import bankroll_figures
 from pipeline.videopoker.deals import DealClasses, read_classes
 from pipeline.videopoker.hold_text import deal_texts
 from pipeline.videopoker.paytable import Paytable, load_paytable
+from pipeline.videopoker.paytable_file import (
+    HOLD_BITS,
+    SECOND_HOLD_TEXT,
+    TIE_BREAKS_TEXT,
+    current_artifact,
+    write_paytable_file,
+)
 from pipeline.videopoker.solve import NO_HOLD
-from pipeline.videopoker.strategy_io import default_chart, strategy_data_of, write_chart
+from pipeline.videopoker.strategy_io import default_chart, strategy_data_of
 
 #: this stage family's config section and its settings besides ``enabled``
 SECTION = "paytables"
@@ -104,10 +101,7 @@ def build_paytable(ctx: Context, path: Path) -> None:
                             a.best_counts)
     ctx.progress(f"writing {h5_rel}", 0.8)
     with atomic_path(ctx.path(h5_rel)) as tmp:
-        write_artifact(a, tmp)
-        write_chart(tmp, chart)  # strategy/chart_hold: the chart's hold per class
-        with h5py.File(tmp, "a") as f:
-            f.attrs[BANKROLL_ATTR] = json.dumps(figs)
+        write_paytable_file(a, chart, figs, tmp)
     ctx.progress(f"writing {pq_rel}", 0.9)
     r = chart.return_exact
     tbl = strategy_table(a).append_column("chart_hold", pa.array(chart.holds))

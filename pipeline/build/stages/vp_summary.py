@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import h5py
 import pyarrow as pa
 
 from pipeline.build.config import BuildConfig
@@ -23,6 +22,7 @@ from pipeline.videopoker.bankroll import bankroll_columns
 from pipeline.videopoker.catalog import CATALOG_FILE, catalog_entry, slow_row
 from pipeline.videopoker.digest import solver_digest
 from pipeline.videopoker.paytable import load_paytable
+from pipeline.videopoker.paytable_file import open_strategy, read_attrs, read_final_counts
 
 OUTPUT = "parquet/paytable_summary.parquet"
 #: settings of this stage's config section besides ``enabled``
@@ -46,12 +46,12 @@ def run(ctx: Context) -> None:
         "game_return_exact", "game_variance")}
     extra: dict[str, list] = {}
     for slug, path in paytable_files(ctx.config):
-        with h5py.File(ctx.path(outputs_for(slug)[0]), "r") as f:
-            at = f.attrs
-            counts = [int(x) for x in f["final_counts"][:]]
-            den = int(f["final_counts"].attrs["denominator"])
+        h5 = ctx.path(outputs_for(slug)[0])
+        counts, den = read_final_counts(h5)
+        at = read_attrs(h5)
+        with open_strategy(h5) as strategy:
             # ---- vp-charts (issue 12): bankroll figures, one value per game on each row ----
-            figs = bankroll_columns(load_paytable(path), counts, den, f["strategy"])
+            figs = bankroll_columns(load_paytable(path), counts, den, strategy)
             for k, v in figs.items():
                 extra.setdefault(k, []).extend([v] * len(counts))
             # ---- end vp-charts ----
