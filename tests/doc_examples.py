@@ -1,0 +1,130 @@
+"""Run the command examples of the docs and compare their output (numbers included).
+
+An example is a fenced code block holding ``$ command`` lines, each followed by the output it
+prints. Blocks after a ``<!-- not run: why -->`` line are left alone (a Dask cluster, a full
+build). In the expected output a line ``...`` stands for any number of lines, and wall-clock
+times (``0.04 s``, ``in 2.3s``, ``(1.25s)``) are not compared.
+
+Commands run with bash in a scratch folder that links the repository's ``pipeline`` and
+``configs`` and the built ``artifacts``, with ``pokertables`` on the PATH.
+
+Maintainers refresh a page's outputs with ``python tests/doc_examples.py --write docs/PAGE.md``
+(after ``make tables``), then read the diff.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FENCE = re.compile(r"^```")
+NOT_RUN = "<!-- not run:"
+#: wall-clock times: "0.04 s", "2.3s", "(1.25s)" (not "5s" inside words)
+SECONDS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?s\b")
+SKIP = "..."
+
+
+@dataclass
+class Example:
+    """One ``$ command`` and the output lines the page shows for it."""
+
+    page: Path
+    line: int
+    command: str
+    expected: list[str]
+
+
+def examples(page: Path) -> list[Example]:
+    """The runnable examples of a page, in order."""
+    out: list[Example] = []
+    lines = page.read_text().splitlines()
+    inside = skip = False
+    current: Example | None = None
+    for i, ln in enumerate(lines, 1):
+        if FENCE.match(ln):
+            if inside:
+                inside, current = False, None
+            else:
+                inside = True
+                skip = i >= 2 and lines[i - 2].startswith(NOT_RUN)
+            continue
+        if not inside or skip:
+            continue
+        if ln.startswith("$ "):
+            cmd = ln[2:]
+            current = Example(page, i, cmd, [])
+            out.append(current)
+        elif current is not None:
+            if current.expected == [] and current.command.endswith("\\"):
+                current.command = current.command[:-1] + " " + ln.strip()
+                current.line = i  # the output starts after the command's last line
+                continue
+            current.expected.append(ln)
+    return out
+
+
+def _scratch(folder: Path, artifacts: Path) -> None:
+    for name, target in (("pipeline", ROOT / "pipeline"), ("configs", ROOT / "configs"),
+                         ("artifacts", artifacts)):
+        link = folder / name
+        if not link.exists():
+            link.symlink_to(target)
+
+
+def run(example: Example, folder: Path, artifacts: Path) -> list[str]:
+    """The command's output lines (stdout then stderr), run in ``folder``."""
+    _scratch(folder, artifacts)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "POKERTABLES_ARTIFACTS": str(folder / "artifacts"), "COLUMNS": "200"}
+    r = subprocess.run(["bash", "-c", example.command], cwd=folder, env=env, capture_output=True,
+                       text=True, timeout=600)
+    return (r.stdout + r.stderr).rstrip("\n").splitlines()
+
+
+def _norm(line: str) -> str:
+    return SECONDS.sub("<time>", line.rstrip())
+
+
+def matches(expected: list[str], got: list[str]) -> bool:
+    """Whether ``got`` fits ``expected`` (``...`` = any lines; times ignored)."""
+    exp = [_norm(x) for x in expected]
+    while exp and not exp[-1]:
+        exp.pop()  # a blank line before the next command belongs to the page, not the output
+    act = [_norm(x) for x in got]
+
+    def fit(i: int, j: int) -> bool:
+        if i == len(exp):
+            return j == len(act)
+        if exp[i].strip() == SKIP:
+            return any(fit(i + 1, k) for k in range(j, len(act) + 1))
+        return j < len(act) and exp[i] == act[j] and fit(i + 1, j + 1)
+
+    return fit(0, 0)
+
+
+def write(page: Path, folder: Path, artifacts: Path) -> None:
+    """Replace each example's output on ``page`` with what the command prints now; where the
+    page shows ``...``, only the lines before it are refreshed (truncated outputs stay so)."""
+    lines = page.read_text().splitlines()
+    for ex in reversed(examples(page)):
+        got = run(ex, folder, artifacts)
+        start = ex.line  # index of the first output line (0-based)
+        end = start + len(ex.expected)
+        k = next((k for k, x in enumerate(ex.expected) if x.strip() == SKIP), None)
+        blank = [""] if ex.expected and not ex.expected[-1].strip() and k is None else []
+        lines[start:end] = (got if k is None else got[:k] + ex.expected[k:]) + blank
+    page.write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":  # pragma: no cover  (maintainers: refresh a page's outputs)
+    import tempfile
+
+    if len(sys.argv) != 3 or sys.argv[1] != "--write":
+        sys.exit("usage: python tests/doc_examples.py --write docs/PAGE.md")
+    with tempfile.TemporaryDirectory() as tmp:
+        write(Path(sys.argv[2]).resolve(), Path(tmp), ROOT / "artifacts")
