@@ -66,6 +66,7 @@ def _register() -> None:
         equity_cmd,
         eval_cmd,
         preflop_cmd,
+        range_cmd,
         showdown_cmd,
         sweep_cmd,
         verify_cmd,
