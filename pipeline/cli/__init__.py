@@ -65,6 +65,7 @@ def _register() -> None:
         build_cmd,
         equity_cmd,
         eval_cmd,
+        hits_cmd,
         preflop_cmd,
         range_cmd,
         showdown_cmd,
