@@ -48,7 +48,8 @@ def _grid(title: str, cells: dict[tuple[int, int], str]) -> list[str]:
     heads = RANKS[::-1]
     lines = [title, "   " + "".join(h.rjust(CELL) for h in heads)]
     for i, h in enumerate(heads):
-        lines.append(f" {h} " + "".join(cells.get((i, j), "").rjust(CELL) for j in range(len(heads))))
+        row = "".join(cells.get((i, j), "").rjust(CELL) for j in range(len(heads)))
+        lines.append(f" {h} {row}".rstrip())
     return lines
 
 

@@ -48,7 +48,7 @@ class RangeGrid:
     live_weighted: Fraction
     #: live hands of all 1,326 (those touching no board or dead card)
     live_hands: int
-    #: (token, names of the classes it chose, combos) for each ``N%`` token
+    #: (token, names of the classes it chose, strongest first, combos) for each ``N%`` token
     percent: list[tuple[str, list[str], int]]
 
 
@@ -105,9 +105,16 @@ def range_grid(rng: Range, text: str, strength: Any, removed: list[int]) -> Rang
                             int(combos[k]), int(live_n[k]), lw))
     out.sort(key=lambda r: (r.row, r.col))
     percent = []
-    for token, hands in percent_choices(text, strength):
-        chosen = np.flatnonzero(np.bincount(cls[hands], minlength=N_HAND_CLASSES))
-        percent.append((token, [names[k] for k in chosen], int(hands.size)))
+    choices = percent_choices(text, strength)
+    if choices:
+        key = np.asarray(strength() if callable(strength) else strength, np.int64)
+        # a class's combos are equal by suit symmetry: its key is any combo's
+        class_key = np.zeros(N_HAND_CLASSES, np.int64)
+        class_key[cls] = key
+        for token, hands in choices:
+            chosen = np.flatnonzero(np.bincount(cls[hands], minlength=N_HAND_CLASSES))
+            chosen = chosen[np.argsort(-class_key[chosen], kind="stable")]
+            percent.append((token, [names[k] for k in chosen], int(hands.size)))
     return RangeGrid(out, int(inr.sum()), weighted, int((inr & live).sum()), live_weighted,
                      int(live.sum()), percent)
 
