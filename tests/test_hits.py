@@ -221,3 +221,25 @@ def test_cli_bad_input_one_error_line(artifacts, args: list[str], needle: str) -
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert r.returncode == 2 and r.stdout == ""
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
+
+
+@pytest.mark.parametrize("board_text,hole_text,want", [
+    # the examples docs/hits.md gives
+    ("Ks Kd 5c", "Ah Kh", "trips"),
+    ("Ks Kd 5c", "Ah 5h", "middle pair"),
+    ("Ks Kd 7c", "Ah 7h", "middle pair"),
+    ("Ks Kd 5c", "9h 9c", "pocket pair below top pair"),
+    ("Ks Kd 5c", "5h 5d", "full house"),
+    ("Ks Kd 5c", "Ah Qh", "ace high"),
+    ("Kh 7d 2c", "Ks Qd", "top pair, good kicker"),
+    ("Kh 7d 2c", "Ks Jd", "top pair, good kicker"),
+    ("Kh 7d 2c", "Ks Td", "top pair, weak kicker"),
+    ("Kh 7d 2c", "Ks Ad", "top pair, top kicker"),
+    ("Ks Kd 7c", "7h 7d", "full house"),
+    ("Ks Kd Kh 7c 7d", "Ah 7s", "nothing"),
+    ("Ks Kd Kh 7c 2d", "Ah As", "full house"),
+])
+def test_documented_examples(evaluator, board_text: str, hole_text: str, want: str) -> None:  # type: ignore[no-untyped-def]
+    made, _ = classify(np.array([parse_cards(hole_text)], np.int64),
+                       np.array(parse_cards(board_text), np.int64), *evaluator)
+    assert MADE[made[0]] == want
