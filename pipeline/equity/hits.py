@@ -108,15 +108,17 @@ def classify(holes: np.ndarray, board: np.ndarray, card_keys: np.ndarray, offset
         m = NOTHING
         if s >= SF_MIN and improves:
             m = SF
-        elif s >= QUADS_MIN and (bc[a] == 3 or bc[b] == 3 or (a == b and bc[a] == 2)):
+        elif QUADS_MIN <= s < SF_MIN and (bc[a] == 3 or bc[b] == 3 or (a == b and bc[a] == 2)):
+            # quads only when a hole card is one of the four (board quads + kicker are not)
             m = QUADS
-        elif s >= FULL_HOUSE_MIN and s < QUADS_MIN and improves:
+        elif FULL_HOUSE_MIN <= s < QUADS_MIN and improves:
             m = FULL_HOUSE
-        elif s >= FLUSH_MIN and s < FULL_HOUSE_MIN and improves:
+        elif FLUSH_MIN <= s < FULL_HOUSE_MIN and improves:
             m = FLUSH
-        elif s >= STRAIGHT_MIN and s < FLUSH_MIN and improves:
+        elif STRAIGHT_MIN <= s < FLUSH_MIN and improves:
             m = STRAIGHT
         elif board_plays:
+            # board quads or a board straight+ the hero cannot beat: the hole cards do not play
             m = NOTHING
         elif a == b:
             if bc[a] == 1:
@@ -148,15 +150,15 @@ def classify(holes: np.ndarray, board: np.ndarray, card_keys: np.ndarray, offset
         if nb_cards == RIVER:
             continue
         f = 0
-        for s_ in range(4):
-            held = ((x & 3) == s_) + ((y & 3) == s_)
-            total = bsuit[s_] + held
+        for suit in range(4):
+            held = ((x & 3) == suit) + ((y & 3) == suit)
+            total = bsuit[suit] + held
             if held and total == FLUSH_LEN - 1:
                 # nut: the hero holds the best card of the suit that is not on the board
                 top = -1
                 for r in range(ACE, -1, -1):
-                    if (bmask >> (4 * r + s_)) & 1 == 0:
-                        top = 4 * r + s_
+                    if (bmask >> (4 * r + suit)) & 1 == 0:
+                        top = 4 * r + suit
                         break
                 f |= 1 << (FD_NUT if (x == top or y == top) else FD_OTHER)
             elif held and total == FLUSH_LEN - 2 and nb_cards == FLOP:
