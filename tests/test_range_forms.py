@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.equity.ranges import parse_range
 from pipeline.errors import InputError
@@ -64,3 +66,13 @@ def test_bad_forms_name_the_token(text: str, bad: str) -> None:
     with pytest.raises(InputError) as exc:
         parse_range(text)
     assert bad in str(exc.value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="[]/05AKQT9s:o,-+. y", max_size=24))
+def test_bracket_and_span_text_raises_only_input_error(text: str) -> None:
+    try:
+        r = parse_range(text)
+    except InputError:
+        return
+    assert r.combos > 0 and np.all((r.weights > 0) & (r.weights <= 1))
