@@ -83,7 +83,7 @@ def test_card_removal() -> None:
 
 
 @pytest.mark.parametrize("text,needle", [
-    ("QQ+,XY", "'XY'"), ("AKs-QJs", "AKs-QJs"), ("QQs", "QQs"), ("AsAs", "duplicate card As"),
+    ("QQ+,XY", "'XY'"), ("AKs-QTs", "AKs-QTs"), ("QQs", "QQs"), ("AsAs", "duplicate card As"),
     ("AK:2", "between 0 and 1"), ("AK:x", "'x'"), ("", "empty range"), (",,", "empty range"),
     ("KK:0", "weight 0"), ("0%", "0%"), ("101%", "101%"), ("AsK", "bad card"),
     ("AsKsQs", "expected 2 hole cards"), ("Z" * 200, "..."),
@@ -126,7 +126,7 @@ def test_fuzz_any_unicode(text: str) -> None:
 
 @pytest.mark.parametrize("args,needle", [
     (["equity", "QQ+,XY"], "'XY'"),
-    (["equity", "AsKs", "--vs", "AKs-QJs"], "AKs-QJs"),
+    (["equity", "AsKs", "--vs", "AKs-QTs"], "AKs-QTs"),
     (["equity", "AsKs", "--vs", "AsQs"], "appears twice"),
     (["equity", "AA", "--vs", "AsAh", "--board", "Ad Ac 2c"], "no hand left"),
     (["preflop", "QQ+", "--vs", "AA", "-n", "3"], "heads-up"),

@@ -9,12 +9,16 @@ Forms (comma separated, case-insensitive, spaces ignored):
 ``AQs+``        the kicker climbs to one below the top card: AQs, AKs
 ``K9o+``        K9o .. KQo;  ``A5s-A2s`` / ``KTs-K7s`` a kicker run (same top card)
 ``AsKs``        one explicit combo (``10`` accepted for ``T``)
-``random``      every hand (also ``any``): 1,326 combos
+``T9s-54s``     a connector span (same gap, both cards step): T9s 98s 87s 76s 65s 54s
+``random``      every hand (also ``any``, ``any two``): 1,326 combos
 ``15%``         the top 15 % of the 1,326 hands by heads-up equity vs a random hand
 ``KK:0.5``      a weight in 0..1 (PioSolver style) on any token
+``[50]..[/50]`` Flopzilla/GTO+ bracket: weight 50 % on every token from ``[50]`` to ``[/50]``
 ==============  ==========================================================
 
-A combo named twice takes the weight of its last mention. The top-% ordering is the exact
+A combo named twice takes the weight of its last mention. A bracket's weight is a percentage
+(0..100); brackets do not nest, must close with the same number, and their tokens carry no
+``:w`` of their own. The top-% ordering is the exact
 heads-up equity of each hand against one random hand (``preflop.h5``, integer counts, so no
 rounding decides the order); hands of equal equity (the combos of one class are equal by
 suit symmetry) are taken or left together, and the prefix whose combo count is nearest to
@@ -47,6 +51,12 @@ _TWO = re.compile(rf"({_RANK})({_RANK})([SO])?(\+)?")
 _TWO_RUN = re.compile(rf"({_RANK})({_RANK})([SO])?-({_RANK})({_RANK})([SO])?")
 _PCT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)%")
 _WEIGHT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)")
+_OPEN = re.compile(r"\[(\d+(?:\.\d*)?|\.\d+)\]")
+_CLOSE = re.compile(r"\[/(\d+(?:\.\d*)?|\.\d+)\]")
+#: Bodies meaning every hand (spaces are squeezed out first, so ``any two`` is ``ANYTWO``).
+_EVERY = ("RANDOM", "ANY", "ANYTWO")
+#: A bracket weight is a percentage.
+PERCENT = 100.0
 
 
 @dataclass(frozen=True)
@@ -130,7 +140,7 @@ def _class_hands(high: int, low: int, suit: str | None) -> np.ndarray:
 
 def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
     """Hand indices named by one token body (upper case, no spaces, no weight)."""
-    if body in ("RANDOM", "ANY"):
+    if body in _EVERY:
         return np.arange(N_HOLE_PAIRS)
     m = _PCT.fullmatch(body)
     if m:
@@ -167,10 +177,18 @@ def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
         ranks = [_rank(x) for x in (h1, k1, h2, k2)]
         if ranks[0] < ranks[1] or ranks[2] < ranks[3]:
             raise _bad(raw, "write the higher card first in a run like A5s-A2s")
-        if ranks[0] != ranks[2] or s1 != s2:
-            raise _bad(raw, "a run keeps the top card and the s/o suffix, e.g. A5s-A2s or 22-66")
-        lo, hi = sorted((ranks[1], ranks[3]))
-        return np.concatenate([_class_hands(ranks[0], k, s1) for k in range(lo, hi + 1)])
+        if s1 != s2:
+            raise _bad(raw, "both ends of a span need the same s/o suffix, e.g. A5s-A2s, T9s-54s")
+        if ranks[0] == ranks[2]:
+            lo, hi = sorted((ranks[1], ranks[3]))
+            return np.concatenate([_class_hands(ranks[0], k, s1) for k in range(lo, hi + 1)])
+        gap = ranks[0] - ranks[1]
+        if ranks[2] - ranks[3] != gap:
+            raise _bad(raw, "a span keeps the top card (A5s-A2s) or the gap between the cards "
+                            "(T9s-54s, KQo-JTo)")
+        # a connector span: both cards step down together
+        lo, hi = sorted((ranks[0], ranks[2]))
+        return np.concatenate([_class_hands(t, t - gap, s1) for t in range(lo, hi + 1)])
     if re.search(r"[2-9TJQKA][CDHS]", body):
         # it looks like cards: say what is wrong with them as cards
         try:
@@ -180,7 +198,7 @@ def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
         if len(cards) != 2:
             raise InputError(f"expected 2 hole cards, got {len(cards)}: {format_cards(cards)}")
     raise _bad(raw, "expected a hand class (QQ, AKs, AKo, AK), a run (QQ+, AQs+, 22-66, "
-                    "A5s-A2s), a combo (AsKs), random, or a top fraction (15%)")
+                    "A5s-A2s, T9s-54s), a combo (AsKs), random, any two, or a top fraction (15%)")
 
 
 def _top_fraction(pct: float, raw: str, strength: Any) -> np.ndarray:
@@ -200,6 +218,67 @@ def _top_fraction(pct: float, raw: str, strength: Any) -> np.ndarray:
     return np.sort(order[:best])
 
 
+def _bracket_weight(num: str, raw: str) -> float:
+    pct = float(num)
+    if not 0 <= pct <= PERCENT:
+        raise _bad(raw, "a bracket weight is a percentage from 0 to 100")
+    return pct / PERCENT
+
+
+def _weighted_tokens(tokens: list[str]) -> list[tuple[str, str, float]]:
+    """(raw token, body without weight or brackets, weight) of each token, brackets resolved."""
+    out: list[tuple[str, str, float]] = []
+    bracket: tuple[str, str] | None = None  # (number, token that opened it)
+    for raw in tokens:
+        body = raw
+        m = _OPEN.match(body)
+        if m:
+            if bracket is not None:
+                raise _bad(raw, f"bracket [{bracket[0]}] is still open (brackets do not nest)")
+            bracket = (m.group(1), raw)
+            body = body[m.end():]
+        m = _CLOSE.search(body)
+        closing = m is not None and m.end() == len(body)
+        if m is not None and closing:
+            if bracket is None:
+                raise _bad(raw, f"[/{m.group(1)}] closes no open bracket")
+            if float(m.group(1)) != float(bracket[0]):
+                raise _bad(raw, f"[/{m.group(1)}] does not close [{bracket[0]}]")
+            body = body[:m.start()]
+        if "[" in body or "]" in body:
+            raise _bad(raw, "a weight bracket is written [50]KK,QQ[/50]")
+        if bracket is not None:
+            if ":" in body:
+                raise _bad(raw, f"a token inside [{bracket[0]}]...[/{bracket[0]}] takes the "
+                                "bracket's weight, not its own")
+            w = _bracket_weight(bracket[0], bracket[1])
+        else:
+            body, sep, wtxt = body.partition(":")
+            w = 1.0
+            if sep:
+                if not _WEIGHT.fullmatch(wtxt):
+                    raise _bad(raw, f"weight {_shown(wtxt)!r} is not a number in 0..1")
+                w = float(wtxt)
+                if not 0 <= w <= 1:
+                    raise _bad(raw, "a weight must be between 0 and 1")
+        if not body:
+            raise _bad(raw, "no hand inside the bracket")
+        out.append((raw, body, w))
+        if closing:
+            bracket = None
+    if bracket is not None:
+        raise _bad(bracket[1], f"bracket [{bracket[0]}] is never closed with [/{bracket[0]}]")
+    return out
+
+
+def percent_choices(text: str, strength: Any) -> list[tuple[str, np.ndarray]]:
+    """Each ``N%`` token of a range text with the hand indices it chose (before later tokens
+    override weights), in the order written; for showing what a top fraction expanded to."""
+    tokens = [t for t in "".join(text.split()).split(",") if t]
+    return [(raw, _top_fraction(float(m.group(1)), raw, strength))
+            for raw, body, _ in _weighted_tokens(tokens) if (m := _PCT.fullmatch(body))]
+
+
 def parse_range(text: str, strength: Any = None) -> Range:
     """Parse range text into a :class:`Range`; raises :class:`InputError` naming a bad token.
 
@@ -213,17 +292,7 @@ def parse_range(text: str, strength: Any = None) -> Range:
     named = np.zeros(N_HOLE_PAIRS, bool)
     last_combo = None
     tokens = [t for t in squeezed.split(",") if t]
-    for raw in tokens:
-        if not raw:
-            continue
-        body, sep, wtxt = raw.partition(":")
-        w = 1.0
-        if sep:
-            if not _WEIGHT.fullmatch(wtxt):
-                raise _bad(raw, f"weight {_shown(wtxt)!r} is not a number in 0..1")
-            w = float(wtxt)
-            if not 0 <= w <= 1:
-                raise _bad(raw, "a weight must be between 0 and 1")
+    for raw, body, w in _weighted_tokens(tokens):
         hands = _token_hands(body.upper(), raw, strength)
         weights[hands] = w
         named[hands] = True
@@ -247,4 +316,4 @@ def single_hand(cards: list[int]) -> Range:
                  np.ones(1, np.float64), (a, b))
 
 
-__all__ = ["Range", "parse_range", "single_hand", "MAX_SHOWN"]
+__all__ = ["Range", "parse_range", "percent_choices", "single_hand", "MAX_SHOWN"]

@@ -1,0 +1,134 @@
+"""``pokertables range``: every range form round-trips through the 13x13 grid (the grid's
+classes and weights, written back as a range, give the same combos and weights), cells sit
+where an independent layout puts them, live combos follow card removal, and the JSON rows
+load into a table as they are."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from pipeline.core.cards import parse_cards
+from pipeline.equity.holes import HOLE_CARDS
+from pipeline.equity.rangegrid import range_grid
+from pipeline.equity.ranges import parse_range
+
+ROOT = Path(__file__).resolve().parent.parent
+RANKS = "23456789TJQKA"
+
+FORMS = ["QQ", "QQ+", "22-66", "AKs", "AKo", "AK", "AQs+", "K9o+", "A5s-A2s", "random",
+         "any two", "KK:0.5,AKs:0.25", "[50]KK,QQ[/50],AA", "T9s-54s", "KQo-JTo",
+         "[25]T9s-76s[/25],JJ+"]
+
+
+def _cell(a: int, b: int) -> tuple[str, int, int]:
+    """Class name and grid cell of two card ids, from the layout rules alone."""
+    hi, lo = max(a >> 2, b >> 2), min(a >> 2, b >> 2)
+    if hi == lo:
+        return RANKS[hi] * 2, 12 - hi, 12 - hi
+    if a % 4 == b % 4:
+        return RANKS[hi] + RANKS[lo] + "s", 12 - hi, 12 - lo   # suited: above the diagonal
+    return RANKS[hi] + RANKS[lo] + "o", 12 - lo, 12 - hi       # offsuit: below it
+
+
+def _round_trip(text: str, strength: object = None) -> None:
+    r = parse_range(text, strength)
+    g = range_grid(r, text, strength, [])
+    assert not any(row.mixed for row in g.rows)
+    back = parse_range(",".join(f"{row.name}:{float(row.weight)!r}" for row in g.rows))
+    assert back.hands.tolist() == r.hands.tolist()
+    assert back.weights.tolist() == r.weights.tolist()
+
+
+@pytest.mark.parametrize("text", FORMS)
+def test_forms_round_trip_through_the_grid(text: str) -> None:
+    _round_trip(text)
+
+
+def test_top_fraction_round_trips_and_reports_its_classes(tables) -> None:  # type: ignore[no-untyped-def]
+    from pipeline.equity.preflop_tables import hand_strength
+
+    key = hand_strength(tables)
+    for text in ("5%", "12.5%", "30%,KK:0.5"):
+        _round_trip(text, key)
+    g = range_grid(parse_range("5%", key), "5%", key, [])
+    (token, classes, n), = g.percent
+    assert token == "5%" and n == g.combos
+    assert sorted(classes) == sorted(row.name for row in g.rows)
+    assert {"AA", "KK", "QQ", "AKs"} <= set(classes)
+
+
+def test_cells_counts_and_card_removal() -> None:
+    text = "QQ+,AKs,[50]T9s-54s[/50],AsKd:0.25"
+    r = parse_range(text)
+    board = parse_cards("Ah Kd 2c")
+    g = range_grid(r, text, None, board)
+    want: dict[str, list] = {}
+    for h, w in zip(r.hands, r.weights):
+        a, b = (int(c) for c in HOLE_CARDS[h])
+        name, row, col = _cell(a, b)
+        e = want.setdefault(name, [row, col, 0, 0, 0.0])
+        e[2] += 1
+        if a not in board and b not in board:
+            e[3] += 1
+            e[4] += w
+    got = {row.name: [row.row, row.col, row.combos, row.live, float(row.live_weighted)]
+           for row in g.rows}
+    assert got == want
+    assert got["AKo"] == [1, 0, 1, 0, 0.0] and got["AA"][3] == 3 and got["54s"][3] == 4
+    assert g.combos == 6 * 3 + 4 + 24 + 1 and g.weighted == 18 + 4 + 12 + 0.25
+    assert g.live == 3 + 3 + 6 + 2 + 24 and g.live_weighted == 3 + 3 + 6 + 2 + 12
+    assert g.live_hands == 1326 - (3 * 51 - 3)
+
+
+def test_mixed_weights_are_flagged() -> None:
+    g = range_grid(parse_range("AA,AsAh:0.5"), "AA,AsAh:0.5", None, [])
+    (row,) = g.rows
+    assert row.mixed and row.weight * 6 == 5.5
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+
+
+def test_cli_json_rows_load_as_a_table() -> None:
+    r = _cli("range", "[50]KK,QQ[/50],AKs", "--board", "Kh 7d 2c", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    t = pa.Table.from_pylist(out["classes"])
+    assert t.num_rows == 3 and t.column("class").to_pylist() == ["AKs", "KK", "QQ"]
+    assert t.column("live").to_pylist() == [3, 3, 6]
+    assert out["combos"] == 16 and out["weighted"] == 10 and out["live"] == 12
+    assert out["live_weighted"] == 3 + 1.5 + 3
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["range", "[50]KK,QQ"], "[50]KK"),
+    (["range", "T9s-53s"], "T9s-53s"),
+    (["range", "AA", "--board", "Ah Kd"], "got 2"),
+    (["range", "AA", "--board", "Ah Kd 2c", "--dead", "2c"], "2c"),
+])
+def test_cli_bad_input_one_error_line(args: list[str], needle: str) -> None:
+    r = _cli(*args)
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
+
+
+def test_cli_text_grid_places_cells() -> None:
+    r = _cli("range", "AKs,[50]AKo[/50],77")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    w = lines.index("weight (* = mixed weights in the class)")
+    ace = lines[w + 2].split()
+    seven = lines[w + 2 + 12 - 5].split()
+    assert ace == ["A", "1"] and lines[w + 3].split() == ["K", ".5"] and seven == ["7", "1"]
+    assert "combos 22 (weighted 16); live 22 (weighted 16) of 1326 live hands" in lines
+    assert np.count_nonzero(["live combos" == ln for ln in lines]) == 1
