@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_runner import assert_one_error, run_cli
 
 pytest.importorskip("distributed")
 
@@ -271,3 +272,62 @@ def test_lost_cluster_is_one_build_error() -> None:
     assert time.perf_counter() - t0 < 60
     ex.client.close(timeout=5)
     gc.collect()
+
+
+def test_all_workers_lost_is_one_build_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 17: the only worker (no nanny to restart it) is killed while its task runs. The
+    scheduler then keeps the task waiting for a worker forever; the client must notice the
+    empty cluster and give one BuildError after NO_WORKERS_S, not wait on the result forever."""
+    from distributed import LocalCluster
+
+    import pipeline.build.executor as ex
+    from pipeline.errors import BuildError
+
+    monkeypatch.setattr(ex, "NO_WORKERS_S", 2)
+    gc.collect()  # see test_scheduler_without_workers_is_one_error
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                      dashboard_address=None) as sched:
+        addr = sched.scheduler_address
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", addr,
+                                   "--no-nanny", "--nthreads", "1", "--no-dashboard"],
+                                  cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            dask = ex.make_executor("dask", addr, None)
+            assert isinstance(dask, ex.DaskExecutor)
+            try:
+                handle = dask.submit(time.sleep, 120)
+                deadline = time.monotonic() + 60
+                while not any(dask.client.processing().values()) and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                assert any(dask.client.processing().values()), "the task never started"
+                time.sleep(0.5)  # inside the running task
+                worker.kill()
+                worker.wait(timeout=30)
+                t0 = time.monotonic()
+                with pytest.raises(BuildError, match="has had no workers for 2 s") as err:
+                    handle.result()
+                took = time.monotonic() - t0
+                assert 2 <= took < 30, took
+                assert "\n" not in str(err.value) and "--executor local" in str(err.value)
+            finally:
+                dask.close()
+        finally:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+    gc.collect()
+
+
+def test_unreachable_scheduler_is_one_quick_cli_error(tmp_path: Path) -> None:
+    """Nothing listens on port 1: one error line, exit 2, after the short connect timeout (not
+    the 20 s worker wait); no artifacts folder is made."""
+    from pipeline.build.executor import CONNECT_TIMEOUT_S, WORKER_WAIT_S
+
+    assert CONNECT_TIMEOUT_S < WORKER_WAIT_S
+    t0 = time.monotonic()
+    r = run_cli("-a", str(tmp_path / "art"), "build", "--executor", "dask",
+                "--scheduler", "tcp://127.0.0.1:1", cwd=tmp_path, timeout=120)
+    took = time.monotonic() - t0
+    assert_one_error(r, "cannot reach the Dask scheduler 'tcp://127.0.0.1:1'")
+    assert took < WORKER_WAIT_S, took
+    assert not (tmp_path / "art").exists()

@@ -102,3 +102,48 @@ def test_a_missed_target_says_so() -> None:
     assert tot.stopped == "max-samples" and tot.deals <= 200_000 + 16 * 1024
     note = stop_note(tot, 1e-5, None)
     assert note is not None and "before reaching the target" in note
+
+
+def _cap_deals(monkeypatch: pytest.MonkeyPatch, cap: int) -> None:
+    """Lower the Monte Carlo deal cap (``max_samples``, a default argument of ``drive_rounds``
+    and ``run_mc``, which every hold'em and Omaha door calls without it) for this test."""
+    import inspect
+
+    from pipeline.equity import montecarlo
+
+    for fn in (montecarlo.drive_rounds, montecarlo.run_mc):
+        names = [q.name for q in inspect.signature(fn).parameters.values()
+                 if q.default is not inspect.Parameter.empty]
+        defaults = list(fn.__defaults__ or ())
+        assert len(defaults) == len(names) and defaults[names.index("max_samples")] > cap
+        defaults[names.index("max_samples")] = cap
+        monkeypatch.setattr(fn, "__defaults__", tuple(defaults))
+
+
+CAP = 40_000
+
+
+@pytest.mark.parametrize("hand", ["AsKs", "AsKsQhJh"], ids=["holdem", "omaha"])
+@pytest.mark.parametrize("rule", [["--stderr", "0.00001"], ["--time", "600"]], ids=["stderr", "time"])
+def test_a_missed_target_reaches_the_json_note(artifacts: Path, hand: str, rule: list[str],
+                                               monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Item 5: when --stderr or --time runs into the deal cap (lowered here), the command's
+    JSON says so in its note: the deals it stopped at and the stderr it reached, which is
+    above the asked target; --time stops at the cap long before its limit."""
+    from cli_runner import run_main
+
+    _cap_deals(monkeypatch, CAP)
+    t0 = time.perf_counter()
+    code, out, err = run_main(capsys, "-a", str(artifacts), "equity", hand, *rule, "--seed", "5",
+                              "--json")
+    assert code == 0, err
+    assert time.perf_counter() - t0 < 300
+    doc = json.loads(out)
+    deals = doc["samples"]
+    assert CAP <= deals <= CAP + 16 * 1024, deals
+    note = doc["note"]
+    assert note.startswith(f"stopped at the {deals:,}-deal cap before reaching the target: "
+                           "the largest stderr is "), note
+    if rule[0] == "--stderr":
+        assert doc["stderr"] > 0.00001

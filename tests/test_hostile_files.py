@@ -34,17 +34,53 @@ def test_hostile_rule_set_files_are_one_error_each(tmp_path: Path) -> None:
         assert_one_error(r, needle)
 
 
-def test_hostile_paytable_overriding_a_builtin_slug(tmp_path: Path) -> None:
-    """A FIFO named like a built-in paytable in a config folder: no hang in list/analyze/dry-run."""
+HOSTILE = ("fifo.toml", "zero.toml", "binary.toml", "deep.toml", "huge.toml")
+
+
+@pytest.mark.parametrize("kind", HOSTILE)
+def test_hostile_paytable_overriding_a_builtin_slug(kind: str, tmp_path: Path) -> None:
+    """A hostile file named like a built-in paytable in a config folder (a FIFO, /dev/zero,
+    binary, deeply nested, huge): one error naming the problem, no hang, in list and analyze,
+    and in a dry run for the files the reader refuses unread (a dry run plans from the files'
+    bytes; it does not parse them, so binary and deep text are refused when the stage runs)."""
+    needle = _hostile(tmp_path / "hostile")[kind]
     pay = tmp_path / "cfg" / "paytables"
     pay.mkdir(parents=True)
-    os.mkfifo(pay / "jacks-or-better-9-6.toml")
+    os.replace(tmp_path / "hostile" / kind, pay / "jacks-or-better-9-6.toml")  # the link itself
     arts = tmp_path / "arts"
     arts.mkdir()
-    for args in (("vp", "list"), ("vp", "analyze", "jacks-or-better-9-6"), ("build", "--dry-run")):
+    commands = [("vp", "list"), ("vp", "analyze", "jacks-or-better-9-6")]
+    if kind in ("fifo.toml", "zero.toml", "huge.toml"):
+        commands.append(("build", "--dry-run"))
+    for args in commands:
         r = run_cli("-a", str(arts), "--config-dir", str(tmp_path / "cfg"), *args, timeout=30)
-        assert_one_error(r, "not a regular file")
+        assert_one_error(r, needle)
+        assert "jacks-or-better-9-6.toml" in r.stderr, (args, r.stderr)
     assert sorted(p.name for p in arts.iterdir()) == []
+
+
+def test_hostile_sweep_files_are_one_error_each(tmp_path: Path) -> None:
+    """Item 13: `vp sweep PATH` reads the file through the safe reader: a FIFO, /dev/zero,
+    binary, deeply nested or huge sweep file is one error naming the problem (not "unknown
+    sweep"), and so is a hostile paytable a sweep names; nothing is written."""
+    arts = tmp_path / "arts"
+    folder = tmp_path / "sweeps"
+    cases = {str(folder / name): needle for name, needle in _hostile(folder).items()}
+    cases["/dev/zero"] = "sweep file /dev/zero is not a regular file"
+    cases[str(folder / "missing.toml")] = "does not exist"
+    (folder / "base-fifo.toml").write_text('base = "fifo.toml"\n[pays]\n"flush" = { values = [5, 6] }\n')
+    cases[str(folder / "base-fifo.toml")] = "fifo.toml is not a regular file"
+    (folder / "list-zero.toml").write_text('paytables = ["binary.toml", "zero.toml"]\n')
+    cases[str(folder / "list-zero.toml")] = "not UTF-8"
+    for path, needle in cases.items():
+        r = run_cli("-a", str(arts), "vp", "sweep", path, cwd=tmp_path, timeout=30)
+        assert_one_error(r, needle)
+        assert "unknown sweep" not in r.stderr, (path, r.stderr)
+    # a bare name that is no configured sweep but a FIFO in the working folder: read, refused
+    os.mkfifo(tmp_path / "pipe")
+    r = run_cli("-a", str(arts), "vp", "sweep", "pipe", cwd=tmp_path, timeout=30)
+    assert_one_error(r, "sweep file pipe is not a regular file")
+    assert not arts.exists()
 
 
 def test_fifo_manifest_never_hangs(tmp_path: Path) -> None:

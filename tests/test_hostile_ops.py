@@ -4,16 +4,20 @@ read-only or cross-device folder is handled, and a config-folder build is not ca
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from cli_runner import assert_one_error, run_cli
 
-from pipeline.build.store import STAGING, build_lock
+from pipeline.build.store import STAGING, TMP_PREFIX, build_lock
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL_SWEEP = 'name = "tiny"\nbase = "jacks-or-better-9-6"\n[pays]\n"full house" = {values = [8, 9]}\n'
@@ -27,6 +31,52 @@ def _mount_tmpfs(where: Path, options: str) -> bool:
 
 def _umount(where: Path) -> None:
     subprocess.run(["umount", str(where)], capture_output=True)
+
+
+@contextlib.contextmanager
+def _read_only_folder(where: Path) -> Iterator[str]:
+    """``where`` made a folder this process cannot write in; yields the strerror a write gets.
+    A read-only tmpfs where mounting is allowed (root); else mode 0555, which binds every user
+    but root; root without mount rights cannot be refused a write, so then the test is skipped
+    saying why (never silently)."""
+    if _mount_tmpfs(where, "ro,size=1m"):
+        try:
+            yield "Read-only file system"
+        finally:
+            _umount(where)
+        return
+    if os.geteuid() == 0:
+        pytest.skip("no read-only folder can be made here: mounting a tmpfs failed, and root "
+                    "writes through mode 0555")
+    where.chmod(0o555)
+    try:
+        yield "Permission denied"
+    finally:
+        where.chmod(0o755)
+
+
+@contextlib.contextmanager
+def _other_file_system(where: Path, need: int = 200 << 20) -> Iterator[Path]:
+    """A folder on another file system than ``where``'s parent: a tmpfs mounted at ``where``
+    (root), else a fresh folder in /dev/shm when that is another file system with room;
+    otherwise the test is skipped saying why."""
+    if _mount_tmpfs(where, f"size={need}"):
+        try:
+            yield where
+        finally:
+            _umount(where)
+        return
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or shm.stat().st_dev == where.parent.stat().st_dev:
+        pytest.skip("no other file system here: mounting a tmpfs failed and /dev/shm is missing "
+                    "or on the same one")
+    if shutil.disk_usage(shm).free < need:
+        pytest.skip(f"/dev/shm has under {need >> 20} MiB free and mounting a tmpfs failed")
+    other = Path(tempfile.mkdtemp(prefix="pokertables-xdev-", dir=shm))
+    try:
+        yield other
+    finally:
+        shutil.rmtree(other, ignore_errors=True)
 
 
 @pytest.fixture
@@ -117,7 +167,7 @@ def test_build_from_another_folder_plans_nothing_stale(artifacts: Path, tmp_path
         r.stdout[-3000:]
 
 
-def test_config_folder_build_is_not_called_forged(artifacts: Path, tmp_path: Path) -> None:
+def test_config_folder_build_is_not_called_forged(tmp_path: Path) -> None:
     """Item 11: the README's config-folder example (9/6 with full house 8) builds a paytable
     the shipped digests do not describe; verify checks it by its invariants, with no
     'content differs' problem, while default stages are still compared."""
@@ -140,38 +190,33 @@ def test_config_folder_build_is_not_called_forged(artifacts: Path, tmp_path: Pat
     assert "vp_classes.h5" in rep.checked and "paytables/jacks-or-better-9-6.h5" in rep.checked
 
 
-def test_read_only_folder_isassert_one_error(tmp_path: Path) -> None:
+def test_read_only_folder_is_one_error(tmp_path: Path) -> None:
     """Item 18: build --force and vp sweep on a read-only folder: one error line, exit 2."""
     ro = tmp_path / "ro"
-    if not _mount_tmpfs(ro, "ro,size=1m"):
-        pytest.skip("cannot mount a read-only tmpfs here (needs root)")
-    try:
-        assert_one_error(run_cli("-a", str(ro), "build", "five", "--force"), "Read-only file system")
-        sweep = tmp_path / "tiny.toml"
-        sweep.write_text(SMALL_SWEEP)
-        r = run_cli("-a", str(ro), "vp", "sweep", str(sweep))
-        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr[-2000:]
-    finally:
-        _umount(ro)
+    ro.mkdir()
+    sweep = tmp_path / "tiny.toml"
+    sweep.write_text(SMALL_SWEEP)
+    with _read_only_folder(ro) as why:
+        needle = f"cannot write in the artifacts folder {ro} ({why})"
+        assert_one_error(run_cli("-a", str(ro), "build", "five", "--force"), needle)
+        assert_one_error(run_cli("-a", str(ro), "vp", "sweep", str(sweep)), needle)
+        assert list(ro.iterdir()) == []
 
 
-def test_subfolder_on_another_file_system_builds_and_verifies(artifacts: Path, tmp_path: Path) -> None:
+def test_subfolder_on_another_file_system_builds_and_verifies(tmp_path: Path) -> None:
     """Item 19: paytables/ symlinked to another file system: copy then rename inside it."""
     from pipeline.build.verify import verify
 
-    other = tmp_path / "other"
-    if not _mount_tmpfs(other, "size=200m"):
-        pytest.skip("cannot mount a tmpfs here (needs root)")
-    try:
+    with _other_file_system(tmp_path / "other") as other:
+        assert other.stat().st_dev != tmp_path.stat().st_dev
         art = tmp_path / "art"
         art.mkdir()
         (art / "paytables").symlink_to(other)
         r = run_cli("-a", str(art), "build", "vp_classes", "paytable:jacks-or-better-9-6")
         assert r.returncode == 0, r.stderr[-2000:]
         assert (other / "jacks-or-better-9-6.h5").is_file()
+        assert not [p.name for p in other.iterdir() if p.name.startswith(TMP_PREFIX)]
         rep = verify(art, stages=["vp_classes", "paytable:jacks-or-better-9-6"])
         assert rep.ok, rep.problems
         manifest = json.loads((art / "manifest.json").read_text())
         assert "paytable:jacks-or-better-9-6" in manifest["stages"]
-    finally:
-        _umount(other)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import subprocess
+import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 
 import pyarrow.dataset as ds
 import pytest
-from cli_runner import run_cli, run_main
+from cli_runner import one_error_line, run_cli, run_main
 
-from pipeline.build.store import TMP_PREFIX
+from pipeline.build.store import STAGING, TMP_PREFIX, build_lock
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
@@ -86,3 +90,95 @@ def test_bad_sweep_files_fail_cleanly(tmp_path: Path, capsys: pytest.CaptureFixt
     code, _, err = run_main(capsys, "vp", "sweep", "jacks-or-better", "--workers", "2")
     assert code == 2 and "--scheduler and --workers need --executor dask" in err
     assert not (tmp_path / "art").exists()
+
+
+#: a two-variant sweep (seconds to solve; the deal classes are derived when none are built)
+TINY = 'name = "tiny"\nbase = "jacks-or-better-9-6"\n[pays]\n"full house" = {values = [%s]}\n'
+
+
+def _waiting_on_flock(pids: list[int]) -> set[int]:
+    """The processes among ``pids`` blocked waiting for an flock (``->`` rows of /proc/locks)."""
+    rows = [ln.split() for ln in Path("/proc/locks").read_text().splitlines() if "->" in ln]
+    return {pid for pid in pids for r in rows if "FLOCK" in r and str(pid) in r}
+
+
+def _sweep_files(art: Path) -> dict[str, bytes]:
+    return {p.relative_to(art).as_posix(): p.read_bytes()
+            for p in sorted((art / "sweeps").rglob("*")) if p.is_file()}
+
+
+def test_two_runs_of_one_sweep_the_later_says_it_replaced_the_other(tmp_path: Path) -> None:
+    """Item 7: two `vp sweep` runs of one name at once. Both solve while the folder's lock is
+    held here, then commit one after the other: the second to write says, on its CLI line, that
+    it replaced the result the other wrote; the first says nothing of the kind. The folder then
+    holds one complete result, listed in the manifest."""
+    if not Path("/proc/locks").exists():
+        pytest.skip("needs /proc/locks to see both runs wait for the lock")
+    art = tmp_path / "art"
+    art.mkdir()
+    sweep = tmp_path / "tiny.toml"
+    sweep.write_text(TINY % "8, 9")
+    with build_lock(art):
+        runs = [subprocess.Popen([sys.executable, "-m", "pipeline", "-a", str(art), "vp", "sweep",
+                                  str(sweep)], cwd=tmp_path, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for _ in range(2)]
+        pids = [r.pid for r in runs]
+        deadline = time.monotonic() + 240
+        while _waiting_on_flock(pids) != set(pids) and time.monotonic() < deadline:
+            assert all(r.poll() is None for r in runs), [r.communicate() for r in runs]
+            time.sleep(0.2)
+        assert _waiting_on_flock(pids) == set(pids), "both runs should wait for the lock"
+    outs = [r.communicate(timeout=240) for r in runs]
+    assert [r.returncode for r in runs] == [0, 0], outs
+    last = sorted(out.strip().splitlines()[-1] for out, _ in outs)
+    wrote = f"wrote {art / 'sweeps' / 'tiny.parquet'}/ and {art / 'sweeps' / 'tiny.png'}"
+    assert last[0] == wrote, last
+    assert last[1].startswith(wrote + "; replaced the result another run of this sweep wrote at "), last
+    assert last[1].endswith("(both runs solved the same variants)"), last
+    manifest = json.loads((art / "manifest.json").read_text())
+    listed = sorted(rel for rel, info in manifest["files"].items() if info.get("stage") == "sweep:tiny")
+    assert listed == sorted(_sweep_files(art)) == [
+        "sweeps/tiny.parquet/full_house=8/part-0.parquet",
+        "sweeps/tiny.parquet/full_house=9/part-0.parquet", "sweeps/tiny.png"]
+    assert not (art / STAGING).exists()
+
+
+@pytest.mark.parametrize("failing", ["plot", "data"])
+def test_full_disk_mid_sweep_keeps_the_old_result_and_says_so(
+        failing: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 7: the disk fills while a second sweep of one name writes its plot (or its data):
+    one `error:` line saying the disk is full and the previous data and plot are unchanged,
+    exit 2; and they are, byte for byte, with the manifest's entry; nothing staged is left."""
+    import pipeline.build.sweeps as sweeps
+
+    art = tmp_path / "art"
+    sweep = tmp_path / "tiny.toml"
+    sweep.write_text(TINY % "8, 9")
+    code, _, err = run_main(capsys, "-a", str(art), "vp", "sweep", str(sweep))
+    assert code == 0, err
+    before = _sweep_files(art)
+    entry = json.loads((art / "manifest.json").read_text())["stages"]["sweep:tiny"]
+    assert len(before) == 3
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if failing == "plot":
+        monkeypatch.setattr(sweeps, "plot_sweep", full)
+    else:
+        monkeypatch.setattr(sweeps.pq, "write_table", full)
+    sweep.write_text(TINY % "7, 9")  # other variants: a mix would show a full_house=7 folder
+    code, out, err = run_main(capsys, "-a", str(art), "vp", "sweep", str(sweep))
+    assert code == 2 and not out
+    line = one_error_line(err)
+    assert line.startswith("error: disk full while writing sweep 'tiny' into "), line
+    assert line.endswith("the previous data and plot of this sweep are unchanged"), line
+    assert _sweep_files(art) == before
+    assert json.loads((art / "manifest.json").read_text())["stages"]["sweep:tiny"] == entry
+    assert not (art / STAGING).exists()
+    # with no earlier result there is nothing to keep, and the message says that instead
+    fresh = tmp_path / "fresh"
+    code, _, err = run_main(capsys, "-a", str(fresh), "vp", "sweep", str(sweep))
+    assert code == 2 and one_error_line(err).endswith(": nothing was written"), err
+    assert not (fresh / "sweeps").exists()

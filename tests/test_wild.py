@@ -1,10 +1,12 @@
 """Wild cards have one definition (``pipeline.videopoker.wild``), and every kernel agrees with it:
-the second joker of a two-joker deck is as wild as the first (issue 20, item 1). The last test
-re-runs the kernel tests that need no artifacts with numba's bounds checks on, so an
-out-of-bounds read or write fails a test instead of silently corrupting memory."""
+the second joker of a two-joker deck is as wild as the first (issue 20, item 1); no module
+defines a joker id of its own or tests a card for one joker id only. The last test re-runs the
+kernel tests that need no artifacts with numba's bounds checks on, so an out-of-bounds read or
+write fails a test instead of silently corrupting memory."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -21,13 +23,20 @@ from pipeline.videopoker.wild import JOKER, WILD_CODE, is_wild
 ROOT = Path(__file__).resolve().parent.parent
 #: set in the bounds-checked child run so it does not start another one
 CHILD = "POKERTABLES_BOUNDSCHECK_CHILD"
-#: kernel tests on small inputs (no artifacts needed) that the bounds-checked tier re-runs
+#: kernel tests on small inputs that the bounds-checked tier re-runs (with --no-artifacts: the
+#: tests here that need the built tables are left out, so the tier never starts a build)
 BOUNDSCHECKED = (
     "tests/test_wild.py",
     "tests/test_vp_charts.py::test_ruin_recursion_equals_the_plain_per_bankroll_loop",
     "tests/test_vp_charts.py::test_long_run_ruin_with_fractional_pays_is_bracketed_not_certain",
     "tests/test_fasteval.py",
+    # the two-joker deck: canonical classes, the pay classifier and a whole solve
+    "tests/test_vp_catalog.py::test_two_joker_deck_classes",
+    "tests/test_vp_catalog.py::test_double_joker_classifier_against_naive_judge",
+    "tests/test_vp_catalog.py::test_double_joker_8_5_reproduces_published_cycles",
 )
+#: the one module that defines the joker card id
+WILD_MODULE = ROOT / "pipeline" / "videopoker" / "wild.py"
 
 
 def test_every_card_id_is_wild_as_the_rules_say() -> None:
@@ -62,13 +71,73 @@ def test_second_joker_plays_like_the_first_in_pay_and_hold_patterns() -> None:
     assert (cats < pt.labels.index("three of a kind") + 1).all()
 
 
+def _joker_literal_problems(text: str, where: str, owner: bool = False) -> list[str]:
+    """Where ``text`` (a module) defines a joker id of its own (``JOKER`` bound to an int, another
+    ``*JOKER*`` name bound to 52 or 53, or ``JOKER`` imported from elsewhere; allowed in the
+    ``owner`` module), or
+    compares a card with one joker id (``== 52``, ``!= 53``, ``in (52, 53)``: the second joker is
+    missed, as in issue 20 item 1). An operand naming a deck (``deck_size == 52``) is a deck
+    size, not a joker test."""
+    out = []
+    for node in ast.walk(ast.parse(text, where)):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and not owner:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name) and "JOKER" in t.id]
+            bound = node.value
+            value = bound.value if isinstance(bound, ast.Constant) else None
+            if names and type(value) is int and ("JOKER" in names or value in (52, 53)):
+                out.append(f"{where}:{node.lineno}: defines {names[0]} = {value}; "
+                           "import JOKER from pipeline.videopoker.wild")
+        elif isinstance(node, ast.ImportFrom) and not owner:
+            if node.module != "pipeline.videopoker.wild" and any(a.name == "JOKER" for a in node.names):
+                out.append(f"{where}:{node.lineno}: imports JOKER from {node.module}")
+        elif isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            for op, a, b in zip(node.ops, operands, operands[1:]):
+                pairs: list[tuple[ast.expr, ast.expr]]
+                if isinstance(op, (ast.Eq, ast.NotEq)):
+                    pairs = [(x, y) for x, y in ((a, b), (b, a))
+                             if isinstance(x, ast.Constant) and x.value in (52, 53)]
+                elif isinstance(op, (ast.In, ast.NotIn)) and isinstance(b, (ast.Tuple, ast.List, ast.Set)):
+                    pairs = [(b, a)] if any(isinstance(e, ast.Constant) and e.value in (52, 53)
+                                            for e in b.elts) else []
+                else:
+                    pairs = []
+                if any("deck" not in ast.unparse(other).lower() for _, other in pairs):
+                    out.append(f"{where}:{node.lineno}: `{ast.unparse(node)}` tests one joker id; "
+                               "use is_wild or `>= JOKER` (pipeline.videopoker.wild)")
+    return out
+
+
+def test_joker_id_has_one_owner_and_no_single_id_tests() -> None:
+    """Issue 20, item 1 was a second joker that ``c == 52`` missed: no module in pipeline/
+    defines or imports a joker id but from pipeline.videopoker.wild, and no video-poker module
+    tests a card against one joker id."""
+    vp = ROOT / "pipeline" / "videopoker"
+    problems = []
+    for f in sorted((ROOT / "pipeline").rglob("*.py")):
+        found = _joker_literal_problems(f.read_text(), str(f.relative_to(ROOT)), owner=f == WILD_MODULE)
+        problems += [p for p in found if "JOKER from" in p or f.is_relative_to(vp)]
+    assert not problems, "\n".join(problems)
+    # the checker sees each bad form, one per line, and lets a deck size and `>= JOKER` through
+    bad = ("JOKER = 52\nFIRST_JOKER: int = 53\nfrom pipeline.core.cards import JOKER\n"
+           "a = c == 52\nb = 53 != hand[4]\nd = c in (52, 53)\nok = deck_size == 52\n"
+           "ok2 = c >= JOKER\nok3 = pt.deck_size != 53\nMAX_JOKERS = 2\n")
+    found = _joker_literal_problems(bad, "probe.py")
+    assert [p.split(":")[1] for p in found] == ["1", "2", "3", "4", "5", "6"], found
+    assert _joker_literal_problems("JOKER = 52\n", "wild.py", owner=True) == []
+
+
 @pytest.mark.skipif(os.environ.get(CHILD) == "1", reason="inside the bounds-checked run already")
 def test_kernel_tests_pass_with_bounds_checks(tmp_path: Path) -> None:
     """The bounds-checked tier: the kernel tests above, compiled with NUMBA_BOUNDSCHECK=1 into a
     cache of their own (the shared cache holds unchecked code)."""
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
            CHILD: "1"}
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
-                          *BOUNDSCHECKED], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=600)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-n", "0", "-p",
+                          "no:cacheprovider", "--no-artifacts", *BOUNDSCHECKED], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    # every kernel test named above ran and passed (none of them needs the artifacts)
+    passed = {ln.split()[1] for ln in run.stdout.splitlines() if ln.startswith("PASSED ")}
+    assert {t for t in BOUNDSCHECKED if "::" in t} <= passed, run.stdout[-3000:]

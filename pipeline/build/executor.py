@@ -10,7 +10,9 @@ on any number of workers.
 * :class:`DaskExecutor` submits them to a ``distributed`` cluster: ``workers=N`` starts a
   local cluster of N single-threaded worker processes, ``scheduler="tcp://HOST:PORT"`` joins a
   running one. Large inputs shared by many tasks are scattered once (broadcast), not shipped
-  with every task. Dask re-runs the tasks of a worker that dies (up to ``allowed_failures``).
+  with every task. Dask re-runs the tasks of a worker that dies (up to ``allowed_failures``);
+  a cluster left with no worker at all for :data:`NO_WORKERS_S` is one :class:`BuildError`, not
+  a build waiting forever.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -110,6 +113,13 @@ class LocalExecutor(Executor):
 MAX_WORKERS = 64
 #: seconds to wait for a scheduler to have at least one worker
 WORKER_WAIT_S = 20
+#: seconds to try reaching a ``--scheduler`` address (refused or unroutable: fail fast)
+CONNECT_TIMEOUT_S = 5
+#: seconds a build waits on a cluster that has lost every worker before giving up (a restarted
+#: worker, e.g. by its nanny, rejoins well inside this; a lone ``--no-nanny`` worker never does)
+NO_WORKERS_S = 20
+#: seconds between checks of the worker count while a task result is awaited
+POLL_S = 1.0
 
 
 @functools.lru_cache(maxsize=1)
@@ -157,11 +167,44 @@ class _DaskHandle:
         from distributed.scheduler import KilledWorker
 
         try:
+            self._wait()
             return self._future.result()
         except CodeMismatch as exc:
             raise BuildError(str(exc)) from None
         except (KilledWorker, FutureCancelledError, CommClosedError, TimeoutError, OSError) as exc:
             raise _cluster_failure(exc) from None
+
+    def _wait(self) -> None:
+        """Return once the task is done (finished, failed or cancelled). A scheduler whose every
+        worker is gone keeps the task waiting for a worker forever, so the worker count is
+        checked every :data:`POLL_S` seconds: none for :data:`NO_WORKERS_S` is a BuildError."""
+        from distributed import wait
+        from distributed.client import FuturesCancelledError
+
+        client = self._future.client
+        empty_since: float | None = None
+        while True:
+            try:
+                wait(self._future, timeout=POLL_S)
+                return
+            except FuturesCancelledError:
+                return  # result() raises FutureCancelledError, a cluster failure
+            except TimeoutError:
+                pass
+            if self._future.done() or client.status != "running":
+                return  # result() reports it (a lost scheduler cancels the future)
+            if client.nthreads():
+                empty_since = None
+                continue
+            now = time.monotonic()
+            if empty_since is None:
+                empty_since = now
+            elif now - empty_since >= NO_WORKERS_S:
+                self._future.cancel()
+                raise BuildError(f"the Dask cluster has had no workers for {NO_WORKERS_S} s while a "
+                                 "task waited (every worker died or left); the unfinished stage "
+                                 "or sweep wrote nothing; restart the workers and run again, or "
+                                 "use --executor local")
 
     def cancel(self) -> None:
         self._future.cancel()
@@ -185,7 +228,7 @@ class DaskExecutor(Executor):
         self._cluster: Any = None
         if scheduler is not None:
             try:
-                self.client = Client(scheduler, timeout=f"{WORKER_WAIT_S}s")
+                self.client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT_S}s")
             except (OSError, TimeoutError) as exc:
                 raise BuildError(f"cannot reach the Dask scheduler {clip(scheduler)}: {exc}") from None
             except (ValueError, TypeError) as exc:  # not an address at all
@@ -229,7 +272,9 @@ class DaskExecutor(Executor):
             return value
         key = id(value)
         if key not in self._scattered:
-            self._scattered[key] = (value, self.client.scatter(value, broadcast=True, hash=True))
+            # an explicit timeout: the client's own default is the short connect timeout
+            self._scattered[key] = (value, self.client.scatter(value, broadcast=True, hash=True,
+                                                               timeout=WORKER_WAIT_S))
         return self._scattered[key][1]
 
     def submit(self, fn: Callable[..., Any], *args: Any, **shared: Any) -> Handle:

@@ -11,6 +11,7 @@ checks them like any artifact.
 
 from __future__ import annotations
 
+import errno
 import shutil
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ import pyarrow.parquet as pq
 
 from pipeline.build.commit import commit_stage
 from pipeline.build.store import STAGING, build_lock, describe_file
+from pipeline.errors import BuildError
 from pipeline.query.artifacts import read_manifest
 from pipeline.videopoker.sweep import Sweep, plot_sweep, solve_sweep, sweep_rows
 
@@ -85,7 +87,16 @@ def write_sweep(sweep: Sweep, cols: dict[str, list[Any]], folder: Path, started:
         staging = folder / STAGING / stage.replace(":", "_")
         shutil.rmtree(staging, ignore_errors=True)
         try:
-            outputs = _write_outputs(sweep, cols, staging)
+            try:
+                outputs = _write_outputs(sweep, cols, staging)
+            except OSError as exc:
+                if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+                    raise
+                kept = ("the previous data and plot of this sweep are unchanged" if before
+                        else "nothing was written")
+                free = shutil.disk_usage(folder).free / (1 << 20)
+                raise BuildError(f"disk full while writing sweep {sweep.name!r} into "
+                                 f"{folder / SWEEPS} ({free:,.1f} MiB free): {kept}") from None
             files = manifest.setdefault("files", {})
             for rel in outputs:
                 files[rel] = {**describe_file(staging / rel), "stage": stage}

@@ -21,6 +21,7 @@ which return, variance and hit frequency are exact fractions.
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import prod
@@ -114,15 +115,25 @@ def _axis_values(spec: Any, where: str) -> tuple[Fraction, ...]:
     return tuple(lo + i * step for i in range(n))
 
 
+def _present(p: Path) -> bool:
+    """Something is at ``p`` (a file of any kind, or a symlink even if dangling)."""
+    return p.exists() or p.is_symlink()
+
+
 def find_sweep(name: str, roots: list[Path]) -> Path:
-    """The sweep file for NAME: a path to a TOML, or ``configs/sweeps/NAME.toml`` under a root."""
+    """The sweep file for NAME: a path (it has a folder part or ends in ``.toml``, or nothing
+    else matches), or ``configs/sweeps/NAME.toml`` under a root. A path is returned whatever is
+    there, so :func:`load_sweep` reads it through the one safe reader, which says what is wrong
+    with a FIFO, a device, a folder or a missing file (not "unknown sweep")."""
     p = Path(name)
-    if p.suffix == ".toml" and p.is_file():
+    if p.suffix == ".toml" or "/" in name or os.sep in name:
         return p
     for root in roots:
         cand = root / "configs" / "sweeps" / f"{name}.toml"
-        if cand.is_file():
+        if _present(cand):
             return cand
+    if _present(p):
+        return p
     known = sorted({q.stem for r in roots for q in (r / "configs" / "sweeps").glob("*.toml")})
     raise ConfigError(f"unknown sweep {name!r} (sweeps: {', '.join(known) or 'none'})")
 
@@ -141,15 +152,16 @@ def load_sweep(path: Path) -> Sweep:
         if len(files) > MAX_SWEEP_VARIANTS:
             raise ConfigError(f"{path}: {len(files):,} paytables; at most {MAX_SWEEP_VARIANTS:,} per sweep")
         paths = tuple((path.parent / f).resolve() for f in files)
-        for f in paths:
-            if not f.is_file():
+        for f in paths:  # what is there is read by load_paytable's safe reader
+            if not _present(f):
                 raise ConfigError(f"{path}: paytable file {f} does not exist")
         return Sweep(name, slugify(path.stem), None, files=paths)
     if "base" not in data or not isinstance(data.get("pays"), dict) or not data["pays"]:
         raise ConfigError(f"{path}: needs base = \"<paytable>\" and a [pays] table (or paytables = [...])")
     base_ref = str(data["base"])
     base_path: Path | None = path.parent / base_ref
-    if base_path is None or not base_path.is_file():
+    # a file next to the sweep (of any kind: the safe reader judges it), else a slug
+    if base_path is None or not _present(base_path) or base_path.is_dir():
         from pipeline.registry import PAYTABLES, entries
 
         base_path = entries(PAYTABLES).get(base_ref)
