@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.core.lazy import lazy_exports
 from pipeline.errors import ArtifactError, BuildError, ConfigError, InputError, PokertablesError
-
-__version__ = "0.1.0"
+from pipeline.version import __version__
 
 if TYPE_CHECKING:
     from pipeline.equity.hand import equity as hand_equity

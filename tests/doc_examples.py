@@ -80,7 +80,7 @@ def run(example: Example, folder: Path, artifacts: Path) -> list[str]:
     """The command's output lines (stdout then stderr), run in ``folder``."""
     _scratch(folder, artifacts)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "POKERTABLES_ARTIFACTS": str(folder / "artifacts"), "COLUMNS": "200"}
+           "POKERTABLES_ARTIFACTS": "artifacts", "COLUMNS": "200"}  # relative: paths print alike
     r = subprocess.run(["bash", "-c", example.command], cwd=folder, env=env, capture_output=True,
                        text=True, timeout=600)
     return (r.stdout + r.stderr).rstrip("\n").splitlines()

@@ -1,7 +1,10 @@
-"""The README's and docs/'s command examples print what the pages say (numbers included)."""
+"""The README's and docs/'s examples print what the pages say (numbers included): the
+``$ command`` blocks (:mod:`doc_examples`) and the ```` ```python ```` blocks, which are doctests."""
 
 from __future__ import annotations
 
+import doctest
+import re
 from pathlib import Path
 
 import pytest
@@ -31,3 +34,44 @@ def test_example_prints_what_the_page_says(ex: Example, artifacts: Path, tmp_pat
     got = run(ex, tmp_path, artifacts)
     assert matches(ex.expected, got), "\n".join(
         [f"{ex.page.name}:{ex.line}: $ {ex.command}", "--- page", *ex.expected, "--- printed", *got])
+
+
+# ---------------------------------------------------------------- Python examples (doctests)
+PYTHON_FENCE = re.compile(r"^```python\s*$")
+
+
+def python_examples(page: Path) -> list[tuple[int, str]]:
+    """(line of the first code line, text) of every ```` ```python ```` block of a page."""
+    out: list[tuple[int, str]] = []
+    lines = page.read_text().splitlines()
+    start: int | None = None
+    for i, ln in enumerate(lines, 1):
+        if start is None and PYTHON_FENCE.match(ln):
+            start = i + 1
+        elif start is not None and ln.startswith("```"):
+            out.append((start, "\n".join(lines[start - 1:i - 1]) + "\n"))
+            start = None
+    return out
+
+
+PYTHON_EXAMPLES = [(page, line, text) for page in PAGES for line, text in python_examples(page)]
+
+
+def test_every_python_block_is_a_doctest() -> None:
+    """A Python block the test could not check (no ``>>>``) would go stale unseen."""
+    assert any(page.name == "README.md" for page, _, _ in PYTHON_EXAMPLES)
+    assert [f"{page.name}:{line}" for page, line, text in PYTHON_EXAMPLES if ">>> " not in text] == []
+
+
+@pytest.mark.parametrize(("page", "line", "text"), PYTHON_EXAMPLES,
+                         ids=[f"{page.name}:{line}" for page, line, _ in PYTHON_EXAMPLES])
+def test_python_example_prints_what_the_page_says(page: Path, line: int, text: str, artifacts: Path,
+                                                  tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The block run as a doctest in a folder whose ``artifacts`` is the built one."""
+    (tmp_path / "artifacts").symlink_to(artifacts)
+    monkeypatch.chdir(tmp_path)
+    test = doctest.DocTestParser().get_doctest(text, {}, f"{page.name}:{line}", str(page), line - 1)
+    report: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test, out=report.append, clear_globs=True)
+    assert runner.tries == text.count(">>> ") and runner.failures == 0, "".join(report)

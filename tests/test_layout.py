@@ -22,12 +22,36 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import in a file, at any depth."""
-    name = _module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+def _lazy_exports(package: str) -> dict[str, str]:
+    """A package's lazy ``_EXPORTS = {"Name": "module:attribute"}`` as name -> module."""
+    path = ROOT / Path(*package.split(".")) / "__init__.py"
+    if not path.is_file():
+        return {}
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_EXPORTS"
+                                                for t in node.targets):
+            return {str(k): str(v).partition(":")[0] for k, v in ast.literal_eval(node.value).items()}
+    return {}
+
+
+def _is_module(name: str) -> bool:
+    path = ROOT / Path(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def _imports_in(tree: ast.AST, name: str, is_package: bool) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in module ``name``'s syntax tree, at any
+    depth (inside functions and under ``if TYPE_CHECKING:`` too).
+
+    ``import a.b`` names ``a.b`` (its parent packages run implicitly and are not listed).
+    ``from a import b`` names the submodule ``a.b`` and ``a`` itself when ``b`` is a submodule
+    (``b`` is looked up in ``a``'s namespace first); the module that defines ``b`` when ``a``
+    exports it lazily (``a._EXPORTS``); and ``a`` otherwise. So a module importing a name from
+    its own parent package depends on that package, which the cycle check then sees.
+    """
+    package = name if is_package else name.rpartition(".")[0]
     out = []
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out += [(node.lineno, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -37,11 +61,19 @@ def _imports(path: Path) -> list[tuple[int, str]]:
                 mod = ".".join(base + ([node.module] if node.module else []))
             else:
                 mod = node.module or ""
-            out.append((node.lineno, mod))
-            out += [(node.lineno, f"{mod}.{a.name}") for a in node.names
-                    if (ROOT / Path(*f"{mod}.{a.name}".split("."))).with_suffix(".py").exists()
-                    or (ROOT / Path(*f"{mod}.{a.name}".split("."))).is_dir()]
-    return out
+            lazy = _lazy_exports(mod)
+            for a in node.names:
+                if _is_module(f"{mod}.{a.name}"):
+                    out += [(node.lineno, f"{mod}.{a.name}"), (node.lineno, mod)]
+                else:
+                    out.append((node.lineno, lazy.get(a.name, mod)))
+    return sorted(set(out))
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in a file (:func:`_imports_in`)."""
+    return _imports_in(ast.parse(path.read_text(), filename=str(path)), _module_name(path),
+                       path.name == "__init__.py")
 
 
 MODULES = sorted(PKG.rglob("*.py"))
@@ -116,19 +148,19 @@ def test_lookup_imports_no_build_module(artifacts: Path) -> None:
 # ---------------------------------------------------------------- layers, cycles, stage modules
 #: The layers, lowest first: a module may import its own layer and the ones below, never above.
 #: ``pipeline`` itself (lazy exports of the public API) and ``pipeline.__main__`` sit on top.
-LAYERS = {"core": 0, "errors": 0, "registry": 1, "rules": 1, "query": 2, "equity": 3,
-          "videopoker": 3, "showdown": 3, "build": 4, "cli": 5, "__main__": 6, "": 6}
+LAYERS = {"core": 0, "errors": 0, "version": 0, "registry": 1, "rules": 1, "query": 2, "equity": 3,
+          "abstraction": 3, "videopoker": 3, "showdown": 3, "build": 4, "cli": 5, "__main__": 6, "": 6}
 NAMES = {_module_name(p) for p in MODULES}
 
 
 def _graph() -> dict[str, set[str]]:
-    """Module -> the pipeline modules it imports (its parent packages, which Python runs
-    implicitly, left out: a package's __init__ is not a dependency its children choose)."""
+    """Module -> the pipeline modules it imports (:func:`_imports`). A parent package counts when
+    a module imports from it by name (``from pipeline.cli import app`` in a command module, which
+    the package imports back: a cycle), not merely because Python runs it before its children."""
     out: dict[str, set[str]] = {}
     for path in MODULES:
         me = _module_name(path)
-        deps = {m for _, m in _imports(path) if m in NAMES and m != me}
-        out[me] = {d for d in deps if not me.startswith(d + ".")}
+        out[me] = {m for _, m in _imports(path) if m in NAMES and m != me}
     return out
 
 
@@ -188,7 +220,11 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
 
 
 def test_no_import_cycle_between_modules() -> None:
-    assert _cycles(_graph()) == []
+    """Zero cycles among all modules, the command-line package and imports from a parent
+    package included."""
+    graph = _graph()
+    assert "pipeline.cli" in graph and "pipeline.cli.app" in graph["pipeline.cli.build_cmd"]
+    assert _cycles(graph) == []
 
 
 def test_no_stage_module_imports_another() -> None:
@@ -207,6 +243,109 @@ def test_the_checks_catch_what_they_forbid() -> None:
              "pipeline.query.c": set()}
     assert _upward(graph) == ["pipeline.core.a imports pipeline.cli.b"]
     assert _cycles(graph) == [["pipeline.cli.b", "pipeline.core.a"]]
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    # a name from the parent package: the package (the old graph dropped this edge)
+    ("from pipeline.cli.app import app", {"pipeline.cli.app"}),
+    ("from pipeline.equity import equity", {"pipeline.equity"}),
+    ("from pipeline.equity import preflop_tables", {"pipeline.equity", "pipeline.equity.preflop_tables"}),
+    ("import pipeline.equity.preflop_tables as pq", {"pipeline.equity.preflop_tables"}),
+    ("from . import preflop_tables", {"pipeline.equity", "pipeline.equity.preflop_tables"}),
+    # a lazy export: the module that defines it; anything else: the package
+    ("from pipeline import Tables", {"pipeline.query.tables"}),
+    ("from pipeline.query import Tables", {"pipeline.query.tables"}),
+    ("from pipeline import __version__", {"pipeline"}),
+])
+def test_the_import_reader_resolves_names(source: str, found: set[str]) -> None:
+    assert {m for _, m in _imports_in(ast.parse(source), "pipeline.equity.seats", False)} == found
+
+
+def test_the_cycle_check_sees_a_child_importing_its_package() -> None:
+    """A module that imports a name from the package that imports it back is a cycle."""
+    graph = _graph()
+    graph["pipeline.cli.eval_cmd"] = graph["pipeline.cli.eval_cmd"] | {"pipeline.cli"}
+    assert any({"pipeline.cli", "pipeline.cli.eval_cmd"} <= set(group) for group in _cycles(graph))
+
+
+# ---------------------------------------------------------------- module size, private state
+#: the longest a module may be: past it, split it by concern
+MAX_MODULE_LINES = 500
+
+
+def test_no_module_is_over_500_lines() -> None:
+    long = {f"{p.relative_to(ROOT)}: {n}" for p in MODULES
+            if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    assert long == set()
+
+
+#: underscored names that are public API of the standard library's objects, with why
+PRIVATE_ALLOWED = {
+    # namedtuple's documented methods and field list (underscored so as not to clash with fields)
+    "_fields": "collections.namedtuple / typing.NamedTuple field names",
+    "_asdict": "collections.namedtuple / typing.NamedTuple method",
+    "_replace": "collections.namedtuple / typing.NamedTuple method",
+    "_make": "collections.namedtuple / typing.NamedTuple method",
+}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__")) \
+        and name not in PRIVATE_ALLOWED
+
+
+def _private_uses(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, what) of every use of another module's or object's private state: importing a
+    ``_name`` or a ``_module``, ``obj._attr`` on anything but ``self``, ``cls`` or ``super()``,
+    and ``getattr``/``setattr``/``hasattr``/``delattr`` with a literal ``"_name"``."""
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            bad += [(node.lineno, f"imports {a.name}") for a in node.names
+                    if any(_private(part) for part in a.name.split("."))]
+        elif isinstance(node, ast.ImportFrom):
+            if any(_private(part) for part in (node.module or "").split(".")):
+                bad.append((node.lineno, f"imports from {node.module}"))
+            bad += [(node.lineno, f"imports {a.name} from {node.module}") for a in node.names
+                    if _private(a.name)]
+        elif isinstance(node, ast.Attribute) and _private(node.attr):
+            own = (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")) or (
+                isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+                and node.value.func.id == "super")
+            if not own:
+                bad.append((node.lineno, f"uses {ast.unparse(node)}"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in ("getattr", "setattr", "hasattr", "delattr") and len(node.args) > 1:
+            key = node.args[1]
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and _private(key.value):
+                bad.append((node.lineno, f"uses {ast.unparse(node)}"))
+    return bad
+
+
+def test_no_module_uses_another_modules_private_state() -> None:
+    """A ``_name`` belongs to its module or object: another module neither imports it nor
+    reaches into an object for it (a name two modules share is public: drop the underscore)."""
+    bad = [f"{p.relative_to(ROOT)}:{line} {what}" for p in MODULES
+           for line, what in _private_uses(ast.parse(p.read_text()))]
+    assert bad == []
+
+
+@pytest.mark.parametrize(("source", "flagged"), [
+    ("from pipeline.build.store import _fsync_dir", True),
+    ("from pipeline.build.store import fsync_dir", False),
+    ("from pipeline.x import __version__", False),
+    ("import pipeline._hidden", True),
+    ("t._cache[1] = 2", True),
+    ("self.other._cache", True),
+    ("self._cache = {}", False),
+    ("cls._cache = {}", False),
+    ("super()._setup()", False),
+    ("getattr(t, '_cache', None)", True),
+    ("getattr(fn, '__name__', 'task')", False),
+    ("EvalTables._fields", False),
+])
+def test_the_private_check_sees_what_it_forbids(source: str, flagged: bool) -> None:
+    assert bool(_private_uses(ast.parse(source))) is flagged
 
 
 def _reachable(graph: dict[str, set[str]], roots: set[str]) -> set[str]:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from cli_runner import run_cli
+from doc_examples import matches
 
 from pipeline.build.keys import stale_reasons
 from pipeline.core.codegraph import ImportGraph
@@ -88,25 +89,39 @@ def test_indirect_import_change_makes_preflop_and_paytables_stale(copy: Path, ar
         assert named == imports, (name, plan[name])
     line = next(ln for ln in text.stdout.splitlines() if ln.startswith("preflop "))
     assert "would-run" in line and "code: pipeline.core.combos" in line, text.stdout
+    # docs/building.md shows this very plan (a block the doc test cannot run: it needs the edit)
+    shown = _building_page_plan()
+    assert matches(shown, text.stdout.splitlines()), "\n".join(
+        ["docs/building.md shows:", *shown, "--- printed:", text.stdout])
+
+
+def _building_page_plan() -> list[str]:
+    """The output lines of docs/building.md's dry-run example (after a combos.py edit)."""
+    lines = (ROOT / "docs" / "building.md").read_text().splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith(
+        "<!-- not run: it shows the plan after a one-line edit of pipeline/core/combos.py"))
+    assert lines[start + 1] == "```" and lines[start + 2] == "$ pokertables build --dry-run"
+    end = lines.index("```", start + 2)
+    return lines[start + 3:end]
 
 
 def test_comment_docstring_and_version_edits_rebuild_nothing(copy: Path, artifacts: Path) -> None:
     """Issue 21: keys hash each module's meaning (its syntax tree without docstrings, comments
     and __version__), so these edits leave every stage up to date."""
     solve = copy / "pipeline" / "videopoker" / "solve.py"
-    init = copy / "pipeline" / "__init__.py"
+    version = copy / "pipeline" / "version.py"
     old_solve = _edit(solve, "\n# a comment only\n")
     text = solve.read_text()
     solve.write_text(text.replace('"""', '"""Reworded. ', 1))  # the module docstring changes
-    old_init = init.read_text()
-    assert "__version__ = " in old_init
-    init.write_text(old_init.replace("__version__ = ", "__version__ = '9.9.9'  # was ", 1))
+    old_version = version.read_text()
+    assert "__version__ = " in old_version
+    version.write_text(old_version.replace("__version__ = ", "__version__ = '9.9.9'  # was ", 1))
     try:
         plan = _plan(copy, artifacts)
         text_out = _dry_run(copy, artifacts).stdout
     finally:
         solve.write_text(old_solve)
-        init.write_text(old_init)
+        version.write_text(old_version)
     assert all(s["status"] == "up-to-date" for s in plan.values()), plan
     assert text_out.strip().splitlines()[-1].startswith("0 stage(s) would run"), text_out[-2000:]
 

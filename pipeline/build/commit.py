@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pipeline.build.store import MANIFEST, _fsync_dir, move_file, write_json_atomic
+from pipeline.build.store import MANIFEST, fsync_dir, move_file, write_json_atomic
 from pipeline.errors import BuildError
 from pipeline.query.artifacts import read_manifest, sha256_file, stat_signature
 
@@ -59,7 +59,7 @@ def commit_stage(folder: Path, staging: Path, stage: str, outputs: tuple[str, ..
         _move(staging / out, folder / out)
         touched.add((folder / out).parent)
     for d in touched:
-        _fsync_dir(d)
+        fsync_dir(d)
     stamp(manifest, folder, list(outputs))
     try:
         write_json_atomic(folder / MANIFEST, manifest)
@@ -71,7 +71,7 @@ def commit_stage(folder: Path, staging: Path, stage: str, outputs: tuple[str, ..
     for rel in retired:  # a kill before this leaves an untracked file that verify names
         with contextlib.suppress(FileNotFoundError):
             (folder / rel).unlink()
-    _fsync_dir(folder)
+    fsync_dir(folder)
 
 
 def recover(folder: Path) -> str | None:
@@ -109,5 +109,5 @@ def recover(folder: Path) -> str | None:
         what = f"rolled back the interrupted commit of stage {stage} (it will be rebuilt)"
     with contextlib.suppress(FileNotFoundError):
         path.unlink()
-    _fsync_dir(folder)
+    fsync_dir(folder)
     return what

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline import __version__
 from pipeline.build.commit import JOURNAL, commit_stage, recover
 from pipeline.build.config import BuildConfig
 from pipeline.build.executor import Executor, LocalExecutor
@@ -26,6 +25,7 @@ from pipeline.build.store import (
 from pipeline.core.codegraph import ImportGraph
 from pipeline.errors import ArtifactError, BuildError
 from pipeline.query.artifacts import MANIFEST, open_checked
+from pipeline.version import __version__
 
 
 @dataclass(frozen=True)

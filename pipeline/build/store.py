@@ -47,6 +47,7 @@ __all__ = [
     "create_mapped_dataset",
     "dataset_offset",
     "describe_file",
+    "fsync_dir",
     "map_dataset",
     "map_for_fill",
     "move_file",
@@ -57,7 +58,8 @@ __all__ = [
 ]
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
+    """Flush a folder's entries to disk, so a rename into it survives a crash."""
     fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -82,7 +84,7 @@ def atomic_path(target: Path) -> Iterator[Path]:
             os.fsync(fh.fileno())
         os.chmod(tmp_path, 0o644)
         os.replace(tmp_path, target)
-        _fsync_dir(target.parent)
+        fsync_dir(target.parent)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
@@ -274,7 +276,7 @@ def atomic_folder(target: Path) -> Iterator[Path]:
                 shutil.rmtree(old)
             else:
                 os.replace(tmp, target)
-        _fsync_dir(target.parent)
+        fsync_dir(target.parent)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

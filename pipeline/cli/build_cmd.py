@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 import typer
 
-from pipeline.cli import DEFAULT_ARTIFACTS, STATE, app, artifacts_dir
+from pipeline.cli.app import DEFAULT_ARTIFACTS, STATE, app, artifacts_dir
 from pipeline.cli.progress import LogProgress
 
 

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from pipeline.cli import app, artifacts_dir
+from pipeline.cli.app import app, artifacts_dir
 
 
 @app.command("eval")

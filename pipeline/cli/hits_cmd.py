@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from pipeline.cli import app, artifacts_dir
+from pipeline.cli.app import app, artifacts_dir
 
 #: Width of the category column in the text tables.
 NAME_WIDTH = 28

@@ -13,7 +13,7 @@ from typing import BinaryIO, Optional
 
 import typer
 
-from pipeline.cli import app, artifacts_dir
+from pipeline.cli.app import app, artifacts_dir
 from pipeline.errors import InputError
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from pipeline.cli import artifacts_dir
+from pipeline.cli.app import artifacts_dir
 from pipeline.cli.vp_shared import deal_classes_here, vp_app
 
 #: rows shown in the text output (the dataset has them all)

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from pipeline.cli import app, artifacts_dir
+from pipeline.cli.app import app, artifacts_dir
 
 
 @app.command("verify")

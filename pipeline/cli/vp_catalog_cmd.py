@@ -8,7 +8,7 @@ import time
 
 import typer
 
-from pipeline.cli import artifacts_dir
+from pipeline.cli.app import artifacts_dir
 from pipeline.cli.vp_shared import vp_app
 
 

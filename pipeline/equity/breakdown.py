@@ -26,6 +26,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import format_cards
+from pipeline.equity.assignments import next_outer, start_walk
 from pipeline.equity.holes import HOLE_CARDS, HOLE_MASKS, hand_classes
 from pipeline.equity.montecarlo import DEFAULT_SAMPLES
 from pipeline.equity.result import EquityResult
@@ -45,6 +46,7 @@ def _assignments(hero_m: np.ndarray, off: np.ndarray, hand_m: np.ndarray, hand_w
     hands to the other range seats (rows off[p]:off[p+1] of hand_m/hand_w)."""
     P = off.shape[0] - 1
     at = np.empty(max(P, 1), np.int64)
+    sel = np.empty(max(P, 1), np.int64)
     used = np.zeros(P + 1, np.uint64)
     wp = np.ones(P + 1, np.float64)
     for h in range(hero_m.shape[0]):
@@ -54,26 +56,16 @@ def _assignments(hero_m: np.ndarray, off: np.ndarray, hand_m: np.ndarray, hand_w
             continue
         n_i = 0
         n_f = 0.0
-        d = 0
-        at[0] = off[0] - 1
-        used[0] = hero_m[h]
-        wp[0] = 1.0
-        while d >= 0:
-            at[d] += 1
-            k = at[d]
-            if k >= off[d + 1]:
-                d -= 1
-                continue
-            if hand_m[k] & used[d]:
-                continue
-            if d + 1 < P:
-                used[d + 1] = used[d] | hand_m[k]
-                wp[d + 1] = wp[d] * hand_w[k]
-                d += 1
-                at[d] = off[d] - 1
-                continue
-            n_i += 1
-            n_f += wp[d] * hand_w[k]
+        d = start_walk(hero_m[h], off, at, used, wp)
+        while True:
+            d = next_outer(d, off, hand_m, hand_w, at, used, wp, sel)
+            if d < 0:
+                break
+            for k in range(off[P - 1], off[P]):  # the last seat
+                if hand_m[k] & used[P - 1]:
+                    continue
+                n_i += 1
+                n_f += wp[P - 1] * hand_w[k]
         out_i[h] = n_i
         out_f[h] = n_f
 

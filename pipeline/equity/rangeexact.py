@@ -21,6 +21,7 @@ from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, SHARE_SCALE
 from pipeline.core.fasteval import hand_score
+from pipeline.equity.assignments import next_outer, start_walk
 from pipeline.equity.montecarlo import Seats
 from pipeline.equity.symmetry import orbit_step, range_stabilizer
 
@@ -71,50 +72,40 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
             else:
                 score[k] = hand_score(bkey + keys[hand_a[k]] + keys[hand_b[k]],
                                       bmask | hand_m[k], offsets, ranks, flush)
-        # depth-first over seats; used[d] / wp[d] = cards / weight of seats above d
-        d = 0
-        at[0] = off[0] - 1
-        used[0] = bmask
-        wp[0] = 1.0
-        while d >= 0:
-            at[d] += 1
-            k = at[d]
-            if k >= off[d + 1]:
-                d -= 1
-                continue
-            if score[k] < 0 or (hand_m[k] & used[d]):
-                continue
-            sel[d] = k
-            if d + 1 < P:
-                used[d + 1] = used[d] | hand_m[k]
-                wp[d + 1] = wp[d] * hand_w[k]
-                d += 1
-                at[d] = off[d] - 1
-                continue
-            w = wp[d] * hand_w[k]
-            best = 0
-            nbest = 0
-            for p in range(P):
-                s = score[sel[p]]
-                sc[p] = s
-                if s > best:
-                    best = s
-                    nbest = 1
-                elif s == best:
-                    nbest += 1
-            sh = SHARE_SCALE // nbest
-            col = 0 if nbest == 1 else 1
-            for p in range(P):
-                if sc[p] == best:
-                    acc_i[ch, p, col] += wb
-                    acc_i[ch, p, 3] += wb * sh
-                    acc_f[ch, p, col] += wb * w
-                    acc_f[ch, p, 3] += wb * w * sh
-                else:
-                    acc_i[ch, p, 2] += wb
-                    acc_f[ch, p, 2] += wb * w
-            tot_i[ch] += wb
-            tot_f[ch] += wb * w
+        # every assignment of card-disjoint hands off the board (pipeline.equity.assignments)
+        d = start_walk(bmask, off, at, used, wp)
+        while True:
+            d = next_outer(d, off, hand_m, hand_w, at, used, wp, sel)
+            if d < 0:
+                break
+            for k in range(off[P - 1], off[P]):  # the last seat
+                if hand_m[k] & used[P - 1]:
+                    continue
+                sel[P - 1] = k
+                w = wp[P - 1] * hand_w[k]
+                best = 0
+                nbest = 0
+                for p in range(P):
+                    s = score[sel[p]]
+                    sc[p] = s
+                    if s > best:
+                        best = s
+                        nbest = 1
+                    elif s == best:
+                        nbest += 1
+                sh = SHARE_SCALE // nbest
+                col = 0 if nbest == 1 else 1
+                for p in range(P):
+                    if sc[p] == best:
+                        acc_i[ch, p, col] += wb
+                        acc_i[ch, p, 3] += wb * sh
+                        acc_f[ch, p, col] += wb * w
+                        acc_f[ch, p, 3] += wb * w * sh
+                    else:
+                        acc_i[ch, p, 2] += wb
+                        acc_f[ch, p, 2] += wb * w
+                tot_i[ch] += wb
+                tot_f[ch] += wb * w
 
 
 @nb.njit(cache=True)

@@ -4,7 +4,7 @@ The random seat may hold any hand left once the board and the range seats' cards
 each board completion (one per orbit of the suit permutations that fix the board, the dead
 cards and every range, counted with the orbit's size) every live hand is scored once and the
 scores are sorted, overall and per card. Then the depth-first walk over the range seats'
-assignments (as in :mod:`pipeline.equity.rangeexact`) asks, for the best score ``s`` among
+assignments (:mod:`pipeline.equity.assignments`) asks, for the best score ``s`` among
 the range seats, how many random hands score above, equal to and below ``s`` while sharing no
 card with the assignment: the total count, minus the count among hands holding each of the
 assignment's cards, plus the hands made of two of those cards (inclusion-exclusion; each count
@@ -23,6 +23,7 @@ from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.core.fasteval import hand_score
+from pipeline.equity.assignments import next_outer, start_walk
 from pipeline.equity.montecarlo import Seats
 from pipeline.equity.rangeexact import N_CHUNKS, NS_PER_BOARD, NS_PER_ORBIT_TEST, board_key
 from pipeline.equity.symmetry import orbit_step
@@ -148,74 +149,64 @@ def _count_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
             else:
                 score[k] = hand_score(bkey + keys[hand_a[k]] + keys[hand_b[k]],
                                       bmask | hand_m[k], offsets, ranks, flush)
-        d = 0
-        at[0] = off[0] - 1
-        used[0] = bmask
-        wp[0] = 1.0
-        while d >= 0:
-            at[d] += 1
-            k = at[d]
-            if k >= off[d + 1]:
-                d -= 1
-                continue
-            if score[k] < 0 or (hand_m[k] & used[d]):
-                continue
-            sel[d] = k
-            if d + 1 < P:
-                used[d + 1] = used[d] | hand_m[k]
-                wp[d + 1] = wp[d] * hand_w[k]
-                d += 1
-                at[d] = off[d] - 1
-                continue
-            w = wp[d] * hand_w[k]
-            best = 0
-            nbest = 0
-            for p in range(P):
-                s = score[sel[p]]
-                sc[p] = s
-                cards[2 * p] = hand_a[sel[p]]
-                cards[2 * p + 1] = hand_b[sel[p]]
-                if s > best:
-                    best = s
-                    nbest = 1
-                elif s == best:
-                    nbest += 1
-            # random hands avoiding the assignment's cards: above / at least best, and in all
-            above = _above(every, n_live, best)
-            least = _at_least(every, n_live, best)
-            valid = n_live
-            for i in range(2 * P):
-                c = cards[i]
-                above -= _above(per[c], per_n[c], best)
-                least -= _at_least(per[c], per_n[c], best)
-                valid -= per_n[c]
-                for j in range(i):
-                    cj = cards[j]
-                    lo, hi = (cj, c) if cj < c else (c, cj)
-                    # scored on this board only when both cards are live (reset below)
-                    s2 = pair_s[lo + hi * (hi - 1) // 2]
-                    if s2 >= 0:
-                        valid += 1
-                        if s2 > best:
-                            above += 1
-                        if s2 >= best:
-                            least += 1
-            equal = least - above
-            below = valid - least
-            # random seat above everyone / level with the best / below
-            _add(acc_i[ch], acc_f[ch], P, WIN, wb * above, SHARE_SCALE, w)
-            _add(acc_i[ch], acc_f[ch], P, TIE, wb * equal, SHARE_SCALE // (nbest + 1), w)
-            _add(acc_i[ch], acc_f[ch], P, LOSE, wb * below, 0, w)
-            for p in range(P):
-                if sc[p] < best:
-                    _add(acc_i[ch], acc_f[ch], p, LOSE, wb * valid, 0, w)
+        d = start_walk(bmask, off, at, used, wp)
+        while True:
+            d = next_outer(d, off, hand_m, hand_w, at, used, wp, sel)
+            if d < 0:
+                break
+            for k in range(off[P - 1], off[P]):  # the last seat
+                if hand_m[k] & used[P - 1]:
                     continue
-                _add(acc_i[ch], acc_f[ch], p, LOSE, wb * above, 0, w)
-                _add(acc_i[ch], acc_f[ch], p, TIE, wb * equal, SHARE_SCALE // (nbest + 1), w)
-                _add(acc_i[ch], acc_f[ch], p, WIN if nbest == 1 else TIE, wb * below,
-                     SHARE_SCALE // nbest, w)
-            tot_i[ch] += wb * valid
-            tot_f[ch] += wb * valid * w
+                sel[P - 1] = k
+                w = wp[P - 1] * hand_w[k]
+                best = 0
+                nbest = 0
+                for p in range(P):
+                    s = score[sel[p]]
+                    sc[p] = s
+                    cards[2 * p] = hand_a[sel[p]]
+                    cards[2 * p + 1] = hand_b[sel[p]]
+                    if s > best:
+                        best = s
+                        nbest = 1
+                    elif s == best:
+                        nbest += 1
+                # random hands avoiding the assignment's cards: above / at least best, and in all
+                above = _above(every, n_live, best)
+                least = _at_least(every, n_live, best)
+                valid = n_live
+                for i in range(2 * P):
+                    c = cards[i]
+                    above -= _above(per[c], per_n[c], best)
+                    least -= _at_least(per[c], per_n[c], best)
+                    valid -= per_n[c]
+                    for j in range(i):
+                        cj = cards[j]
+                        lo, hi = (cj, c) if cj < c else (c, cj)
+                        # scored on this board only when both cards are live (reset below)
+                        s2 = pair_s[lo + hi * (hi - 1) // 2]
+                        if s2 >= 0:
+                            valid += 1
+                            if s2 > best:
+                                above += 1
+                            if s2 >= best:
+                                least += 1
+                equal = least - above
+                below = valid - least
+                # random seat above everyone / level with the best / below
+                _add(acc_i[ch], acc_f[ch], P, WIN, wb * above, SHARE_SCALE, w)
+                _add(acc_i[ch], acc_f[ch], P, TIE, wb * equal, SHARE_SCALE // (nbest + 1), w)
+                _add(acc_i[ch], acc_f[ch], P, LOSE, wb * below, 0, w)
+                for p in range(P):
+                    if sc[p] < best:
+                        _add(acc_i[ch], acc_f[ch], p, LOSE, wb * valid, 0, w)
+                        continue
+                    _add(acc_i[ch], acc_f[ch], p, LOSE, wb * above, 0, w)
+                    _add(acc_i[ch], acc_f[ch], p, TIE, wb * equal, SHARE_SCALE // (nbest + 1), w)
+                    _add(acc_i[ch], acc_f[ch], p, WIN if nbest == 1 else TIE, wb * below,
+                         SHARE_SCALE // nbest, w)
+                tot_i[ch] += wb * valid
+                tot_f[ch] += wb * valid * w
         # forget this board's scores (pair_s is read only for live pairs of the next board,
         # but a stale score must never pass as live)
         for k in range(n_live):

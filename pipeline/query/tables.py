@@ -16,7 +16,7 @@ import mmap
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, Union, overload
+from typing import TYPE_CHECKING, Any, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,8 @@ from pipeline.core.cards import BINOM, CATEGORY_NAMES, COLEX_WEIGHTS, parse_card
 from pipeline.core.constants import CACTUS_KEV_BASE, DECK_SIZE, N_SCORES
 from pipeline.errors import ArtifactError, InputError
 from pipeline.query.artifacts import REBUILD, ArtifactFolder
+from pipeline.query.classes import ScoreClasses, count_classes, read_classes
+from pipeline.query.preflop import MATCHUPS_FILE, PREFLOP_FILE, PreflopMatchups, map_matchups, read_preflop_datasets
 
 # colex weights C(c, j) per position j, bound once for the single-hand fast path
 _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
@@ -39,15 +41,6 @@ HandInput = Union[OneHand, npt.NDArray[Any]]
 Scores = npt.NDArray[np.uint16]
 TABLE_FILES = {5: "five.h5", 6: "six.h5", 7: "seven.h5"}
 EVAL_TABLES_FILE = "eval_tables.h5"
-MATCHUPS_FILE = "preflop_matchups.h5"
-PREFLOP_FILE = "preflop.h5"
-
-
-class PreflopMatchups(NamedTuple):
-    """Heads-up counts of row hand vs column hand over all 1,712,304 boards (uint32[1326, 1326])."""
-
-    win: npt.NDArray[np.uint32]
-    tie: npt.NDArray[np.uint32]
 
 
 class _MappedTable:
@@ -83,12 +76,14 @@ class _MappedTable:
             if dtype.byteorder in "=|<" and len(shape) == 1 else None
 
 
-class Tables:
+class Tables(ScoreClasses):
     """Read-only access to the built score tables in an artifacts folder.
 
     ``score5``/``score6``/``score7`` take one hand (text like ``"As Ks Qs Js Ts"``, a
     sequence of card ids, or a bitmap int) and return an ``int``; or a numpy batch (an
     ``(N, k)`` array of card ids, or a ``uint64`` bitmap array) and return ``uint16[N]``.
+    ``category``, ``category_name`` and ``name`` (:class:`pipeline.query.classes.ScoreClasses`)
+    say what a score means.
     """
 
     #: flat view of the standard 7-card table once it is open (``score7``'s fast path)
@@ -143,10 +138,7 @@ class Tables:
             if self.rules is None:
                 self._top = N_SCORES
             else:
-                import h5py
-
-                with h5py.File(self._file(self._prefix + "five.h5"), "r") as f:
-                    self._top = int(f["classes/score"].shape[0])
+                self._top = count_classes(self._file(self._prefix + "five.h5"))
         return self._top
 
     def _checked_score(self, v: int, k: int) -> int:
@@ -230,36 +222,17 @@ class Tables:
         ``preflop_matchups``, see configs/build.toml).
         """
         if self._matchups is None:
-            from pipeline.query.artifacts import map_dataset
-
             if not (self.path / MATCHUPS_FILE).exists():
                 raise ArtifactError(f"{self.path / MATCHUPS_FILE} is not built; run "
                                     "`pokertables build preflop_matchups`")
-            p = self._file(MATCHUPS_FILE)
-            try:
-                self._matchups = PreflopMatchups(map_dataset(p, "win"), map_dataset(p, "tie"))
-            except (OSError, KeyError) as exc:
-                raise ArtifactError(f"{p} cannot be read ({exc}); rebuild with "
-                                    "`pokertables build preflop_matchups --force`") from None
+            self._matchups = map_matchups(self._file(MATCHUPS_FILE))
         return self._matchups
 
     @property
     def classes(self) -> dict[str, npt.NDArray[Any]]:
         """The class table as arrays indexed by ``score`` (row 0 is a placeholder)."""
         if self._classes is None:
-            import h5py
-
-            with h5py.File(self._file(self._prefix + "five.h5"), "r") as f:
-                g = f["classes"]
-                cols = {}
-                for name in ("category", "ranks", "name", "cactus_kev", "count5", "count6", "count7"):
-                    if name not in g:
-                        continue
-                    a = g[name][:]
-                    pad = np.zeros((1,) + a.shape[1:], a.dtype)
-                    cols[name] = np.concatenate([pad, a])
-            cols["name"] = np.array([b.decode() for b in cols["name"]], dtype=object)
-            self._classes = cols
+            self._classes = read_classes(self._file(self._prefix + "five.h5"))
         return self._classes
 
     def preflop_datasets(self, names: tuple[str, ...]) -> dict[str, npt.NDArray[Any]]:
@@ -268,14 +241,7 @@ class Tables:
         missing file or dataset. The equity engine's preflop answers read them."""
         missing = [n for n in names if n not in self._preflop]
         if missing:
-            import h5py
-
-            path = self._file(PREFLOP_FILE)
-            with h5py.File(path, "r") as f:
-                for n in missing:
-                    if n not in f:
-                        raise ArtifactError(f"{path} has no {n}; rebuild with `pokertables build preflop`")
-                    self._preflop[n] = f[n][()]
+            self._preflop.update(read_preflop_datasets(self._file(PREFLOP_FILE), missing))
         return {n: self._preflop[n] for n in names}
 
     # ------------------------------------------------------------------ lookups
@@ -436,36 +402,6 @@ class Tables:
         return self._check_batch(out, k)
 
     # ------------------------------------------------------------------ classes
-    @overload
-    def category(self, score: int) -> int: ...
-    @overload
-    def category(self, score: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint8]: ...
-
-    def category(self, score: int | npt.NDArray[np.integer[Any]]) -> int | npt.NDArray[np.uint8]:
-        """Category number (0 high card .. 8 straight flush) of a score or array of scores."""
-        cat: npt.NDArray[np.uint8] = self.classes["category"]
-        if isinstance(score, np.ndarray):
-            _check_scores(score, len(cat) - 1)
-            return np.asarray(cat[score], dtype=np.uint8)
-        return int(cat[_check_score(score, len(cat) - 1)])
-
-    def category_name(self, score: int) -> str:
-        """Category name of a score, e.g. ``'full house'``."""
-        return CATEGORY_NAMES[self.category(score)]
-
-    @overload
-    def name(self, score: int) -> str: ...
-    @overload
-    def name(self, score: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.object_]: ...
-
-    def name(self, score: int | npt.NDArray[np.integer[Any]]) -> str | npt.NDArray[np.object_]:
-        """Readable class name of a score (e.g. ``'Pair of Jacks, A-K-9 kickers'``) or array of them."""
-        names: npt.NDArray[np.object_] = self.classes["name"]
-        if isinstance(score, np.ndarray):
-            _check_scores(score, len(names) - 1)
-            return np.asarray(names[score], dtype=object)
-        return str(names[_check_score(score, len(names) - 1)])
-
     def describe(self, hand: HandInput) -> dict[str, Any]:
         """Score, category and name of one 5-, 6- or 7-card hand, as a JSON-ready dict."""
         # parse_cards also takes lists of card text or ids (validating them)
@@ -490,21 +426,10 @@ class Tables:
         return info
 
 
-def _check_score(s: int, top: int = N_SCORES) -> int:
-    if not 1 <= int(s) <= top:
-        raise InputError(f"bad score {s}: scores are 1..{top}")
-    return int(s)
-
-
-def _check_scores(a: npt.NDArray[np.integer[Any]], top: int = N_SCORES) -> None:
-    if a.size and (a.min() < 1 or a.max() > top):
-        raise InputError(f"scores must be 1..{top}")
-
-
 def _bitmap_to_cards(bits: int) -> list[int]:
     if bits < 0 or bits >> DECK_SIZE:
         raise InputError(f"bad bitmap {bits:#x}: only bits 0..51 may be set")
     return [c for c in range(DECK_SIZE) if bits >> c & 1]
 
 
-__all__ = ["CATEGORY_NAMES", "ArtifactError", "Tables"]
+__all__ = ["CATEGORY_NAMES", "ArtifactError", "PreflopMatchups", "Tables"]
