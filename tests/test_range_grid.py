@@ -25,6 +25,9 @@ RANKS = "23456789TJQKA"
 FORMS = ["QQ", "QQ+", "22-66", "AKs", "AKo", "AK", "AQs+", "K9o+", "A5s-A2s", "random",
          "any two", "KK:0.5,AKs:0.25", "[50]KK,QQ[/50],AA", "T9s-54s", "KQo-JTo",
          "[25]T9s-76s[/25],JJ+"]
+#: forms whose class holds only some of its combos, or combos of different weights: the grid
+#: flags the class as mixed and reads back through the class's combos
+PARTIAL_FORMS = ["AsKs", "AKs:0.5,AsKs", "AsKs,QQ", "AA,AsAh:0.5", "AsKd:0.25,QQ+"]
 
 
 def _cell(a: int, b: int) -> tuple[str, int, int]:
@@ -37,18 +40,38 @@ def _cell(a: int, b: int) -> tuple[str, int, int]:
     return RANKS[hi] + RANKS[lo] + "o", 12 - lo, 12 - hi       # offsuit: below it
 
 
-def _round_trip(text: str, strength: object = None) -> None:
+def _round_trip(text: str, strength: object = None, mixed: bool = False) -> None:
     r = parse_range(text, strength)
     g = range_grid(r, text, strength, [])
-    assert not any(row.mixed for row in g.rows)
-    back = parse_range(",".join(f"{row.name}:{float(row.weight)!r}" for row in g.rows))
+    assert any(row.mixed for row in g.rows) == mixed
+    # a uniform, complete class reads back from its cell; a mixed one from its combos
+    back = parse_range(",".join(f"{row.name}:{float(row.weight)!r}" if not row.mixed else
+                                ",".join(f"{h.replace(' ', '')}:{float(w)!r}" for h, w in row.hands)
+                                for row in g.rows))
     assert back.hands.tolist() == r.hands.tolist()
     assert back.weights.tolist() == r.weights.tolist()
+    assert parse_range(",".join(row.text for row in g.rows)).hands.tolist() == r.hands.tolist()
 
 
 @pytest.mark.parametrize("text", FORMS)
 def test_forms_round_trip_through_the_grid(text: str) -> None:
     _round_trip(text)
+
+
+@pytest.mark.parametrize("text", PARTIAL_FORMS)
+def test_partial_and_mixed_classes_are_flagged_and_round_trip(text: str) -> None:
+    _round_trip(text, mixed=True)
+
+
+def test_one_combo_is_not_shown_as_the_full_class() -> None:
+    g = range_grid(parse_range("AsKs"), "AsKs", None, [])
+    (row,) = g.rows
+    assert row.name == "AKs" and row.mixed and row.combos == 1 and row.hands == (("As Ks", 1),)
+    assert row.text == "AsKs:1"
+    r = _cli("range", "AsKs,QQ")
+    lines = r.stdout.splitlines()
+    w = lines.index("weight (* = mixed weights in the class)")
+    assert lines[w + 2].split() == ["A", "1*"] and lines[w + 4].split() == ["Q", "1"]
 
 
 def test_top_fraction_round_trips_and_reports_its_classes(tables) -> None:  # type: ignore[no-untyped-def]

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import typer
 
-from pipeline.cli import app, artifacts_dir
+from pipeline.cli.app import app, artifacts_dir
+
+if TYPE_CHECKING:  # the CLI loads numpy only for the commands that compute
+    import numpy as np
 
 #: Width of one grid cell in characters.
 CELL = 6
@@ -77,7 +79,8 @@ def range_cmd(
             "range": rng.text, "board": format_cards(b), "dead": format_cards(d),
             "classes": [{"class": r.name, "row": r.row, "col": r.col, "weight": float(r.weight),
                          "mixed": r.mixed, "combos": r.combos, "weighted": number(r.weight * r.combos),
-                         "live": r.live, "live_weighted": number(r.live_weighted)} for r in g.rows],
+                         "live": r.live, "live_weighted": number(r.live_weighted),
+                         "text": r.text} for r in g.rows],
             "combos": g.combos, "weighted": number(g.weighted), "live": g.live,
             "live_weighted": number(g.live_weighted), "live_hands": g.live_hands,
             "percent": [{"token": t, "classes": cl, "combos": n} for t, cl, n in g.percent],

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from pipeline.cli import artifacts_dir
+from pipeline.cli.app import artifacts_dir
 from pipeline.cli.vp_shared import analyze_extras, deal_classes_here, echo_extras, vp_app
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ import numpy as np
 
 from pipeline.core.cards import format_cards, parse_cards
 from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
-from pipeline.equity.holes import HOLE_MASKS, hand_classes
+from pipeline.equity.holes import HOLE_CARDS, HOLE_MASKS, hand_classes
 from pipeline.equity.ranges import Range, percent_choices
 from pipeline.errors import InputError
 
@@ -31,10 +31,23 @@ class ClassRow:
     row: int           # grid row, 0 = Ace
     col: int           # grid column, 0 = Ace
     weight: Fraction   # mean weight of the class's combos in the range (the weight when uniform)
-    mixed: bool        # True when the class's combos carry different weights
+    mixed: bool        # True when the class's combos carry different weights, or only some of
+    #                    the class's combos are in the range (``AsKs``): ``name:weight`` would
+    #                    not read back as the same combos
     combos: int        # combos of the class in the range (weight > 0)
     live: int          # of those, combos touching no board or dead card
     live_weighted: Fraction
+    #: for a mixed class, its combos in the range with their weights (``("As Ks", 1)``), so the
+    #: grid still reads back as the range; empty otherwise
+    hands: tuple[tuple[str, Fraction], ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The class as range text that reads back as the same combos and weights:
+        ``QQ:0.5`` when uniform and complete, else its combos (``AsKs:1,AhKh:0.5``)."""
+        if not self.mixed:
+            return f"{self.name}:{_decimal(self.weight)}"
+        return ",".join(f"{h.replace(' ', '')}:{_decimal(w)}" for h, w in self.hands)
 
 
 @dataclass(frozen=True)
@@ -50,6 +63,11 @@ class RangeGrid:
     live_hands: int
     #: (token, names of the classes it chose, strongest first, combos) for each ``N%`` token
     percent: list[tuple[str, list[str], int]]
+
+
+def _decimal(w: Fraction) -> str:
+    """A weight as range text: ``1``, ``0.5`` (weights are written with few decimals)."""
+    return str(w.numerator) if w.denominator == 1 else repr(float(w))
 
 
 def exact_weight(w: float) -> Fraction:
@@ -81,6 +99,7 @@ def live_mask(cards: list[int]) -> np.ndarray:
 def range_grid(rng: Range, text: str, strength: Any, removed: list[int]) -> RangeGrid:
     """The grid of ``rng`` (parsed from ``text``) with the hands touching ``removed`` dead."""
     cls, names, rows, cols, _ = hand_classes()
+    size = np.bincount(cls, minlength=N_HAND_CLASSES)  # 6 pairs, 4 suited, 12 offsuit
     live = live_mask(removed)
     w = np.zeros(N_HOLE_PAIRS, np.float64)
     w[rng.hands] = rng.weights
@@ -101,8 +120,11 @@ def range_grid(rng: Range, text: str, strength: Any, removed: list[int]) -> Rang
             lw = sum((exact_weight(x) * int(n) for x, n in zip(wl, nl)), Fraction(0))
         weighted += tot
         live_weighted += lw
-        out.append(ClassRow(names[k], int(rows[k]), int(cols[k]), tot / int(combos[k]), len(ws) > 1,
-                            int(combos[k]), int(live_n[k]), lw))
+        mixed = bool(len(ws) > 1 or combos[k] < size[k])
+        members = tuple((format_cards(sorted(int(c) for c in HOLE_CARDS[h])[::-1]),
+                         exact_weight(w[h])) for h in np.flatnonzero(sel)) if mixed else ()
+        out.append(ClassRow(names[k], int(rows[k]), int(cols[k]), tot / int(combos[k]), mixed,
+                            int(combos[k]), int(live_n[k]), lw, members))
     out.sort(key=lambda r: (r.row, r.col))
     percent = []
     choices = percent_choices(text, strength)

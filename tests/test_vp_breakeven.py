@@ -1,0 +1,168 @@
+"""``vp breakeven`` and ``vp compare``: the search's answer is the grid point it claims, the
+shared pay categories equal a fresh analysis (wild cards included, across other lines' pays),
+the return is monotone and convex in the pay, and bad input gets one error line and exit 2.
+
+Published figures are checked in ``test_vp_breakeven_published.py``. The command-line tests
+use an empty artifacts folder (deal classes derived, games analysed now), so they need no
+build and prove the commands write nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from pipeline.errors import InputError
+from pipeline.videopoker.analysis import analyze
+from pipeline.videopoker.breakeven import (
+    MAX_TABLE_ROWS,
+    PaySolver,
+    break_even,
+    find_line,
+    parse_amount,
+    parse_target,
+    pay_table,
+    strategy_changes,
+    table_pays,
+    with_pay,
+)
+from pipeline.videopoker.deals import deal_classes
+from pipeline.videopoker.paytable import load_paytable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _solver(slug: str, line: str = "royal flush") -> PaySolver:
+    pt = load_paytable(slug)
+    return PaySolver(pt, find_line(pt, line), deal_classes(pt.deck_size))
+
+
+def test_the_answer_is_the_smallest_grid_pay_reaching_the_target() -> None:
+    s = _solver("jacks-or-better-8-5")
+    for target, step in ((Fraction(1), Fraction(1)), (Fraction("0.995"), Fraction("0.01")),
+                         (Fraction("0.98"), Fraction(25))):
+        found = break_even(s, target, step)
+        assert found.hi.pay % step == 0 and found.hi.ret >= target
+        assert found.lo is not None and found.lo.pay == found.hi.pay - step and found.lo.ret < target
+        assert found.lo.pay <= found.lower <= found.upper <= found.hi.pay
+    assert s.solves < 20  # Newton steps from above, not a scan
+
+
+def test_shared_categories_equal_a_fresh_analysis_in_a_wild_game() -> None:
+    """Deuces wild: moving the royal below four deuces (200) and the wild royal (25) changes
+    which line a hand's best reading pays; the solver re-derives the categories then."""
+    s = _solver("deuces-wild-full-pay")
+    for pay in (Fraction(100), Fraction(25)):  # below four deuces; tied with the wild royal
+        fresh = analyze(with_pay(s.pt, s.line, pay), s.classes)
+        assert s.point(pay).ret == fresh.return_exact, pay
+
+
+def test_return_is_monotone_and_convex_in_the_pay() -> None:
+    s = _solver("bonus-poker-8-5")
+    rows = pay_table(s, table_pays(Fraction(0), Fraction(2400), Fraction(400)))
+    ret = [Fraction(r["return_exact"]) for r in rows]
+    assert all(b >= a for a, b in zip(ret, ret[1:]))
+    assert all(c - b >= b - a for a, b, c in zip(ret, ret[1:], ret[2:]))
+    assert rows[2]["classes_changed"] == 0 and rows[-1]["classes_changed"] > 0  # row 2 = 800
+
+
+def test_a_target_met_at_pay_zero_and_another_line() -> None:
+    found = break_even(_solver("jacks-or-better-9-6"), Fraction("0.9"))
+    assert found.hi.pay == 0 and found.lo is None
+    fh = break_even(_solver("jacks-or-better-8-5", "full house"), Fraction(1))
+    assert fh.hi.pay == 11 and fh.lo is not None and fh.lo.ret < 1 <= fh.hi.ret
+
+
+def test_strategy_changes_are_real_improvements() -> None:
+    s = _solver("jacks-or-better-9-6")
+    ch = strategy_changes(s.analysis(Fraction(800)), s.analysis(Fraction(976)))
+    assert ch["classes"] == 1320 and ch["deals"] == 25572 and ch["return_gain"] > 0
+    top = ch["top"][0]
+    assert (top.old_hold, top.new_hold) == ("Jc Jd", "Jc Qc Kc") and top.gain > 0
+    assert sum(c.deals for c in ch["top"]) <= ch["deals"]
+
+
+def test_unreachable_target_names_the_maximum() -> None:
+    with pytest.raises(InputError, match="paying up to 1000 per credit"):
+        break_even(_solver("jacks-or-better-8-5"), Fraction(1), Fraction(1), Fraction(1000))
+
+
+@pytest.mark.parametrize("text,want", [("1", Fraction(1)), ("1.0", Fraction(1)),
+                                       ("99.5%", Fraction(199, 200)), ("0.995", Fraction(199, 200))])
+def test_targets_read_exactly(text: str, want: Fraction) -> None:
+    assert parse_target(text) == want
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "5.01", "nan", "inf", "-inf", "abc", "", "1/0"])
+def test_bad_targets(text: str) -> None:
+    with pytest.raises(InputError, match="--target"):
+        parse_target(text)
+
+
+@pytest.mark.parametrize("text", ["-1", "0.0001", "1e7", "nan"])
+def test_bad_pays(text: str) -> None:
+    with pytest.raises(InputError, match="--step"):
+        parse_amount(text, "--step")
+
+
+def test_table_bounds() -> None:
+    assert len(table_pays(Fraction(800), Fraction(1600), None)) == 11
+    with pytest.raises(InputError, match=f"at most {MAX_TABLE_ROWS}"):
+        table_pays(Fraction(0), Fraction(1000), Fraction(1))
+    with pytest.raises(InputError, match="below --start"):
+        table_pays(Fraction(900), Fraction(800), None)
+
+
+def _cli(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pipeline", "-a", str(folder), "vp", *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["breakeven", "no-such-game"], "unknown paytable"),
+    (["breakeven", "jacks-or-better-8-5", "--line", "five aces"], "not a line"),
+    (["breakeven", "bonus-poker-8-5", "--line", "four of a kind"], "several lines"),
+    (["breakeven", "jacks-or-better-8-5", "--target", "0"], "--target"),
+    (["breakeven", "jacks-or-better-8-5", "--target", "nan"], "--target"),
+    (["breakeven", "jacks-or-better-8-5", "--target", "7"], "--target"),
+    (["breakeven", "jacks-or-better-8-5", "--step", "0"], "--step"),
+    (["breakeven", "jacks-or-better-8-5", "--max-pay", "1000"], "does not reach 100%"),
+    (["breakeven", "jacks-or-better-8-5", "--start", "900"], "go with --table"),
+    (["breakeven", "jacks-or-better-8-5", "--table", "--start", "0", "--stop", "9999", "--step", "1"],
+     "rows"),
+    (["compare"], "Missing argument"),
+    (["compare", "jacks-or-better-9-6", "jacks-or-better-9-6"], "named twice"),
+    (["compare", "jacks-or-better-9-6", "nope"], "unknown paytable"),
+])
+def test_cli_bad_input_one_error_line(tmp_path: Path, args: list[str], needle: str) -> None:
+    r = _cli(tmp_path, *args)
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.returncode == 2 and r.stdout == ""
+    if args != ["compare"]:  # click's own usage error has its usage lines
+        assert len(lines) == 1 and lines[0].startswith("error: "), lines
+    assert needle in r.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_cli_breakeven_table_and_compare(tmp_path: Path) -> None:
+    r = _cli(tmp_path, "breakeven", "jacks-or-better-9-6", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["break_even"] == 976 and out["below"]["pay"] == 975
+    assert out["meters"][1] == {"coins": 5, "coins_paid": 4880.0, "bet": 5.0, "paid": 4880.0}
+    assert out["strategy_changes"]["classes"] == 1320 and out["exact_break_even"] == "45110169982/46219759"
+    r = _cli(tmp_path, "breakeven", "jacks-or-better-9-6", "--table", "--stop", "1000", "--step", "100")
+    assert r.returncode == 0, r.stderr
+    assert [ln.split()[0] for ln in r.stdout.splitlines()[2:5]] == ["800", "900", "1,000"]
+    r = _cli(tmp_path, "compare", "jacks-or-better-9-6", "deuces-wild-full-pay", "--json")
+    assert r.returncode == 0, r.stderr
+    games = json.loads(r.stdout)["games"]
+    assert [g["break_even_royal"] for g in games] == [976, 451]
+    assert [g["source"] for g in games] == ["computed now"] * 2
+    assert round(games[0]["return"], 6) == 0.995439 and round(games[0]["royal_cycle"]) == 40391
+    assert list(tmp_path.iterdir()) == []
