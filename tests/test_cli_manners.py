@@ -26,6 +26,19 @@ def test_head_closes_the_pipe_quietly(artifacts: Path, args: list[str]) -> None:
     assert len(r.stdout.splitlines()) == 1 and "Error" not in r.stdout
 
 
+@pytest.mark.parametrize("args", [["--help"], ["vp", "--help"], ["equity", "--help"], [], ["vp"]])
+@pytest.mark.parametrize("reader", ["head -n 1", "true"])
+def test_help_into_a_closed_pipe_exits_0_quietly(args: list[str], reader: str) -> None:
+    """rich prints help pages and answers a broken pipe by pointing fd 1 at /dev/null and
+    exiting 1; the CLI still sees the reader left and exits 0 without a word. ``true`` closes
+    the pipe before the help is written (a broken pipe every time), ``head -n 1`` after a line."""
+    cmd = " ".join([sys.executable, "-m", "pipeline", *args])
+    r = subprocess.run(["bash", "-c", f"{cmd} | {reader}; exit ${{PIPESTATUS[0]}}"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stderr == "" and len(r.stdout.splitlines()) <= 1
+
+
 def test_a_cold_cache_is_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import pipeline.equity.seats as seats
 
@@ -38,10 +51,39 @@ def test_a_cold_cache_is_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert "rangerandom" not in cold_modules(seats.__file__, EQUITY_KERNEL_MODULES)
 
 
+def _stderr_on_a_terminal(args: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    """Run the CLI with stderr on a pseudo-terminal (the compile note is for people watching)."""
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        r = subprocess.run([sys.executable, "-m", "pipeline", *args], stdout=subprocess.PIPE,
+                           stderr=slave, text=True, cwd=ROOT, env=env, timeout=600)
+    finally:
+        os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 1 << 16)
+        except OSError:  # EIO: the terminal's other end is closed and drained
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    return r.returncode, r.stdout, b"".join(chunks).decode(errors="replace")
+
+
 def test_cold_query_says_it_compiles(artifacts: Path, tmp_path: Path) -> None:
+    """On a terminal, a valid question whose kernels are not compiled yet says so; a bad one
+    gets only its error line, and piped stderr never gets the note (output alike warm or cold)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    code, _, err = _stderr_on_a_terminal(["-a", str(artifacts), "equity", "AsKs", "--vs", "QdQc",
+                                          "--board", "2c7h8h"], env)
+    assert code == 0 and "compiling the equity kernels" in err, err
+    code, _, err = _stderr_on_a_terminal(["-a", str(artifacts), "equity", "AsKs", "--vs", "AsQs"], env)
+    assert code == 2 and "compiling" not in err and "appears twice" in err, err
     r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(artifacts), "equity", "AsKs",
-                        "--vs", "QdQc", "--board", "2c7h8h"], capture_output=True, text=True,
-                       cwd=ROOT, env=env, timeout=600)
-    assert r.returncode == 0, r.stderr
-    assert "compiling the equity kernels" in r.stderr
+                        "--vs", "QdQc", "--board", "2c7h9h"], capture_output=True, text=True,
+                       cwd=ROOT, env={**env, "NUMBA_CACHE_DIR": str(tmp_path / "cold")}, timeout=600)
+    assert r.returncode == 0 and r.stderr == "", r.stderr

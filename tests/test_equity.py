@@ -199,6 +199,23 @@ def _cli(capsys, artifacts, *args: str) -> tuple[int, str, str]:
     return run_main(capsys, "--artifacts", str(artifacts), *args)
 
 
+@pytest.mark.parametrize("args,opponents,vs", [
+    (["AsKs", "--vs", "JJ"], 1, ["JJ"]),
+    (["AsKs", "--vs", "AKs", "--vs", "random"], 2, ["AKs"]),
+    (["AsKs", "--vs", "QdQc", "-n", "2", "--board", "2c7h9s"], 3, ["Qd Qc"]),
+    (["random", "--vs", "random"], 1, []),
+    (["As Ad Ks Kd", "--vs", "Qs Qd Jh Jc", "--board", "2c7h9sQd3c"], 1, ["Qs Qd Jh Jc"]),
+])
+def test_cli_json_opponents_counts_every_other_seat(capsys, artifacts, args: list[str],  # type: ignore[no-untyped-def]
+                                                    opponents: int, vs: list[str]) -> None:
+    """``opponents`` counts every seat after the hero (hands and ranges too); ``vs`` names the
+    ones that are not random."""
+    code, out, err = _cli(capsys, artifacts, "equity", *args, "--json")
+    d = json.loads(out)
+    assert code == 0, err
+    assert d["opponents"] == opponents and d["vs"] == vs and len(d["players"]) == opponents + 1
+
+
 def test_cli_json_keys(capsys, artifacts) -> None:
     code, out, _ = _cli(capsys, artifacts, "equity", "AsAc", "--board", "6d 9d 2h", "--vs",
                         "7d8d", "--json")

@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 import typer
 
-from pipeline.cli import app, artifacts_dir
+from pipeline.cli.app import app, artifacts_dir
 from pipeline.cli.equity_report import print_result
 
 #: A progress bar appears only for runs that last longer than this (s).
@@ -24,7 +24,15 @@ def progress_bar() -> tuple[Callable[[float, str], None], Callable[[], None]]:
     state: dict[str, Any] = {}
 
     def update(frac: float, text: str) -> None:
-        if not sys.stderr.isatty() or time.perf_counter() - t0 < PROGRESS_AFTER:
+        if not sys.stderr.isatty():
+            return
+        if "announced" not in state:
+            # first call: the question passed validation, so a bad input never gets this line
+            from pipeline.cli.warm_cmd import announce_compile
+
+            state["announced"] = True
+            announce_compile()
+        if time.perf_counter() - t0 < PROGRESS_AFTER:
             return
         if "bar" not in state:
             from rich.console import Console
@@ -73,11 +81,9 @@ def equity_cmd(
     exact when the cost estimate says about 2 s or less, Monte Carlo with a standard error
     otherwise.
     """
-    from pipeline.cli.warm_cmd import announce_compile
     from pipeline.equity.seats import equity_seats
     from pipeline.query.tables import Tables
 
-    announce_compile()
     if breakdown:
         _breakdown(" ".join(hero), vs or [], opponents, board, dead, exact, samples, stderr,
                    time_limit, seed, as_json)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import typer
 
-from pipeline.cli import app, artifacts_dir
+from pipeline.cli.app import app, artifacts_dir
 
 #: The equity kernels' modules: a query compiles when one of them has no cache index yet.
 EQUITY_KERNEL_MODULES = ("exactcount", "enumerate", "rangeexact", "rangerandom", "montecarlo",
@@ -57,7 +57,10 @@ def cold_modules(package_file: str, modules: tuple[str, ...]) -> list[str]:
 
 def announce_compile() -> None:
     """Say on stderr when the equity kernels are not compiled yet (a fresh clone before
-    ``make tables``): the first answer then takes seconds of compiling."""
+    ``make tables``): the first answer then takes seconds of compiling. Called by the CLI's
+    progress callback, so only for a terminal and only once the question is known to be valid
+    (a bad input still gets its one ``error:`` line, and piped output stays the same warm or
+    cold)."""
     import pipeline.equity.seats as seats
 
     if cold_modules(seats.__file__, EQUITY_KERNEL_MODULES):

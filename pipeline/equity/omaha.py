@@ -236,6 +236,8 @@ def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
     if exact and not feasible:
         raise InputError("exact Omaha equity is available on the river against one random hand "
                          "or named hands; use --samples for Monte Carlo")
+    if progress is not None:
+        progress(0.0, "")  # the question is valid: the caller may announce slow work now
     five = tables.table(5)
     hero_hole = np.array(h, np.int64)
     se: float | None = None
@@ -298,7 +300,7 @@ def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
         # random seats are exchangeable: they split what the hero leaves
         for r in rows[1:]:
             r["equity"] = (1.0 - eq) / n_random
-    return EquityResult(hole=h, board=b, dead=d, vs=named, opponents=n_random, method=method,
+    return EquityResult(hole=h, board=b, dead=d, vs=named, opponents=n_random + len(named), method=method,
                         win=pw, tie=pt, lose=pl, equity=eq, stderr=se, note=note,
                         seconds=time.perf_counter() - t0, deals=deals, samples=n_samples,
                         seed=seed if method != "exact" else None, counts=counts, players=rows,

@@ -39,6 +39,9 @@ class EquityResult:
     game: str = "holdem"
     source: str | None = None
     note: str | None = None
+    #: the opponents that are not random, as text (hands by cards, ranges as given); None:
+    #: ``vs`` (hands only) stands for them
+    vs_text: list[str] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict with the keys the command line promises."""
@@ -46,7 +49,7 @@ class EquityResult:
             "hole": self.hero_range if self.hero_range is not None else format_cards(self.hole),
             "board": format_cards(self.board),
             "opponents": self.opponents,
-            "vs": [format_cards(h) for h in self.vs],
+            "vs": self.vs_text if self.vs_text is not None else [format_cards(h) for h in self.vs],
             "dead": format_cards(self.dead),
             "method": self.method,
         }

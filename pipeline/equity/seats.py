@@ -122,7 +122,7 @@ def parse_table(tables: Any, hero: str, vs: Sequence[str], opponents: int | None
     rnd: list[bool] = []
     for t in texts:
         r = _parsed(t) if "%" not in t else parse_range(t, strength)
-        rnd.append(r.is_random and t.strip().lower() in ("random", "any"))
+        rnd.append(r.is_random and "".join(t.split()).lower() in ("random", "any", "anytwo"))
         seats.append(r)
     if opponents is None:
         opponents = 0 if vs else 1
@@ -225,6 +225,8 @@ def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int 
                             stderr=stderr, time_limit=time_limit, progress=progress)
     table = parse_table(tables, hero, vs, opponents, board, dead)
     _check_fits(table)
+    if progress is not None:
+        progress(0.0, "")  # the question is valid: the caller may announce slow work now
     preflop = not table.board and not table.dead
     res: EquityResult | None = None
     if preflop and not mc_asked:
@@ -254,9 +256,13 @@ def _result(table: Table, method: str, rows: list[dict[str, Any]], counts: dict[
     hero = table.seats[0]
     h = rows[0]
     vs_cards = [s.cards() for s, r in zip(table.seats[1:], table.random[1:]) if not r and s.is_single]
+    # every opponent counts, a range or a hand as much as a random seat; `vs` names the ones
+    # that are not random (a hand by its cards, a range by its text)
+    vs_text = [format_cards(s.cards()) if s.is_single else s.text
+               for s, r in zip(table.seats[1:], table.random[1:]) if not r]
     return EquityResult(
         hole=hero.cards() if hero.is_single else [], board=table.board, dead=table.dead,
-        vs=vs_cards, opponents=sum(table.random[1:]), method=method, win=h["win"], tie=h["tie"],
+        vs=vs_cards, vs_text=vs_text, opponents=len(table.seats) - 1, method=method, win=h["win"], tie=h["tie"],
         lose=h["lose"], equity=h["equity"], stderr=h["stderr"], seconds=0.0, deals=deals,
         samples=samples, seed=seed, counts=counts or {}, players=rows,
         hero_range=None if hero.is_single else hero.text, source=source, note=note)
@@ -281,7 +287,7 @@ def _symmetric_random(table: Table, known: dict[int, float]) -> dict[int, float]
 
 # --------------------------------------------------------------------------- 1 + 2: tables
 def _from_preflop_tables(tables: Any, table: Table, exact: bool | None) -> EquityResult | None:
-    from pipeline.equity import preflop_tables as pq
+    import pipeline.equity.preflop_tables as pq
 
     others_random = all(table.random[1:])
     n = len(table.seats) - 1
