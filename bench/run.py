@@ -4,8 +4,8 @@ Each ``bench/bench_*.py`` module exposes ``run(report: Report) -> None``. The re
 printed and written to ``bench/report.txt`` (and ``bench/report.json``). Targets from the
 issues are printed next to the measurements as PASS/MISS lines; nothing here is a test.
 
-Usage: python bench/run.py [SECTION ...]   (sections: tables vp equity seats rules trust fasteval scale; a partial
-run writes bench/report-<sections>.txt instead)
+Usage: python bench/run.py [SECTION ...]   (sections: tables vp equity seats rules trust fasteval
+scale abstraction; a partial run writes bench/report-<sections>.txt instead)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-SECTIONS = ("tables", "vp", "equity", "seats", "rules", "trust", "fasteval", "scale")
+SECTIONS = ("tables", "vp", "equity", "seats", "rules", "trust", "fasteval", "scale", "abstraction")
 
 
 class Report:

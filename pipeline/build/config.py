@@ -19,13 +19,19 @@ DEFAULT_CONFIG = Path("configs/build.toml")
 #: Stage modules (``pipeline.build.stages.<name>``) in build order, each also the name of its
 #: config section; each exposes ``stages(config) -> list[Stage]``.
 STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "eval_tables", "rules", "vp_classes", "paytable",
-                 "vp_summary", "preflop", "preflop_matchups")
+                 "vp_summary", "preflop", "preflop_matchups", "abstraction")
 #: the repository an editable install of the package lives in
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 #: zstd's compression levels
 ZSTD_LEVELS = (1, 22)
 #: most Monte Carlo deals a preflop column may take (bounds the build's work)
 MAX_PREFLOP_SAMPLES = MAX_SAMPLES
+#: most histogram bins of the abstraction tables (a turn row is one byte per bin)
+MAX_BINS = 1000
+#: most buckets per street (bucket ids are uint16)
+MAX_BUCKETS = 65_535
+#: most clustering iterations
+MAX_ITERATIONS = 1000
 #: preflop seeds are offset per opponent count, so leave room below the uint64 limit
 MAX_PREFLOP_SEED = MAX_SEED >> 2
 
@@ -56,6 +62,14 @@ def _names(v: Any) -> str | None:
     return None
 
 
+def _streets(v: Any) -> str | None:
+    known = ("preflop", "flop", "turn", "river")
+    if not isinstance(v, list) or not v or not all(isinstance(x, str) and x in known for x in v) \
+            or len(set(v)) != len(v):
+        return f"must be a non-empty list of distinct streets from {', '.join(known)}"
+    return None
+
+
 def _opponents(v: Any) -> str | None:
     hi = MAX_PLAYERS - 1
     if not isinstance(v, list) or not v or not all(type(x) is int and 2 <= x <= hi for x in v) \
@@ -75,6 +89,9 @@ SCHEMA: dict[str, dict[str, Check]] = {
     "preflop": {**_TOGGLE, "heads_up": _bool, "opponents": _opponents, "stderr_target": _fraction,
                 "seed": _int(0, MAX_PREFLOP_SEED), "first_round": _int(1, MAX_PREFLOP_SAMPLES),
                 "max_samples": _int(1, MAX_PREFLOP_SAMPLES)},
+    "abstraction": {**_TOGGLE, "bins": _int(1, MAX_BINS), "streets": _streets,
+                    "flop_buckets": _int(1, MAX_BUCKETS), "turn_buckets": _int(1, MAX_BUCKETS),
+                    "seed": _int(0, MAX_SEED), "iterations": _int(1, MAX_ITERATIONS)},
 }
 
 
@@ -91,9 +108,9 @@ class BuildConfig:
         """The ``[name]`` table of the config (empty if absent)."""
         return dict(self.sections.get(name, {}))
 
-    def enabled(self, name: str) -> bool:
-        """Whether stage ``name`` is switched on (default on)."""
-        return bool(self.sections.get(name, {}).get("enabled", True))
+    def enabled(self, name: str, default: bool = True) -> bool:
+        """Whether stage ``name`` is switched on (``default`` when the config does not say)."""
+        return bool(self.sections.get(name, {}).get("enabled", default))
 
 
 def validate(data: dict[str, Any], where: str, root: Path) -> None:

@@ -1,4 +1,6 @@
-"""The ``pokertables`` command line (typer). Each command group lives in its own module.
+"""The ``pokertables`` command line (typer). Each command group lives in its own module and
+registers on the application of :mod:`pipeline.cli.app`; this package imports them all and runs
+it (:func:`main`, the console script).
 
 Errors a user can fix (bad cards, bad files, missing artifacts) print one line and exit 2;
 internal errors exit 1; ``--debug`` shows tracebacks.
@@ -8,60 +10,11 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
-from typing import Any, Optional
-
-import typer
-
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="Precomputed poker tables: build them, look hands up, analyse games.")
-
-#: the artifacts folder when neither -a nor POKERTABLES_ARTIFACTS names one (a build then takes
-#: its config's folder)
-DEFAULT_ARTIFACTS = "artifacts"
-STATE: dict[str, Any] = {"debug": False, "artifacts": os.environ.get("POKERTABLES_ARTIFACTS", DEFAULT_ARTIFACTS)}
-
-
-def _version(value: bool) -> None:
-    if value:
-        from pipeline import __version__
-
-        typer.echo(f"pokertables {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    artifacts: str = typer.Option(STATE["artifacts"], "--artifacts", "-a",
-                                   help="artifacts folder to read/write (env POKERTABLES_ARTIFACTS)"),
-    config_dir: Optional[list[Path]] = typer.Option(
-        None, "--config-dir", help="folder with rules/*.toml and/or paytables/*.toml that add to and "
-        "override the built-in ones; repeat for more (env POKERTABLES_CONFIG)"),
-    debug: bool = typer.Option(False, "--debug", help="show tracebacks on errors"),
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                 help="print the version and exit"),
-) -> None:
-    from pipeline.registry import set_config_dirs
-
-    STATE["artifacts"] = artifacts
-    STATE["debug"] = debug
-    set_config_dirs(config_dir or [])
-
-
-def artifacts_dir() -> Path:
-    """The artifacts folder chosen on the command line (an empty text is refused: it would mean
-    the current folder, where a build's clean-up has no business)."""
-    from pipeline.errors import InputError
-
-    text = str(STATE["artifacts"])
-    if not text.strip():
-        raise InputError("the artifacts folder is empty text (-a \"\" or POKERTABLES_ARTIFACTS=\"\"); "
-                         "name a folder, e.g. -a artifacts")
-    return Path(text)
 
 
 def _register() -> None:
     from pipeline.cli import (  # noqa: F401  (commands register on import)
+        bucket_cmd,
         build_cmd,
         equity_cmd,
         eval_cmd,
@@ -71,6 +24,7 @@ def _register() -> None:
         showdown_cmd,
         sweep_cmd,
         verify_cmd,
+        vp_breakeven_cmd,
         vp_catalog_cmd,
         vp_chart_cmd,
         vp_cmd,
@@ -78,13 +32,28 @@ def _register() -> None:
     )
 
 
-def _reader_gone() -> bool:
-    """Whether stdout is a pipe whose reader has closed it (``| head`` after its lines)."""
+def _keep_stdout() -> int | None:
+    """A duplicate of fd 1 as the process started, for :func:`_reader_gone` to ask later.
+
+    rich answers a broken pipe (``pokertables --help | head -n 1``) by pointing fd 1 at
+    /dev/null and raising ``SystemExit(1)``; fd 1 then no longer tells that the reader left,
+    the duplicate still does. None when there is no stdout to duplicate."""
+    try:
+        return os.dup(1)  # not inherited by child processes
+    except OSError:
+        return None
+
+
+def _reader_gone(fd: int | None = 1) -> bool:
+    """Whether stdout (``fd``: fd 1, or its duplicate from the start) is a pipe whose reader
+    has closed it (``| head`` after its lines)."""
     import select
 
+    if fd is None:
+        return False
     try:
         poll = select.poll()
-        poll.register(1, select.POLLERR)  # fd 1: the process's stdout, whatever wraps it
+        poll.register(fd, select.POLLERR)  # the process's stdout, whatever wraps it
         return bool(poll.poll(0))
     except (OSError, ValueError, AttributeError):
         return False
@@ -118,16 +87,20 @@ def main(argv: list[str] | None = None) -> None:
     missing or unreadable) print one ``error:`` line and exit 2; anything else is a bug in
     pokertables and exits 1 with an ``internal error`` line (``--debug`` shows the traceback).
     """
+    from pipeline.cli.app import app
+
     _register()
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    stdout = _keep_stdout()
     try:
         # standalone mode: usage errors exit 2 and typer.Exit exits with its code
         app(args=argv, prog_name="pokertables")
     except BrokenPipeError:
         _quiet_exit()
     except SystemExit as exc:
-        # click turns a closed pipe it meets into exit 1; the reader leaving is not an error
-        if exc.code not in (0, None) and _reader_gone():
+        # click (and rich, for help pages) turn a closed pipe they meet into exit 1; the
+        # reader leaving is not an error
+        if exc.code not in (0, None) and _reader_gone(stdout):
             _quiet_exit()
         raise
     except Exception as exc:  # noqa: BLE001  (the one place every error ends up)

@@ -33,80 +33,101 @@ _PAIR_MASK = (1 << _PAIR_BITS) - 1
 _PROGRESS_BLOCKS = 16
 
 
+@nb.njit(cache=True)
+def showdown_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                np.ndarray, np.ndarray]:
+    """Per-thread buffers for :func:`board_showdown`: ``(board, parts, gap, live, keys, pa, pb,
+    less_c, eq_c, lo, eq, srt)``."""
+    board, parts, gap = board_scratch()
+    return (board, parts, gap, np.empty(DECK_SIZE, np.int64), np.empty(N_HOLE_PAIRS, np.int64),
+            np.empty(N_HOLE_PAIRS, np.int64), np.empty(N_HOLE_PAIRS, np.int64),
+            np.zeros(DECK_SIZE, np.int64), np.zeros(DECK_SIZE, np.int64),
+            np.empty(N_HOLE_PAIRS, np.int64), np.empty(N_HOLE_PAIRS, np.int64),
+            np.empty(N_HOLE_PAIRS, np.int64))
+
+
+@nb.njit(cache=True)
+def board_showdown(board: np.ndarray, used: np.uint64, table: np.ndarray, binom: np.ndarray,
+                   parts: np.ndarray, gap: np.ndarray, live: np.ndarray, keys: np.ndarray,
+                   pa: np.ndarray, pb: np.ndarray, less_c: np.ndarray, eq_c: np.ndarray,
+                   lo: np.ndarray, eq: np.ndarray, srt: np.ndarray) -> tuple[int, int]:
+    """Every live two-card hand against every disjoint live hand on one complete board.
+
+    ``board`` holds 5 sorted cards, ``used`` is a mask of the board and dead cards. The live
+    hands are scored once and sorted; sweeping scores upward with per-card counters gives,
+    for hand {a, b}, the hands below it that avoid a and b by inclusion-exclusion (all - with
+    a - with b; the pair {a, b} itself is never below itself). Fills ``pa[i] < pb[i]``,
+    ``lo[i]`` (opponent hands it beats) and ``eq[i]`` (hands it ties) for i < n and returns
+    ``(n, opponents)``: the live hands and each one's disjoint opponent hands.
+    """
+    prepare_board(board, binom, parts, gap)
+    m = 0
+    for c in range(DECK_SIZE):
+        if not (used >> np.uint64(c)) & np.uint64(1):
+            live[m] = c
+            m += 1
+    # score every live pair, keyed for one sort (score above pair index)
+    n = 0
+    for i in range(m):
+        a = live[i]
+        for j in range(i + 1, m):
+            b = live[j]
+            pa[n] = a
+            pb[n] = b
+            keys[n] = (np.int64(table[index7(a, b, parts, gap, binom)]) << _PAIR_BITS) | n
+            n += 1
+    srt[:n] = np.sort(keys[:n])
+    less_c[:] = 0
+    less_all = 0
+    g0 = 0
+    while g0 < n:
+        s0 = srt[g0] >> _PAIR_BITS
+        g1 = g0
+        while g1 < n and (srt[g1] >> _PAIR_BITS) == s0:
+            k = srt[g1] & _PAIR_MASK
+            eq_c[pa[k]] += 1
+            eq_c[pb[k]] += 1
+            g1 += 1
+        gs = g1 - g0
+        for t in range(g0, g1):
+            k = srt[t] & _PAIR_MASK
+            lo[k] = less_all - less_c[pa[k]] - less_c[pb[k]]
+            eq[k] = gs - eq_c[pa[k]] - eq_c[pb[k]] + 1
+        for t in range(g0, g1):
+            k = srt[t] & _PAIR_MASK
+            eq_c[pa[k]] = 0
+            eq_c[pb[k]] = 0
+            less_c[pa[k]] += 1
+            less_c[pb[k]] += 1
+        less_all += gs
+        g0 = g1
+    return n, (m - 2) * (m - 3) // 2
+
+
 @nb.njit(cache=True, parallel=True)
 def _hu_all_hands(boards: np.ndarray, weights: np.ndarray, dead: np.uint64, table: np.ndarray,
                   binom: np.ndarray, n_chunks: int) -> np.ndarray:
-    """Weighted win/tie/lose counts of every two-card hand against every disjoint hand.
-
-    For each board (row of ``boards``, sorted), the C(m, 2) live two-card hands are scored
-    and sorted once; sweeping scores upward with per-card counters gives, for hand {a, b},
-    the hands below it that avoid a and b by inclusion-exclusion (all - with a - with b;
-    the pair {a, b} itself is never below itself). Returns int64[n_chunks, 1326, 3].
-    """
+    """Weighted win/tie/lose counts of every two-card hand against every disjoint hand, summed
+    over the boards (rows of ``boards``, sorted) by :func:`board_showdown`. Returns
+    int64[n_chunks, 1326, 3]."""
     acc = np.zeros((n_chunks, N_HOLE_PAIRS, 3), np.int64)
     for ch in nb.prange(n_chunks):
         start, stop = even_chunk(boards.shape[0], n_chunks, ch)
-        board, parts, gap = board_scratch()
-        live = np.empty(DECK_SIZE, np.int64)
-        keys = np.empty(N_HOLE_PAIRS, np.int64)
-        pa = np.empty(N_HOLE_PAIRS, np.int64)
-        pb = np.empty(N_HOLE_PAIRS, np.int64)
-        less_c = np.zeros(DECK_SIZE, np.int64)
-        eq_c = np.zeros(DECK_SIZE, np.int64)
+        board, parts, gap, live, keys, pa, pb, less_c, eq_c, lo, eq, srt = showdown_scratch()
         for bi in range(start, stop):
             w = weights[bi]
             bm = dead
             for k in range(BOARD_CARDS):
                 board[k] = boards[bi, k]
                 bm |= np.uint64(1) << np.uint64(board[k])
-            prepare_board(board, binom, parts, gap)
-            m = 0
-            for c in range(DECK_SIZE):
-                if not (bm >> np.uint64(c)) & np.uint64(1):
-                    live[m] = c
-                    m += 1
-            # score every live pair, keyed for one sort (score above pair index)
-            n = 0
-            for i in range(m):
-                a = live[i]
-                for j in range(i + 1, m):
-                    b = live[j]
-                    pa[n] = a
-                    pb[n] = b
-                    keys[n] = (np.int64(table[index7(a, b, parts, gap, binom)]) << _PAIR_BITS) | n
-                    n += 1
-            srt = np.sort(keys[:n])
-            disjoint = (m - 2) * (m - 3) // 2
-            less_c[:] = 0
-            less_all = 0
-            g0 = 0
-            while g0 < n:
-                s0 = srt[g0] >> _PAIR_BITS
-                g1 = g0
-                while g1 < n and (srt[g1] >> _PAIR_BITS) == s0:
-                    k = srt[g1] & _PAIR_MASK
-                    eq_c[pa[k]] += 1
-                    eq_c[pb[k]] += 1
-                    g1 += 1
-                gs = g1 - g0
-                for t in range(g0, g1):
-                    k = srt[t] & _PAIR_MASK
-                    a = pa[k]
-                    b = pb[k]
-                    lo = less_all - less_c[a] - less_c[b]
-                    eq = gs - eq_c[a] - eq_c[b] + 1
-                    h = a + b * (b - 1) // 2
-                    acc[ch, h, 0] += w * lo
-                    acc[ch, h, 1] += w * eq
-                    acc[ch, h, 2] += w * (disjoint - lo - eq)
-                for t in range(g0, g1):
-                    k = srt[t] & _PAIR_MASK
-                    eq_c[pa[k]] = 0
-                    eq_c[pb[k]] = 0
-                    less_c[pa[k]] += 1
-                    less_c[pb[k]] += 1
-                less_all += gs
-                g0 = g1
+            n, disjoint = board_showdown(board, bm, table, binom, parts, gap, live, keys, pa, pb,
+                                         less_c, eq_c, lo, eq, srt)
+            for k in range(n):
+                h = pa[k] + pb[k] * (pb[k] - 1) // 2
+                acc[ch, h, 0] += w * lo[k]
+                acc[ch, h, 1] += w * eq[k]
+                acc[ch, h, 2] += w * (disjoint - lo[k] - eq[k])
     return acc
 
 
@@ -223,5 +244,5 @@ def multiway_all_hands(tables: EvalTables, opponents: int, samples: int, seed: i
     return mc_all_hands(opponents, samples, seed, stream0, N_CHUNKS, *tables)
 
 
-__all__ = ["heads_up_all_hands", "heads_up_cached", "mc_all_hands", "multiway_all_hands",
-           "N_CHUNKS"]
+__all__ = ["board_showdown", "showdown_scratch", "heads_up_all_hands", "heads_up_cached",
+           "mc_all_hands", "multiway_all_hands", "N_CHUNKS"]

@@ -15,6 +15,7 @@ Pipeline order (the folder listing reads the same way):
     vp_summary  -> parquet/paytable_summary
     preflop     -> preflop.h5, parquet/preflop, preflop_equity.png (heads-up exact, 2-9 MC)
     preflop_matchups -> preflop_matchups.h5, parquet/preflop_matchups, preflop_matchups.png
+    abstraction:* -> abstraction/<street>.h5, parquet/abstraction/<street>.parquet (off by default)
 """
 
 from __future__ import annotations
@@ -101,7 +102,8 @@ def plan(config: BuildConfig, names: list[str] | None = None) -> list[Stage]:
     _check_sections(config, modules)
     all_stages: list[Stage] = []
     for mod_name, mod in modules.items():
-        if not config.enabled(getattr(mod, "SECTION", mod_name)) and not (names and mod_name in names):
+        on = config.enabled(getattr(mod, "SECTION", mod_name), getattr(mod, "ENABLED_BY_DEFAULT", True))
+        if not on and not (names and mod_name in names):
             continue
         all_stages.extend(s if s.module else replace(s, module=mod.__name__) for s in mod.stages(config))
     if not names:

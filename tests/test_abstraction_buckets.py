@@ -1,0 +1,139 @@
+"""Abstraction buckets (EMD k-medians), the abstraction config and the ``bucket`` command's errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.abstraction.buckets import cdf_rows, kmedians_emd
+from pipeline.errors import InputError
+from tests.cli_runner import run_cli
+
+BINS = 50
+COMPLETIONS = 46
+
+
+PLANTED = 12
+
+
+def _planted(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Histograms of 46 draws from one of 12 made-up equity distributions each, weights, and
+    which distribution each row came from."""
+    rng = np.random.default_rng(seed)
+    shapes = rng.dirichlet(np.full(BINS, 0.3), size=PLANTED)
+    pick = rng.integers(0, len(shapes), n)
+    hist = np.array([rng.multinomial(COMPLETIONS, shapes[p]) for p in pick], np.uint8)
+    return hist, rng.integers(1, 25, n).astype(np.uint8), pick
+
+
+def _histograms(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    hist, w, _ = _planted(n, seed)
+    return hist, w
+
+
+def _median_centres(hist: np.ndarray, w: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
+    """Each group's coordinate-wise weighted median CDF (the best L1 centre), by sorting."""
+    cdf = np.cumsum(hist.astype(np.int64), axis=1)[:, :-1]
+    out = np.zeros((k, cdf.shape[1]), np.int64)
+    for j in range(k):
+        m = labels == j
+        for q in range(cdf.shape[1]):
+            order = np.argsort(cdf[m, q], kind="stable")
+            cum = np.cumsum(w[m][order].astype(np.int64))
+            out[j, q] = cdf[m, q][order][np.searchsorted(2 * cum, cum[-1])]
+    return out
+
+
+def _emd_cost(hist: np.ndarray, w: np.ndarray, labels: np.ndarray, centres: np.ndarray) -> int:
+    """Weighted L1 between each row's CDF and its bucket's centre, from first principles."""
+    cdf = np.cumsum(hist.astype(np.int64), axis=1)[:, :-1]
+    return int((np.abs(cdf - centres[labels]).sum(axis=1) * w.astype(np.int64)).sum())
+
+
+def test_buckets_are_deterministic_and_beat_random_and_the_planted_groups() -> None:
+    """Same seed, same bytes; the objective (checked from first principles) is at most that of
+    the 12 groups the data was drawn from, and far below a random assignment's."""
+    hist, w, pick = _planted(20_000, 1)
+    a = kmedians_emd(hist, w, PLANTED, seed=7)
+    b = kmedians_emd(hist, w, PLANTED, seed=7)
+    assert a.labels.tobytes() == b.labels.tobytes() and a.objective == b.objective
+    assert a.labels.dtype == np.uint16 and len(a.labels) == len(hist) and a.labels.max() < 12
+    assert a.objective == _emd_cost(hist, w, a.labels.astype(np.int64), a.centres)
+    planted = _emd_cost(hist, w, pick, _median_centres(hist, w, pick, PLANTED))
+    print(f"objective {a.objective:,}, planted groups {planted:,}, random {a.random_objective:,}")
+    assert a.objective <= planted and 2 * a.objective < a.random_objective
+
+
+def test_centres_are_cdfs_and_medians_do_not_raise_the_objective() -> None:
+    hist, w = _histograms(5_000, 2)
+    c = kmedians_emd(hist, w, 8, seed=3)
+    assert np.all(np.diff(c.centres, axis=1) >= 0)
+    assert c.centres.min() >= 0 and c.centres.max() <= COMPLETIONS
+    one = kmedians_emd(hist, w, 8, seed=3, iterations=1)
+    assert c.objective <= one.objective
+
+
+def test_cdf_rows_drop_the_constant_column() -> None:
+    h = np.array([[1, 0, 2], [0, 3, 0]], np.uint8)
+    assert cdf_rows(h).tolist() == [[1, 1], [0, 3]]
+
+
+@pytest.mark.parametrize("k", [0, -1, 5_001])
+def test_bad_bucket_counts_name_the_value(k: int) -> None:
+    hist, w = _histograms(5_000, 4)
+    with pytest.raises(InputError, match=str(k)):
+        kmedians_emd(hist, w, k, seed=1)
+
+
+@pytest.mark.parametrize("body,needle", [
+    ("bins = 0", "bins"),
+    ("flop_buckets = 0", "flop_buckets"),
+    ("turn_buckets = 20000000", "turn_buckets"),
+    ('streets = ["pre"]', "streets"),
+    ("seed = -1", "seed"),
+])
+def test_bad_abstraction_config_is_one_error(tmp_path: Path, body: str, needle: str) -> None:
+    cfg = tmp_path / "build.toml"
+    cfg.write_text(f'artifacts = "{tmp_path / "art"}"\n[abstraction]\n{body}\n')
+    r = run_cli("build", "abstraction", "--config", str(cfg), "--dry-run")
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], r.stderr
+    assert not (tmp_path / "art").exists()
+
+
+def test_more_buckets_than_ids_refused(tmp_path: Path) -> None:
+    """Bucket ids are uint16: 65,536 buckets cannot be stored (both bucketed streets have more
+    classes than that, so this is the bound a config meets first)."""
+    cfg = tmp_path / "build.toml"
+    cfg.write_text(f'artifacts = "{tmp_path / "art"}"\n[abstraction]\nflop_buckets = 65536\n')
+    r = run_cli("build", "abstraction", "--config", str(cfg), "--dry-run")
+    assert r.returncode == 2 and "65535" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["bucket", "AhKd", "--board", "Qh 7d"], "board"),
+    (["bucket", "Ah", "--board", "Qh 7d 2c"], "hole"),
+    (["bucket", "AhKd", "--board", "Qh 7d Ah"], "Ah"),
+    (["bucket", "AhXx"], "Xx"),
+    (["bucket"], "HOLE"),
+    (["bucket", "AhKd", "--file", "-"], "either"),
+])
+def test_bucket_bad_input_is_one_error(tmp_path: Path, args: list[str], needle: str) -> None:
+    r = run_cli("--artifacts", str(tmp_path / "none"), *args)
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], r.stderr
+    assert not (tmp_path / "none").exists()
+
+
+def test_bucket_file_names_the_bad_line(tmp_path: Path) -> None:
+    f = tmp_path / "spots.txt"
+    f.write_text("AhKd|Qh7d2c\nAhKd|Qh7d\n")
+    r = run_cli("--artifacts", str(tmp_path / "none"), "bucket", "--file", str(f), "--json")
+    assert r.returncode == 2 and ":2: board" in r.stderr, r.stderr
+
+
+def test_bucket_without_the_tables_says_how_to_build(tmp_path: Path) -> None:
+    r = run_cli("--artifacts", str(tmp_path), "bucket", "AhKd", "--board", "Qh7d2c")
+    assert r.returncode != 0 and "pokertables build abstraction" in r.stderr, r.stderr

@@ -1,0 +1,139 @@
+"""Card-abstraction figures against a brute force that scores every opponent hand one by one.
+
+The brute force here shares nothing with the production pass but the 7-card score table: it
+looks every (hand, board) and (opponent, board) up by its colex index, on every completion,
+with numpy; the production pass ranks all hands of a board at once and writes by class index.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pytest
+
+from pipeline.abstraction import index_batch
+from pipeline.abstraction.strength import RIVER_SCALE, canonical_boards, future_figures, river_and_preflop
+
+#: C(n, k) for the colex index of a sorted card set: sum of C(card_i, i + 1).
+CHOOSE = np.array([[comb(n, k) for k in range(8)] for n in range(53)], np.int64)
+BINS = 50
+
+
+def _scores(table7: np.ndarray, sets: np.ndarray) -> np.ndarray:
+    """7-card scores of rows of 7 distinct cards (any order)."""
+    s = np.sort(sets, axis=1)
+    return table7[(CHOOSE[s, np.arange(1, 8)]).sum(axis=1)]
+
+
+def _river_e(table7: np.ndarray, hole: list[int], board: list[int]) -> int:
+    """2*wins + ties of ``hole`` on a complete ``board`` against all 990 opponent hands."""
+    rest = [c for c in range(52) if c not in hole and c not in board]
+    opp = np.array(list(combinations(rest, 2)), np.int64)
+    assert len(opp) == RIVER_SCALE // 2
+    mine = _scores(table7, np.array([hole + board]))[0]
+    theirs = _scores(table7, np.hstack([opp, np.tile(board, (len(opp), 1))]))
+    return int(2 * (mine > theirs).sum() + (mine == theirs).sum())
+
+
+def _future(table7: np.ndarray, hole: list[int], board: list[int]) -> tuple[int, int, np.ndarray]:
+    """(sum e, sum e², histogram of e) over every completion of ``board`` to five cards: each
+    completion's e counts its opponents one by one (the opponents that avoid it)."""
+    rest = [c for c in range(52) if c not in hole and c not in board]
+    comp = np.array(list(combinations(rest, 5 - len(board))), np.int64).reshape(-1, 5 - len(board))
+    opp = np.array(list(combinations(rest, 2)), np.int64)
+    bit = np.int64(1) << np.arange(52, dtype=np.int64)
+    cmask = bit[comp].sum(axis=1)
+    omask = bit[opp].sum(axis=1)
+    valid = (cmask[:, None] & omask[None, :]) == 0          # completions x opponent hands
+    assert np.all(valid.sum(axis=1) == RIVER_SCALE // 2)
+    full = np.hstack([np.tile(board, (len(comp), 1)).reshape(len(comp), -1), comp])  # 5-card boards
+    mine = _scores(table7, np.hstack([np.tile(hole, (len(comp), 1)), full]))
+    e = np.empty(len(comp), np.int64)
+    for i in range(len(comp)):
+        o = opp[valid[i]]
+        theirs = _scores(table7, np.hstack([o, np.tile(full[i], (len(o), 1))]))
+        e[i] = 2 * (mine[i] > theirs).sum() + (mine[i] == theirs).sum()
+    hist = np.bincount(np.minimum(e * BINS // RIVER_SCALE, BINS - 1), minlength=BINS)
+    return int(e.sum()), int((e * e).sum()), hist
+
+
+def _situations(rng: np.random.Generator, n_boards: int, per_board: int, k: int) -> list[tuple[list[int], list[int]]]:
+    out = []
+    for _ in range(n_boards):
+        deck = rng.permutation(52)
+        board = sorted(int(c) for c in deck[:k])
+        for j in range(per_board):
+            out.append(([int(deck[k + 2 * j]), int(deck[k + 2 * j + 1])], board))
+    return out
+
+
+@pytest.fixture(scope="module")
+def table7(artifacts: Path) -> np.ndarray:
+    with h5py.File(artifacts / "seven.h5", "r") as f:
+        return np.asarray(f["score"][:])
+
+
+def test_river_values_equal_brute_force(table7: np.ndarray) -> None:
+    """10,000 random river situations (500 boards x 20 hands): exact 2*wins + ties."""
+    sit = _situations(np.random.default_rng(18), 500, 20, 5)
+    boards = np.unique(np.array([b for _, b in sit], np.int64), axis=0)
+    river, _ = river_and_preflop(table7, BINS, boards=boards)
+    idx = index_batch(np.array([h + b for h, b in sit], np.int64))
+    assert river.value is not None
+    got = river.value[idx].astype(np.int64)
+    want = np.array([_river_e(table7, h, b) for h, b in sit])
+    assert len(sit) == 10_000 and np.array_equal(got, want)
+
+
+def test_every_river_class_and_preflop_equal_the_heads_up_table(table7: np.ndarray, artifacts: Path) -> None:
+    """The full pass reaches all 123,156,254 river classes with weights summing to every
+    (hole, board) situation; its preflop sums equal preflop.h5's exact heads-up counts (a
+    different kernel: 2*wins + ties of each class against one random hand over every deal)."""
+    river, pre = river_and_preflop(table7, BINS)
+    assert pre is not None and river.value is not None and pre.s1 is not None and pre.hist is not None
+    assert len(river.value) == 123_156_254 and int(river.value.max()) <= RIVER_SCALE
+    assert int(river.weight.sum(dtype=np.int64)) == comb(52, 2) * comb(50, 5)
+    assert int(pre.weight.sum()) == comb(52, 2) and len(pre.weight) == 169
+    assert np.all(pre.hist.sum(axis=1) == comb(50, 5))
+    with h5py.File(artifacts / "preflop.h5", "r") as f:
+        win = np.asarray(f["heads_up/win"][:], np.int64)   # by two-card colex index
+        tie = np.asarray(f["heads_up/tie"][:], np.int64)
+    hands = np.array([[a, b] for b in range(52) for a in range(b)], np.int64)
+    assert np.array_equal(2 * win + tie, pre.s1[index_batch(hands)].astype(np.int64))
+
+
+def test_turn_figures_equal_brute_force(table7: np.ndarray) -> None:
+    """1,000 random turn situations (100 boards x 10 hands): sum e, sum e², histogram."""
+    sit = _situations(np.random.default_rng(19), 100, 10, 4)
+    boards = np.unique(np.array([b for _, b in sit], np.int64), axis=0)
+    fig = future_figures("turn", table7, BINS, boards=boards)
+    assert fig.s1 is not None and fig.s2 is not None and fig.hist is not None
+    idx = index_batch(np.array([h + b for h, b in sit], np.int64))
+    for (h, b), i in zip(sit, idx):
+        s1, s2, hist = _future(table7, h, b)
+        assert (int(fig.s1[i]), int(fig.s2[i])) == (s1, s2) and np.array_equal(fig.hist[i], hist)
+    assert len(sit) == 1_000 and np.all(fig.hist[idx].sum(axis=1) == 46)
+
+
+def test_flop_figures_equal_brute_force(table7: np.ndarray) -> None:
+    """200 random flop situations (20 boards x 10 hands), each over its 1,081 turn-river pairs."""
+    sit = _situations(np.random.default_rng(20), 20, 10, 3)
+    boards = np.unique(np.array([b for _, b in sit], np.int64), axis=0)
+    fig = future_figures("flop", table7, BINS, boards=boards)
+    assert fig.s1 is not None and fig.s2 is not None and fig.hist is not None
+    idx = index_batch(np.array([h + b for h, b in sit], np.int64))
+    for (h, b), i in zip(sit, idx):
+        s1, s2, hist = _future(table7, h, b)
+        assert (int(fig.s1[i]), int(fig.s2[i])) == (s1, s2) and np.array_equal(fig.hist[i], hist)
+    assert len(sit) == 200
+
+
+def test_canonical_board_counts() -> None:
+    """Suit-canonical boards: 1,755 flops, 16,432 turns, 134,459 rivers; orbits cover every board."""
+    for k, n in ((3, 1_755), (4, 16_432), (5, 134_459)):
+        boards, w = canonical_boards(k)
+        assert len(boards) == n and int(w.sum()) == comb(52, k)
