@@ -106,30 +106,30 @@ def test_every_river_class_and_preflop_equal_the_heads_up_table(table7: np.ndarr
     assert np.array_equal(2 * win + tie, pre.s1[index_batch(hands)].astype(np.int64))
 
 
-def test_turn_figures_equal_brute_force(table7: np.ndarray) -> None:
-    """1,000 random turn situations (100 boards x 10 hands): sum e, sum e², histogram."""
-    sit = _situations(np.random.default_rng(19), 100, 10, 4)
+def _check_future(table7: np.ndarray, street: str, sit: list[tuple[list[int], list[int]]]) -> None:
+    """The pass over the situations' boards against the brute force, situation by situation."""
     boards = np.unique(np.array([b for _, b in sit], np.int64), axis=0)
-    fig = future_figures("turn", table7, BINS, boards=boards)
+    fig = future_figures(street, table7, BINS, boards=boards)
     assert fig.s1 is not None and fig.s2 is not None and fig.hist is not None
     idx = index_batch(np.array([h + b for h, b in sit], np.int64))
     for (h, b), i in zip(sit, idx):
         s1, s2, hist = _future(table7, h, b)
         assert (int(fig.s1[i]), int(fig.s2[i])) == (s1, s2) and np.array_equal(fig.hist[i], hist)
-    assert len(sit) == 1_000 and np.all(fig.hist[idx].sum(axis=1) == 46)
+    assert np.all(fig.hist[idx].sum(axis=1) == fig.completions)
+
+
+def test_turn_figures_equal_brute_force(table7: np.ndarray) -> None:
+    """1,000 random turn situations (100 boards x 10 hands): sum e, sum e², histogram."""
+    sit = _situations(np.random.default_rng(19), 100, 10, 4)
+    assert len(sit) == 1_000
+    _check_future(table7, "turn", sit)
 
 
 def test_flop_figures_equal_brute_force(table7: np.ndarray) -> None:
     """200 random flop situations (20 boards x 10 hands), each over its 1,081 turn-river pairs."""
     sit = _situations(np.random.default_rng(20), 20, 10, 3)
-    boards = np.unique(np.array([b for _, b in sit], np.int64), axis=0)
-    fig = future_figures("flop", table7, BINS, boards=boards)
-    assert fig.s1 is not None and fig.s2 is not None and fig.hist is not None
-    idx = index_batch(np.array([h + b for h, b in sit], np.int64))
-    for (h, b), i in zip(sit, idx):
-        s1, s2, hist = _future(table7, h, b)
-        assert (int(fig.s1[i]), int(fig.s2[i])) == (s1, s2) and np.array_equal(fig.hist[i], hist)
     assert len(sit) == 200
+    _check_future(table7, "flop", sit)
 
 
 def test_canonical_board_counts() -> None:
