@@ -34,7 +34,7 @@ def run(report: Any) -> None:
     """Measure and record the equity targets of issue 4."""
     import numba
 
-    from pipeline.equity.hand import equity
+    from pipeline.equity.hand_api import equity
     from pipeline.query.tables import Tables
 
     report.head("equity (issue 4)")

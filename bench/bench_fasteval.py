@@ -87,7 +87,7 @@ def exact_section(report: Any) -> None:
     """Exact AsKs vs QdQc preflop by rank-first enumeration."""
     from pipeline.core.cards import parse_cards
     from pipeline.equity.enumerate import exact_fixed
-    from pipeline.equity.hand import equity
+    from pipeline.equity.hand_api import equity
     from pipeline.query.tables import Tables
 
     ev = Tables(ARTIFACTS).eval_tables()

@@ -19,7 +19,7 @@ def run(report: Any) -> None:
     """Measure and record issue 11's targets for ranges, every seat and Monte Carlo."""
     import numba
 
-    from pipeline.equity.seats import equity_seats, preflop
+    from pipeline.equity.engine import equity_seats, preflop
     from pipeline.query.tables import Tables
 
     report.head("seats and ranges (issue 11)")

@@ -25,7 +25,7 @@ from pipeline.errors import ArtifactError, BuildError, ConfigError, InputError, 
 from pipeline.version import __version__
 
 if TYPE_CHECKING:
-    from pipeline.equity.hand import equity as hand_equity
+    from pipeline.equity.hand_api import equity as hand_equity
     from pipeline.query.tables import Tables
     from pipeline.rules import load_rules
     from pipeline.videopoker.analysis import analyze
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 #: public name -> "module:attribute" it is loaded from on first use (read by the stage-key walk)
 _EXPORTS = {
     "Tables": "pipeline.query.tables:Tables",
-    "hand_equity": "pipeline.equity.hand:equity",
+    "hand_equity": "pipeline.equity.hand_api:equity",
     "analyze": "pipeline.videopoker.analysis:analyze",
     "load_paytable": "pipeline.videopoker.paytable:load_paytable",
     "load_rules": "pipeline.rules:load_rules",

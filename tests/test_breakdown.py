@@ -14,7 +14,7 @@ from cli_runner import assert_one_error, run_cli
 
 from pipeline.core.cards import parse_cards
 from pipeline.equity.breakdown import equity_breakdown
-from pipeline.equity.seats import equity_seats
+from pipeline.equity.engine import equity_seats
 
 #: (hero, vs, random opponents, board, dead): preflop, flop, turn and river, ranges on the others
 SPOTS: list[tuple[str, list[str], int | None, str, str]] = [
@@ -108,8 +108,8 @@ def _brute_rows(tables: Any, hero: list[tuple[int, int]], others: list[list[tupl
 
 
 def _hands(text: str, board: list[int]) -> list[tuple[int, int]]:
-    from pipeline.equity.holes import HOLE_CARDS
     from pipeline.equity.ranges import parse_range
+    from pipeline.equity.starting_hands import HOLE_CARDS
 
     r = parse_range(text)
     return [(int(HOLE_CARDS[h][0]), int(HOLE_CARDS[h][1])) for h in r.hands

@@ -40,15 +40,15 @@ def test_help_into_a_closed_pipe_exits_0_quietly(args: list[str], reader: str) -
 
 
 def test_a_cold_cache_is_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import pipeline.equity.seats as seats
+    import pipeline.equity.engine as engine
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert cold_modules(seats.__file__, EQUITY_KERNEL_MODULES) == list(EQUITY_KERNEL_MODULES)
+    assert cold_modules(engine.__file__, EQUITY_KERNEL_MODULES) == list(EQUITY_KERNEL_MODULES)
     # one module's index in the mirrored cache folder makes it warm
-    mirror = tmp_path / Path(seats.__file__).resolve().parent.relative_to("/")
+    mirror = tmp_path / Path(engine.__file__).resolve().parent.relative_to("/")
     mirror.mkdir(parents=True)
     (mirror / "rangerandom._count_chunk-1.py311.nbi").write_bytes(b"")
-    assert "rangerandom" not in cold_modules(seats.__file__, EQUITY_KERNEL_MODULES)
+    assert "rangerandom" not in cold_modules(engine.__file__, EQUITY_KERNEL_MODULES)
 
 
 def _stderr_on_a_terminal(args: list[str], env: dict[str, str]) -> tuple[int, str, str]:

@@ -70,8 +70,8 @@ def test_suited_connectors_flush_heavy_spot(ev: EvalTables, tables: Tables) -> N
     ("7c 7d", ["As Qs", "Kd Jh"], "7s Ts 2s"),
 ])
 def test_agrees_with_engine(ev: EvalTables, tables: Tables, hero: str, vs: list[str], board: str) -> None:
-    """Same counts as exact counting on seven.h5 (pipeline.equity.hand.equity with --vs hands)."""
-    from pipeline.equity.hand import equity
+    """Same counts as exact counting on seven.h5 (pipeline.equity.hand_api.equity with --vs hands)."""
+    from pipeline.equity.hand_api import equity
 
     res = equity(tables, hero, board, vs=vs, exact=True)
     hands = [parse_cards(hero)] + [parse_cards(v) for v in vs]

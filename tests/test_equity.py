@@ -14,9 +14,9 @@ from cli_runner import run_main
 
 from pipeline.core.cards import parse_cards
 from pipeline.equity.exactcount import run_exact
-from pipeline.equity.hand import DEFAULT_SAMPLES, equity
-from pipeline.equity.holes import hole_index
-from pipeline.equity.spot import make_spot
+from pipeline.equity.hand_api import DEFAULT_SAMPLES, equity
+from pipeline.equity.hand_question import make_spot
+from pipeline.equity.starting_hands import hole_index
 
 
 def _counts(r):
@@ -204,7 +204,7 @@ def _cli(capsys, artifacts, *args: str) -> tuple[int, str, str]:
     (["AsKs", "--vs", "AKs", "--vs", "random"], 2, ["AKs"]),
     (["AsKs", "--vs", "QdQc", "-n", "2", "--board", "2c7h9s"], 3, ["Qd Qc"]),
     (["random", "--vs", "random"], 1, []),
-    (["As Ad Ks Kd", "--vs", "Qs Qd Jh Jc", "--board", "2c7h9sQd3c"], 1, ["Qs Qd Jh Jc"]),
+    (["As Ad Ks Kd", "--vs", "Qs Qd Jh Jc", "--board", "2c7h9s8d3c"], 1, ["Qs Qd Jh Jc"]),
 ])
 def test_cli_json_opponents_counts_every_other_seat(capsys, artifacts, args: list[str],  # type: ignore[no-untyped-def]
                                                     opponents: int, vs: list[str]) -> None:

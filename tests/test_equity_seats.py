@@ -12,8 +12,8 @@ import pytest
 from cli_runner import run_main
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.holes import HOLE_CARDS
-from pipeline.equity.seats import equity_seats, parse_table, preflop
+from pipeline.equity.engine import equity_seats, parse_table, preflop
+from pipeline.equity.starting_hands import HOLE_CARDS
 
 
 def brute_force(tables, table):  # type: ignore[no-untyped-def]
@@ -101,14 +101,14 @@ def test_preflop_ranges_equal_matchup_table(tables) -> None:  # type: ignore[no-
     res = preflop(tables, "QQ+,AKs", vs="JJ-88,AQs+,KQs")
     assert res.source and "matchups" in res.source
     # the same spot by enumerating every board (the range kernel, not the table)
-    from pipeline.equity.seats import _exact
+    from pipeline.equity.engine import _exact
 
     table = parse_table(tables, "QQ+,AKs", ["JJ-88,AQs+,KQs"], None, "", "")
     enum = _exact(tables, table, True)
     assert enum is not None and enum.counts == res.counts
     # and one pair cell against the exact hand-vs-hand engine
-    from pipeline.equity.hand import equity
-    from pipeline.equity.holes import hole_index
+    from pipeline.equity.hand_api import equity
+    from pipeline.equity.starting_hands import hole_index
 
     a, b = parse_cards("AsKs"), parse_cards("QdQc")
     r = equity(tables, a, vs=[b])
@@ -207,9 +207,9 @@ COUNTED = [
 
 @pytest.mark.parametrize("hero,vs,board,dead", COUNTED)
 def test_one_random_seat_counted_per_board_equals_the_deal_walk(tables, hero, vs, board, dead) -> None:  # type: ignore[no-untyped-def]
+    from pipeline.equity.engine import _seats_arrays
     from pipeline.equity.rangeexact import range_exact, range_group
     from pipeline.equity.rangerandom import range_random
-    from pipeline.equity.seats import _seats_arrays
 
     table = parse_table(tables, hero, vs, None, board, dead)
     ranged = [s for s, r in zip(table.seats, table.random) if not r]

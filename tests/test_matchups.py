@@ -12,8 +12,8 @@ from refpoker import brute
 
 from pipeline.core.cards import parse_cards
 from pipeline.equity.enumerate import exact_fixed
-from pipeline.equity.holes import hole_index
 from pipeline.equity.matchups import hand_cards, matchup_classes
+from pipeline.equity.starting_hands import hole_index
 from pipeline.query.tables import PreflopMatchups, Tables
 
 BOARDS = comb(48, 5)

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from pipeline.core.rng import REJECTED, seed_state, shuffle_positions, splitmix_fill, step
+from pipeline.equity.engine import equity_seats
 from pipeline.equity.mcfixed import deal_cards
-from pipeline.equity.seats import equity_seats
 
 #: Normal quantile of a one-sided 1e-6 tail: a fair generator fails a test about once in 10^6 runs.
 Z_TAIL = 4.753

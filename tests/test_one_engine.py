@@ -11,7 +11,7 @@ import pytest
 from cli_runner import run_main
 
 import pipeline
-from pipeline.equity.seats import equity_seats
+from pipeline.equity.engine import equity_seats
 
 #: (hero, vs seats, random opponents, board, dead, Monte Carlo deals or None, seed)
 QUESTIONS: list[tuple[str, list[str], int | None, str, str, int | None, int | None]] = [

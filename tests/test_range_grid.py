@@ -15,9 +15,9 @@ import pyarrow as pa
 import pytest
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.holes import HOLE_CARDS
 from pipeline.equity.rangegrid import range_grid
 from pipeline.equity.ranges import parse_range
+from pipeline.equity.starting_hands import HOLE_CARDS
 
 ROOT = Path(__file__).resolve().parent.parent
 RANKS = "23456789TJQKA"

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.holes import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_SUITED
 from pipeline.equity.ranges import MAX_SHOWN, parse_range
+from pipeline.equity.starting_hands import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_SUITED
 from pipeline.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent

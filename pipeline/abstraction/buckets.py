@@ -175,21 +175,39 @@ def _seed_centres(x: np.ndarray, w: np.ndarray, k: int, rng: np.random.Generator
     return centres
 
 
+def distinct_rows(hist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``hist`` (sorted) and, per row of ``hist``, its distinct row's index.
+    Classes with equal histograms are equal points: 13,960,050 turn classes hold 1,317,777
+    distinct histograms."""
+    h = np.ascontiguousarray(hist)
+    keyed = h.view(np.dtype((np.void, h.dtype.itemsize * h.shape[1]))).ravel()
+    _, first, inverse = np.unique(keyed, return_index=True, return_inverse=True)
+    return h[first], inverse.ravel()
+
+
 def kmedians_emd(hist: np.ndarray, weight: np.ndarray, k: int, seed: int,
                  iterations: int = DEFAULT_ITERATIONS) -> Clustering:
-    """Cluster histogram rows into ``k`` buckets minimising the weighted EMD to the centres."""
+    """Cluster histogram rows into ``k`` buckets minimising the weighted EMD to the centres.
+
+    Equal rows are clustered once, weighted by their summed weights (the objective is the same
+    sum), then every row takes its distinct row's bucket."""
     n = len(hist)
     if not 1 <= k <= n:
         raise InputError(f"buckets must be 1 .. {n:,} (the classes), got {k}")
-    x = cdf_rows(np.asarray(hist))
+    w_all = np.asarray(weight, np.int64)
+    uniq, inverse = distinct_rows(np.asarray(hist))
+    w = np.bincount(inverse, weights=w_all, minlength=len(uniq)).astype(np.int64)
+    x = cdf_rows(uniq)
     xf = x.astype(np.float32)
-    top = int(np.asarray(hist[0]).sum())
-    w = np.asarray(weight, np.int64)
+    top = int(uniq[0].sum(dtype=np.int64))
     rng = np.random.default_rng(seed)
-    centres = _seed_centres(x, w, k, rng)
-    labels = np.zeros(n, np.int64)
-    upper = np.zeros(n, np.float64)
-    lower = np.zeros(n, np.float64)
+    centres = _seed_centres(x, w, min(k, len(uniq)), rng)
+    if len(centres) < k:   # fewer distinct rows than buckets: the extra buckets stay empty
+        centres = np.vstack([centres, np.repeat(centres[:1], k - len(centres), axis=0)])
+    m = len(uniq)
+    labels = np.zeros(m, np.int64)
+    upper = np.zeros(m, np.float64)
+    lower = np.zeros(m, np.float64)
     shift = np.zeros(k, np.float64)
     half_gap = np.zeros(k, np.float64)
     it = 0
@@ -205,13 +223,15 @@ def kmedians_emd(hist: np.ndarray, weight: np.ndarray, k: int, seed: int,
         _centre_gaps(new.astype(np.float32), cf, shift, half_gap)
         centres = new
     objective = _labelled_cost(x, w, centres, labels)
+    full = labels[inverse]
     # baseline: the same bucket sizes, classes dealt to buckets at random, each bucket at its
     # best (median) centre
-    shuffled = rng.permutation(labels)
-    rc = _medians(x, w, shuffled, k, top)
+    x_all = x[inverse]
+    shuffled = rng.permutation(full)
+    rc = _medians(x_all, w_all, shuffled, k, top)
     rc[rc[:, 0] < 0] = 0
-    random_objective = _labelled_cost(x, w, rc, shuffled)
-    return Clustering(labels.astype(np.uint16), centres, objective, random_objective, it)
+    random_objective = _labelled_cost(x_all, w_all, rc, shuffled)
+    return Clustering(full.astype(np.uint16), centres, objective, random_objective, it)
 
 
 @nb.njit(cache=True, parallel=True)
@@ -227,4 +247,4 @@ def _labelled_cost(x: np.ndarray, w: np.ndarray, c: np.ndarray, labels: np.ndarr
     return int(cost.sum())
 
 
-__all__ = ["Clustering", "cdf_rows", "kmedians_emd", "DEFAULT_ITERATIONS"]
+__all__ = ["Clustering", "cdf_rows", "distinct_rows", "kmedians_emd", "DEFAULT_ITERATIONS"]

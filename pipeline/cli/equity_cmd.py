@@ -81,7 +81,7 @@ def equity_cmd(
     exact when the cost estimate says about 2 s or less, Monte Carlo with a standard error
     otherwise.
     """
-    from pipeline.equity.seats import equity_seats
+    from pipeline.equity.engine import equity_seats
     from pipeline.query.tables import Tables
 
     if breakdown:

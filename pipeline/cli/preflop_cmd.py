@@ -22,7 +22,7 @@ def preflop_cmd(
     Monte Carlo columns (with their stderr), range vs range heads-up exact from
     preflop_matchups.h5 (enumerated instead, and said so, when that table is not built)."""
     from pipeline.cli.equity_report import print_result
-    from pipeline.equity.seats import preflop
+    from pipeline.equity.engine import preflop
     from pipeline.query.tables import Tables
 
     res = preflop(Tables(artifacts_dir()), " ".join(hand), vs=vs, opponents=opponents)

@@ -61,9 +61,9 @@ def announce_compile() -> None:
     progress callback, so only for a terminal and only once the question is known to be valid
     (a bad input still gets its one ``error:`` line, and piped output stays the same warm or
     cold)."""
-    import pipeline.equity.seats as seats
+    import pipeline.equity.engine as engine
 
-    if cold_modules(seats.__file__, EQUITY_KERNEL_MODULES):
+    if cold_modules(engine.__file__, EQUITY_KERNEL_MODULES):
         print("compiling the equity kernels for their first use (once, about 20 s; "
               "`make tables` or `pokertables warm` does it ahead)", file=sys.stderr)
 
@@ -73,7 +73,7 @@ def warm_cmd() -> None:
     """Compile the query kernels now (``make tables`` runs this last), so the first query of
     each kind answers in about a second instead of compiling for 15-20 s."""
     from pipeline.equity.breakdown import equity_breakdown
-    from pipeline.equity.seats import equity_seats
+    from pipeline.equity.engine import equity_seats
     from pipeline.errors import ArtifactError
     from pipeline.query.tables import Tables
 

@@ -9,7 +9,7 @@ hands then come from a deck of the same size whatever h is, so they scale every 
 drop out. A(h) is counted exactly (integers for unit weights).
 
 Each combo's win/tie/lose/equity is the engine's answer with the hero holding that combo
-(:func:`pipeline.equity.seats.equity_seats`: exact when the spot is, else Monte Carlo with a
+(:func:`pipeline.equity.engine.equity_seats`: exact when the spot is, else Monte Carlo with a
 standard error). The range total is the frequency-weighted mean of the rows, which is the
 engine's range answer exactly when the rows are exact (the deals split by the hero's hand).
 """
@@ -27,10 +27,10 @@ import numpy as np
 
 from pipeline.core.cards import format_cards
 from pipeline.equity.assignments import next_outer, start_walk
-from pipeline.equity.holes import HOLE_CARDS, HOLE_MASKS, hand_classes
+from pipeline.equity.engine import OMAHA_HOLE, equity_seats, hole_cards_given, parse_table
 from pipeline.equity.montecarlo import DEFAULT_SAMPLES
 from pipeline.equity.result import EquityResult
-from pipeline.equity.seats import OMAHA_HOLE, equity_seats, hole_cards_given, parse_table
+from pipeline.equity.starting_hands import HOLE_CARDS, HOLE_MASKS, hand_classes
 from pipeline.errors import InputError
 
 #: Assignment visits the frequency count may make (hero combos x other seats' products).

@@ -28,11 +28,11 @@ from pipeline.equity.allhands import heads_up_cached
 from pipeline.equity.boardindex import board_scratch, index7, index7_direct, prepare_board, score_pairs
 from pipeline.equity.disjoint import MAX_EXACT_RANDOM, tuple_poly, tuple_scratch
 from pipeline.equity.enumerate import exact_fixed
+from pipeline.equity.hand_question import Spot, spot_result
 from pipeline.equity.headsup_preflop import headsup_preflop
-from pipeline.equity.holes import hole_index
 from pipeline.equity.result import EquityResult
-from pipeline.equity.spot import Spot, spot_result
 from pipeline.equity.standing import rivals
+from pipeline.equity.starting_hands import hole_index
 from pipeline.equity.symmetry import orbit_step, stabilizer
 
 #: Chunks the board completions are split into (parallel work units).

@@ -1,7 +1,7 @@
 """Heads-up preflop matchups: exact win/tie counts of every pair of the 1,326 hands.
 
 Hands are numbered in colex order of their two card ids ``c1 < c2``: ``index = C(c1,1) + C(c2,2)``
-(:func:`pipeline.equity.holes.hole_index`). A pair of disjoint hands and its images under
+(:func:`pipeline.equity.starting_hands.hole_index`). A pair of disjoint hands and its images under
 the 24 suit permutations have the same counts, so the 812,175 unordered disjoint pairs are
 grouped into 47,008 suit-isomorphism classes; one representative per class is counted exactly
 over all 1,712,304 boards (:mod:`pipeline.equity.headsup_preflop`: rank multisets plus flush

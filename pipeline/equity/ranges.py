@@ -38,7 +38,7 @@ import numpy as np
 
 from pipeline.core.cards import RANKS, card_id, format_cards, parse_cards
 from pipeline.core.constants import N_HOLE_PAIRS
-from pipeline.equity.holes import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_MASKS, HOLE_SUITED, hole_index
+from pipeline.equity.starting_hands import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_MASKS, HOLE_SUITED, hole_index
 from pipeline.errors import InputError
 
 #: Longest token quoted back in an error message.

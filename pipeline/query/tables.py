@@ -217,7 +217,7 @@ class Tables(ScoreClasses):
 
         ``win[a, b]`` = boards (of 1,712,304) where hand ``a`` beats hand ``b``, ``tie[a, b]``
         where they tie; 0 when the hands share a card. Hands are numbered in colex order of
-        their card ids ``c1 < c2``: ``c1 + c2*(c2-1)/2`` (:func:`pipeline.equity.holes.hole_index`).
+        their card ids ``c1 < c2``: ``c1 + c2*(c2-1)/2`` (:func:`pipeline.equity.starting_hands.hole_index`).
         Raises :class:`ArtifactError` if ``preflop_matchups.h5`` is not built (stage
         ``preflop_matchups``, see configs/build.toml).
         """

@@ -103,7 +103,8 @@ def plan(config: BuildConfig, names: list[str] | None = None) -> list[Stage]:
     all_stages: list[Stage] = []
     for mod_name, mod in modules.items():
         on = config.enabled(getattr(mod, "SECTION", mod_name), getattr(mod, "ENABLED_BY_DEFAULT", True))
-        if not on and not (names and mod_name in names):
+        named = bool(names) and any(n == mod_name or n.startswith(f"{mod_name}:") for n in names or ())
+        if not on and not named:
             continue
         all_stages.extend(s if s.module else replace(s, module=mod.__name__) for s in mod.stages(config))
     if not names:

@@ -36,7 +36,7 @@ from pipeline.core.cards import RANKS, format_cards
 from pipeline.core.constants import SHARE_SCALE
 from pipeline.core.fasteval import EvalTables
 from pipeline.equity.allhands import N_CHUNKS, heads_up_all_hands, mc_all_hands
-from pipeline.equity.holes import hand_classes
+from pipeline.equity.starting_hands import hand_classes
 from pipeline.query.artifacts import map_eval_tables
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")

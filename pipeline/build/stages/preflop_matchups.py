@@ -25,7 +25,6 @@ from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, write_parquet_atomic
 from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
-from pipeline.equity.holes import hand_classes
 from pipeline.equity.matchups import (
     MATCHUP_BOARDS,
     expand,
@@ -33,6 +32,7 @@ from pipeline.equity.matchups import (
     matchup_classes,
     solve_classes,
 )
+from pipeline.equity.starting_hands import hand_classes
 from pipeline.query.artifacts import map_eval_tables
 
 OUTPUTS = ("preflop_matchups.h5", "parquet/preflop_matchups.parquet", "preflop_matchups.png")

@@ -30,14 +30,14 @@ import numpy as np
 
 from pipeline.core.cards import format_cards, parse_cards
 from pipeline.core.constants import MAX_PLAYERS, SHARE_SCALE
-from pipeline.equity.holes import HOLE_CARDS, HOLE_MASKS
 from pipeline.equity.montecarlo import DEFAULT_SAMPLES, Seats, check_stop_rule, run_mc, stop_note
 from pipeline.equity.ranges import Range, parse_range
 from pipeline.equity.result import EquityResult, seat_row
+from pipeline.equity.starting_hands import HOLE_CARDS, HOLE_MASKS
 from pipeline.errors import ArtifactError, InputError, clip
 
 if TYPE_CHECKING:
-    from pipeline.equity.spot import Spot
+    from pipeline.equity.hand_question import Spot
 
 #: Exact methods are chosen automatically when their estimated time is at most this (s).
 EXACT_SECONDS = 2.0
@@ -331,7 +331,7 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
     singles = all(s.is_single for s, r in zip(table.seats, table.random) if not r)
     if singles and not table.random[0] and table.n_random <= 3:
         from pipeline.equity.exactcount import exact_cost
-        from pipeline.equity.spot import make_spot
+        from pipeline.equity.hand_question import make_spot
 
         named = [s.cards() for s, r in zip(table.seats[1:], table.random[1:]) if not r]
         spot = make_spot(table.seats[0].cards(), table.board, table.n_random, named, table.dead)

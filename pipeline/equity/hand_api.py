@@ -1,7 +1,7 @@
 """``pipeline.hand_equity``: the library's convenience door to the one equity engine.
 
 It takes cards as text, ids or names (``"AsKs"``, ``[51, 47]``, ``["As", "Ks"]``), turns them
-into the seats of :func:`pipeline.equity.seats.equity_seats` and returns that answer unchanged:
+into the seats of :func:`pipeline.equity.engine.equity_seats` and returns that answer unchanged:
 the same method choice, limits, seed semantics and numbers as ``pokertables equity``. Four hole
 cards are an Omaha hand, as on the command line.
 
@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pipeline.core.cards import card_text, parse_cards
+from pipeline.equity.engine import equity_seats
+from pipeline.equity.hand_question import CardsInput
 from pipeline.equity.montecarlo import DEFAULT_SAMPLES
 from pipeline.equity.result import EquityResult
-from pipeline.equity.seats import equity_seats
-from pipeline.equity.spot import CardsInput
 
 if TYPE_CHECKING:
     from pipeline.query.tables import Tables

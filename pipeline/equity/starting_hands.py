@@ -1,4 +1,5 @@
-"""The 1,326 two-card hold'em hands as arrays, by colex index ``a + C(b, 2)`` (a < b).
+"""The 1,326 hold'em starting hands (two cards) as arrays, by colex index ``a + C(b, 2)`` (a < b),
+and their 169 classes (:func:`hand_classes`).
 
 Ranges, the matchup table and every range kernel index hands this way, so a hand is one
 integer and a range is two arrays (indices and weights), never Python objects per hand.
