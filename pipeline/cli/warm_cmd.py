@@ -72,8 +72,11 @@ def announce_compile() -> None:
 def warm_cmd() -> None:
     """Compile the query kernels now (``make tables`` runs this last), so the first query of
     each kind answers in about a second instead of compiling for 15-20 s."""
+    from pipeline.core.cards import parse_cards
     from pipeline.equity.breakdown import equity_breakdown
     from pipeline.equity.engine import equity_seats
+    from pipeline.equity.hits import range_hits
+    from pipeline.equity.ranges import parse_range
     from pipeline.errors import ArtifactError
     from pipeline.query.tables import Tables
 
@@ -93,5 +96,6 @@ def warm_cmd() -> None:
         except ArtifactError:
             skipped += 1  # a table this kind of question reads is not built
     equity_breakdown(tables, "AK", ["QQ"], board="Ks9d4c")
+    range_hits(parse_range("AK,QQ,JTs"), parse_cards("Ks9d4c"), [], tables.eval_tables())
     note = f" ({skipped} question(s) skipped: tables not built)" if skipped else ""
     typer.echo(f"query kernels compiled and cached in {time.perf_counter() - t0:.1f}s{note}")
