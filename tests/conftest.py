@@ -8,6 +8,8 @@ import pytest
 
 #: Fixtures that build into the default artifacts folder (and wait on its build lock).
 BUILDS = frozenset({"artifacts", "vp_artifacts"})
+#: Fixtures that solve for tens of seconds in a folder of their own (a 100-variant sweep).
+HEAVY = frozenset({"swept"})
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -16,19 +18,26 @@ def _needs_build(item: pytest.Item) -> bool:
     return not BUILDS.isdisjoint(getattr(item, "fixturenames", ()))
 
 
+def _full_tier_only(item: pytest.Item) -> bool:
+    """Left out of ``make check``: needs the full build, a heavy fixture, or says so."""
+    names = getattr(item, "fixturenames", ())
+    return _needs_build(item) or not HEAVY.isdisjoint(names) or item.get_closest_marker("full_tier") is not None
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--no-artifacts", action="store_true",
-                     help="leave out the tests that need the full default build (`make check`)")
+                     help="leave out the tests that need the full default build or run for tens of "
+                          "seconds (`make check`)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Leave out the tests that need the built artifacts under ``--no-artifacts``; then order
     the rest (below)."""
     if config.getoption("--no-artifacts"):
-        dropped = [item for item in items if _needs_build(item)]
+        dropped = [item for item in items if _full_tier_only(item)]
         if dropped:
             config.hook.pytest_deselected(items=dropped)
-            items[:] = [item for item in items if not _needs_build(item)]
+            items[:] = [item for item in items if not _full_tier_only(item)]
     _order_for_the_build(items)
 
 

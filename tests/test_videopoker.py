@@ -316,6 +316,7 @@ def test_paytable_family_picks_up_every_file() -> None:
     assert {"vp_classes", "vp_summary"} <= names
 
 
+@pytest.mark.full_tier
 def test_drop_in_paytable_builds_and_rebuilds_on_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A new TOML in a user config folder is a new stage; editing it rebuilds only that stage."""
     import h5py
