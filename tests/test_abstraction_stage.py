@@ -1,0 +1,71 @@
+"""The abstraction stage end to end on its smallest street: build, manifest, reader, CLI.
+
+The preflop street runs the same river pass as the river street (9.6 s on two cores) but
+writes 169 rows, so the whole path (stage, atomic HDF5 and Parquet writes, checked open,
+``pokertables bucket``) is exercised without the multi-minute streets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from cli_runner import run_cli
+
+from pipeline.abstraction import index_batch
+
+
+@pytest.fixture(scope="module")
+def built(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the session's seven.h5 (hard link) and the preflop abstraction tables."""
+    folder = tmp_path_factory.mktemp("abstraction")
+    os.link(artifacts / "seven.h5", folder / "seven.h5")
+    full = json.loads((artifacts / "manifest.json").read_text())
+    manifest = {**full, "files": {"seven.h5": full["files"]["seven.h5"]},
+                "stages": {"seven": full["stages"]["seven"]}}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    cfg = folder / "build.toml"
+    cfg.write_text(f'artifacts = "{folder}"\n[abstraction]\nstreets = ["preflop"]\n')
+    r = run_cli("build", "abstraction", "--config", str(cfg))
+    assert r.returncode == 0, r.stderr
+    return folder
+
+
+def test_preflop_files_hold_every_class(built: Path, artifacts: Path) -> None:
+    with h5py.File(built / "abstraction" / "preflop.h5", "r") as f:
+        s1 = f["s1"][:]
+        weight = f["weight"][:]
+        assert f.attrs["classes"] == 169 and f.attrs["completions"] == 2_118_760
+        assert f["hist"].shape == (169, 50)
+    assert int(weight.sum()) == 1326
+    with h5py.File(artifacts / "preflop.h5", "r") as f:
+        win = f["heads_up/win"][:].astype(np.int64)
+        tie = f["heads_up/tie"][:].astype(np.int64)
+    hands = np.array([[a, b] for b in range(52) for a in range(b)], np.int64)
+    assert np.array_equal(s1[index_batch(hands)].astype(np.int64), 2 * win + tie)
+    table = pq.read_table(built / "parquet" / "abstraction" / "preflop.parquet")
+    assert table.num_rows == 169 and set(table.column_names) >= {"index", "hole", "weight", "ehs", "ehs2",
+                                                                 "histogram"}
+    manifest = json.loads((built / "manifest.json").read_text())
+    assert {"abstraction/preflop.h5", "parquet/abstraction/preflop.parquet"} <= set(manifest["files"])
+
+
+def test_bucket_command_reads_the_preflop_table(built: Path, artifacts: Path) -> None:
+    r = run_cli("--artifacts", str(built), "bucket", "AhKd", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert set(d) == {"street", "index", "classes", "canonical", "wins", "ties", "opponents", "ehs",
+                      "ehs2", "histogram", "bucket"}
+    with h5py.File(artifacts / "preflop.h5", "r") as f:
+        names = [n.decode() for n in f["classes/name"][:]]
+        equity = f["classes/hu_equity"][:]
+    assert d["street"] == "preflop" and d["classes"] == 169 and d["bucket"] is None
+    assert abs(d["ehs"] - float(equity[names.index("AKo")])) < 1e-12
+    assert sum(d["histogram"]) == 2_118_760 and d["ehs2"] < d["ehs"]
+    text = run_cli("--artifacts", str(built), "bucket", "7c2d")
+    assert text.returncode == 0 and text.stdout.startswith("preflop class "), text.stderr
