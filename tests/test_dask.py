@@ -331,3 +331,29 @@ def test_unreachable_scheduler_is_one_quick_cli_error(tmp_path: Path) -> None:
     assert_one_error(r, "cannot reach the Dask scheduler 'tcp://127.0.0.1:1'")
     assert took < WORKER_WAIT_S, took
     assert not (tmp_path / "art").exists()
+
+
+def test_abstraction_blocks_on_workers_equal_a_local_pass(cluster, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
+    """The abstraction stages' board blocks run on workers that compute their own 7-card scores;
+    the scattered figures equal a local pass byte for byte (a class's rows come from one board)."""
+    import h5py
+    import numpy as np
+
+    from pipeline.abstraction.strength import canonical_boards, future_block, future_figures
+
+    with h5py.File(artifacts / "seven.h5", "r") as f:
+        table7 = np.asarray(f["score"][:])
+    boards, w = canonical_boards(3)
+    sub, sw = boards[::220], w[::220]
+    local = future_figures("flop", table7, 50, sub, sw, blocks=4)
+    ex = DaskExecutor(scheduler=cluster.scheduler_address)
+    try:
+        def on_workers(parts: list[np.ndarray]):  # type: ignore[no-untyped-def]
+            handles = [ex.submit(future_block, "flop", 50, p) for p in parts]
+            return (h.result() for h in handles)
+        remote = future_figures("flop", None, 50, sub, sw, blocks=4, run_blocks=on_workers)
+    finally:
+        ex.close()
+    assert int((local.weight > 0).sum()) > 4_000
+    for name in ("weight", "s1", "s2", "hist"):
+        assert getattr(local, name).tobytes() == getattr(remote, name).tobytes(), name

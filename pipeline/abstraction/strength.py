@@ -18,7 +18,7 @@ hand across a bin edge).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numba as nb
@@ -99,12 +99,15 @@ def river_pass(boards: np.ndarray, board_w: np.ndarray, bins: int, table: np.nda
 
 
 @nb.njit(cache=True, parallel=True)
-def _future_pass(boards: np.ndarray, board_w: np.ndarray, to_come: int, bins: int,
-                 table: np.ndarray, binom: np.ndarray, t: IndexerTables, s1: np.ndarray,
-                 s2: np.ndarray, hist: np.ndarray, weight: np.ndarray) -> None:
-    """Turn (``to_come`` = 1) or flop (2) figures of every hand on every board row: summed over
-    every completion to a river, written at each hand's class index."""
+def _future_rows(boards: np.ndarray, to_come: int, bins: int, table: np.ndarray, binom: np.ndarray,
+                 t: IndexerTables, idx: np.ndarray, s1: np.ndarray, s2: np.ndarray,
+                 hist: np.ndarray) -> None:
+    """Turn (``to_come`` = 1) or flop (2) figures of every hand on every board row, summed over
+    every completion to a river. Board ``bi``'s hands fill rows ``bi * H ..`` (``H`` = pairs of
+    the cards off the board), each with its class index in ``idx``."""
     k0 = boards.shape[1]
+    m = DECK_SIZE - k0
+    per_board = m * (m - 1) // 2
     for ch in nb.prange(N_CHUNKS):
         start, stop = even_chunk(boards.shape[0], N_CHUNKS, ch)
         board, parts, gap, live, keys, pa, pb, less_c, eq_c, lo, eq, srt = showdown_scratch()
@@ -116,11 +119,11 @@ def _future_pass(boards: np.ndarray, board_w: np.ndarray, to_come: int, bins: in
         row = np.empty((1, HOLE_SIZE + k0), np.int64)
         for bi in range(start, stop):
             base = _board_mask(boards[bi])
-            m = 0
+            n_rest = 0
             for c in range(DECK_SIZE):
                 if not (base >> np.uint64(c)) & np.uint64(1):
-                    rest[m] = c
-                    m += 1
+                    rest[n_rest] = c
+                    n_rest += 1
             a1[:] = 0
             a2[:] = 0
             ah[:] = 0
@@ -144,19 +147,45 @@ def _future_pass(boards: np.ndarray, board_w: np.ndarray, to_come: int, bins: in
                         ah[h, min(e * bins // RIVER_SCALE, bins - 1)] += 1
             for q in range(k0):
                 row[0, HOLE_SIZE + q] = boards[bi, q]
-            for i in range(m):
-                for j in range(i + 1, m):
+            r = bi * per_board
+            for j in range(m):
+                for i in range(j):
                     a = rest[i]
                     b = rest[j]
                     h = a + b * (b - 1) // 2
                     row[0, 0] = a
                     row[0, 1] = b
-                    idx = index_row(row, 0, t)
-                    s1[idx] = a1[h]
-                    s2[idx] = a2[h]
+                    idx[r] = index_row(row, 0, t)
+                    s1[r] = a1[h]
+                    s2[r] = a2[h]
                     for x in range(bins):
-                        hist[idx, x] = ah[h, x]
-                    weight[idx] += board_w[bi]
+                        hist[r, x] = ah[h, x]
+                    r += 1
+
+
+def future_block(street: str, bins: int, boards: np.ndarray,
+                 table7: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+    """Pure task: the turn or flop rows of a block of boards: ``(idx, s1, s2, hist)``, one row
+    per (board, hand), board-major. Without ``table7`` (a Dask worker) the 7-card scores are
+    computed in the process, once."""
+    if table7 is None:
+        from pipeline.core.evaluate import seven_scores
+
+        table7 = seven_scores()
+    boards = np.ascontiguousarray(boards, np.int64)
+    m = DECK_SIZE - boards.shape[1]
+    rows = len(boards) * (m * (m - 1) // 2)
+    idx = np.empty(rows, np.int64)
+    s1 = np.empty(rows, np.uint32)
+    s2 = np.empty(rows, np.uint64)
+    hist = np.empty((rows, bins), _hist_dtype(street))
+    _future_rows(boards, BOARD_CARDS - boards.shape[1], bins, table7, BINOM, TABLES, idx, s1, s2, hist)
+    return idx, s1, s2, hist
+
+
+def _hist_dtype(street: str) -> type[np.unsignedinteger]:
+    """The narrowest type holding a histogram count (a turn hand has 46 rivers, a flop 1,081)."""
+    return np.uint8 if COMPLETIONS[street] <= np.iinfo(np.uint8).max else np.uint16
 
 
 @dataclass
@@ -239,11 +268,18 @@ def river_and_preflop(table7: np.ndarray, bins: int, boards: np.ndarray | None =
     return river, preflop
 
 
-def future_figures(street: str, table7: np.ndarray, bins: int, boards: np.ndarray | None = None,
+def future_figures(street: str, table7: np.ndarray | None, bins: int, boards: np.ndarray | None = None,
                    board_w: np.ndarray | None = None,
-                   progress: Callable[[float], None] | None = None, blocks: int = 1) -> Figures:
+                   progress: Callable[[float], None] | None = None, blocks: int = 1,
+                   run_blocks: Callable[[list[np.ndarray]], Iterable[tuple[np.ndarray, ...]]] | None = None
+                   ) -> Figures:
     """Turn or flop figures of every class (or of the classes the given ``boards`` rows reach,
-    each standing for ``board_w`` boards), exactly counted."""
+    each standing for ``board_w`` boards), exactly counted.
+
+    The boards are cut into ``blocks``; ``run_blocks`` (default: one after another here) maps
+    :func:`future_block` over them, e.g. on Dask workers. A class's rows all come from one
+    board, so the scattered result is the same bytes however the blocks ran.
+    """
     k = STREETS[street]
     if boards is None:
         boards, board_w = canonical_boards(k)
@@ -251,19 +287,28 @@ def future_figures(street: str, table7: np.ndarray, bins: int, boards: np.ndarra
         board_w = np.ones(len(boards), np.int64)
     boards = np.ascontiguousarray(boards, np.int64)
     n = class_count(street)
-    completions = COMPLETIONS[street]
     s1 = np.zeros(n, np.uint32)
     s2 = np.zeros(n, np.uint64)
-    hist = np.zeros((n, bins), np.uint8 if completions <= np.iinfo(np.uint8).max else np.uint16)
-    weight = np.zeros(n, np.uint8)
-    for i in range(blocks):
-        a, b = len(boards) * i // blocks, len(boards) * (i + 1) // blocks
-        _future_pass(boards[a:b], board_w[a:b], BOARD_CARDS - k, bins, table7, BINOM, TABLES,
-                     s1, s2, hist, weight)
+    hist = np.zeros((n, bins), _hist_dtype(street))
+    weight = np.zeros(n, np.int64)
+    cuts = [len(boards) * i // blocks for i in range(blocks + 1)]
+    parts = [boards[a:b] for a, b in zip(cuts, cuts[1:])]
+    if run_blocks is None:
+        def run_blocks(ps: list[np.ndarray]) -> Iterable[tuple[np.ndarray, ...]]:
+            return (future_block(street, bins, p, table7) for p in ps)
+    m = DECK_SIZE - k
+    per_board = m * (m - 1) // 2
+    for i, (idx, r1, r2, rh) in enumerate(run_blocks(parts)):
+        s1[idx] = r1
+        s2[idx] = r2
+        hist[idx] = rh
+        # a class's weight: its board's orbit times that board's hands in the class
+        weight += np.bincount(idx, weights=np.repeat(board_w[cuts[i]:cuts[i + 1]], per_board),
+                              minlength=n).astype(np.int64)
         if progress is not None:
             progress((i + 1) / blocks)
-    return Figures(street, bins, completions, weight, s1=s1, s2=s2, hist=hist)
+    return Figures(street, bins, COMPLETIONS[street], weight.astype(np.uint8), s1=s1, s2=s2, hist=hist)
 
 
 __all__ = ["RIVER_OPPONENTS", "RIVER_SCALE", "UNSET", "COMPLETIONS", "Figures", "canonical_boards",
-           "river_pass", "river_and_preflop", "future_figures"]
+           "river_pass", "river_and_preflop", "future_block", "future_figures"]

@@ -18,6 +18,7 @@ The method (written up in ``docs/ALGORITHM.md``):
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
@@ -323,3 +324,16 @@ def score_table(k: int, tables: RankTables, out: np.ndarray | None = None) -> np
         hist = np.zeros((256, N_SCORES + 1), np.int64)
         score_all_hands(k, tables.flush, nonflush, target, hist, BINOM, MBINOM)
     return hist.sum(axis=0)
+
+
+@functools.lru_cache(maxsize=1)
+def seven_scores() -> np.ndarray:
+    """All 7-card scores computed in this process, once (the 267 MB ``seven.h5`` by construction).
+
+    A Dask worker calls this instead of receiving the artifact: the fill takes a few seconds.
+    """
+    from pipeline.core.cards import n_combinations
+
+    table = np.empty(n_combinations(7), np.uint16)
+    score_table(7, build_rank_tables(), table)
+    return table

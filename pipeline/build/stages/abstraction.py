@@ -15,6 +15,7 @@ their canonical boards, one river showdown per completion.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import h5py
@@ -28,6 +29,7 @@ from pipeline.abstraction.strength import (
     RIVER_OPPONENTS,
     RIVER_SCALE,
     Figures,
+    future_block,
     future_figures,
     river_and_preflop,
 )
@@ -128,6 +130,18 @@ def build_buckets(ctx: Context, street: str, k: int, seed: int, iterations: int)
             "random_assignment_emd": round(c.random_objective / scale, 6)}
 
 
+def _on_executor(ctx: Context, street: str, bins: int, table7: np.ndarray
+                 ) -> Callable[[list[np.ndarray]], Iterator[tuple[np.ndarray, ...]]]:
+    """Run the board blocks as tasks on the build's executor (Dask workers compute their own
+    7-card scores rather than receive 267 MB); results come back in block order."""
+    shared: dict[str, Any] = {} if ctx.executor.distributed else {"table7": table7}
+
+    def run(parts: list[np.ndarray]) -> Iterator[tuple[np.ndarray, ...]]:
+        handles = [ctx.executor.submit(future_block, street, bins, p, **shared) for p in parts]
+        return (h.result() for h in handles)
+    return run
+
+
 def build_street(ctx: Context, street: str) -> dict[str, Any]:
     """Count one street's figures, then write its HDF5 and Parquet files."""
     bins = int({**DEFAULTS, **ctx.config.section("abstraction")}["bins"])
@@ -140,7 +154,8 @@ def build_street(ctx: Context, street: str) -> dict[str, Any]:
         assert pre is not None  # every board was counted
         fig = river if street == "river" else pre
     else:
-        fig = future_figures(street, table7, bins, progress=prog, blocks=BLOCKS)
+        fig = future_figures(street, table7, bins, progress=prog, blocks=BLOCKS,
+                             run_blocks=_on_executor(ctx, street, bins, table7))
     seconds = time.perf_counter() - t0
     if not np.all(fig.weight > 0):
         raise AssertionError(f"{street}: a class was reached by no board")

@@ -34,6 +34,7 @@ from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
 from pipeline.core.cards import RANKS, format_cards
 from pipeline.core.constants import SHARE_SCALE
+from pipeline.core.evaluate import seven_scores
 from pipeline.core.fasteval import EvalTables
 from pipeline.equity.allhands import N_CHUNKS, heads_up_all_hands, mc_all_hands
 from pipeline.equity.starting_hands import hand_classes
@@ -71,29 +72,9 @@ def _class_stats(acc: np.ndarray, cls: np.ndarray) -> dict[str, np.ndarray]:
             "observations": tot[:, 0]}
 
 
-def seven_table() -> np.ndarray:
-    """All 7-card scores computed in this process (a worker's own copy, made once and kept).
-
-    Dask workers call this instead of receiving the 267 MB artifact: the rank-table fill
-    takes a few seconds, and its scores are those of ``seven.h5`` by construction.
-    """
-    global _SEVEN
-    if _SEVEN is None:
-        from pipeline.core.cards import n_combinations
-        from pipeline.core.evaluate import build_rank_tables, score_table
-
-        table = np.empty(n_combinations(7), np.uint16)
-        score_table(7, build_rank_tables(), table)
-        _SEVEN = table
-    return _SEVEN
-
-
-_SEVEN: np.ndarray | None = None
-
-
 def heads_up_task(table7: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """Pure task: exact heads-up counts of all 1,326 hands (int64[1326, 3]) and the worker pid."""
-    return heads_up_all_hands(seven_table() if table7 is None else table7), os.getpid()
+    return heads_up_all_hands(seven_scores() if table7 is None else table7), os.getpid()
 
 
 def mc_task(opponents: int, per_chunk: int, seed: int, stream0: int, n_chunks: int,
