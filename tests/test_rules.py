@@ -157,7 +157,7 @@ def test_lowball_and_stud_extremes(artifacts: Path) -> None:
     assert hk.score5("Ks Qd Jh Tc 9d") < wheel < hk.score5("As Kd Qh Jc Td")
 
 
-def test_cli_rules_flags() -> None:
+def test_cli_rules_flags(artifacts: Path) -> None:  # needs the built tables (the CLI reads artifacts/)
     r = run_cli("eval", "As 6d 7h 8c 9s", "--rules", "short-deck", "--json")
     assert r.returncode == 0, r.stderr
     assert '"rules": "short-deck"' in r.stdout and '"category_name": "straight"' in r.stdout
@@ -208,7 +208,7 @@ def test_omaha_exact_river_agrees_with_monte_carlo(tables: Tables) -> None:
     assert mc.stderr is not None and abs(mc.equity - ex.equity) < 4 * mc.stderr
 
 
-def test_cli_plo_equity() -> None:
+def test_cli_plo_equity(artifacts: Path) -> None:  # needs the built tables (the CLI reads artifacts/)
     r = subprocess.run([sys.executable, "-m", "pipeline", "equity", "As Ad Ks Kd", "--board",
                         "2c 7h 9s Qd 3c", "--json"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
@@ -222,7 +222,7 @@ def test_cli_plo_equity() -> None:
     assert r.returncode == 2 and "2 hole cards (hold'em) or 4 (Omaha)" in r.stderr
 
 
-def test_cli_showdown_rules() -> None:
+def test_cli_showdown_rules(artifacts: Path) -> None:  # needs the built tables (the CLI reads artifacts/)
     lines = ("As Kd Qh Jc 9d Ah Ks Qs Js 9s\n"     # equal ranks: the spade-topped hand wins
              "As 8d 9h Tc Jd Ks Qd Jh Ts 9d\n"     # A-8-9-T-J beats K-high straight
              "2h 8d 9h Tc Jd Ks Qd Jh Ts 9d\n")    # 2h is not in the 28-card deck

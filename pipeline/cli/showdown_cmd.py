@@ -38,13 +38,15 @@ def showdown(
     from pipeline.query.tables import Tables
     from pipeline.showdown import VERDICTS, judge
 
+    # the user's input first: a missing or unreadable file is named before any table is opened
+    source = _open_input(file)
     tables = Tables(artifacts_dir(), rules=rules)
     table5 = tables.table(5)
     counts = [0, 0, 0]
     verdicts: list[str] = []
     errors: list[tuple[int, str]] = []
     lines = 0
-    with _open_input(file) as fh:
+    with source as fh:
         for chunk in _chunks(fh):
             res = judge(chunk, table5, tables.rules)
             errors += [(lines + ln, msg) for ln, msg in res.errors]
