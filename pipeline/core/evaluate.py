@@ -28,7 +28,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import BINOM, RANK_NAMES, RANK_PLURALS, RANKS
-from pipeline.core.combos import colex_chunk, next_combination, unrank_into
+from pipeline.core.combos import colex_chunk, next_combination
 from pipeline.core.constants import DECK_SIZE, N_SCORES  # noqa: E402  (N_SCORES re-exported)
 
 WHEEL = (3, 2, 1, 0, 12)
@@ -255,6 +255,66 @@ def score_all_hands(k: int, flush: np.ndarray, nonflush: np.ndarray, out: np.nda
                 out[idx] = sc
 
 
+#: Bits per suit in a suit-major rank mask (bit ``SUIT_MASK_BITS * suit + rank``).
+SUIT_MASK_BITS = 16
+#: The 13 rank bits of one suit in a suit-major mask.
+RANK_BITS = (1 << 13) - 1
+#: Packed per-suit card counts are 4-bit counters; adding 4 to each sets bit 3 of exactly the
+#: counters holding 4 or more cards (at most 6 cards are counted, so no counter overflows).
+FOUR_BIAS = 0x4444
+FOUR_CHECK = 0x8888
+
+
+@nb.njit(inline="always")
+def _card_bits(c: int) -> tuple[int, int]:
+    """A card's suit-major rank bit and its packed suit-count increment."""
+    return 1 << (SUIT_MASK_BITS * (c & 3) + (c >> 2)), 1 << (4 * (c & 3))
+
+
+@nb.njit(inline="always")
+def _lowest_card(c2: int, m2: int, b2: int, suit_ranks: int, counts: int, flush: np.ndarray,
+                 nonflush7: np.ndarray, out: np.ndarray, hist: np.ndarray, lane: int,
+                 write: bool) -> None:
+    """Score the hands ``c1 < c2`` completing six fixed cards (rank-multiset index ``m2``, colex
+    index ``b2``, suit-major rank mask and packed suit counts of the six).
+
+    Without a suit holding 4 of the six, no ``c1`` makes a flush: the four cards of a rank give
+    the same hand, so one lookup and one histogram update serve them. Otherwise only ``c1`` of
+    that suit can add a flush (with 5+ of the suit already, any ``c1`` keeps it), and with a
+    flush in 7 cards no full house or quads is possible, so the larger lookup is the score.
+    """
+    r2 = c2 >> 2
+    four = (counts + FOUR_BIAS) & FOUR_CHECK
+    if four == 0:
+        for r in range(r2):
+            v = nonflush7[m2 + r]
+            hist[lane, v] += 4
+            if write:
+                o = b2 + 4 * r
+                out[o] = v
+                out[o + 1] = v
+                out[o + 2] = v
+                out[o + 3] = v
+        v = nonflush7[m2 + r2]
+        hist[lane, v] += c2 & 3
+        if write:
+            for c in range(4 * r2, c2):
+                out[b2 + c] = v
+        return
+    f = four >> 3
+    fs = (f > 1) + (f > 16) + (f > 256)
+    fm = (suit_ranks >> (SUIT_MASK_BITS * fs)) & RANK_BITS
+    for c in range(c2):
+        r = c >> 2
+        v = nonflush7[m2 + r]
+        fv = flush[fm | (((c & 3) == fs) << r)]
+        if fv > v:
+            v = fv
+        hist[lane, v] += 1
+        if write:
+            out[b2 + c] = v
+
+
 @nb.njit(cache=True, parallel=True)
 def score_all_seven(flush: np.ndarray, nonflush7: np.ndarray, out: np.ndarray,
                     hist: np.ndarray, binom: np.ndarray, mbinom: np.ndarray) -> None:
@@ -262,46 +322,44 @@ def score_all_seven(flush: np.ndarray, nonflush7: np.ndarray, out: np.ndarray,
 
     ``hist`` (int64[nlanes, 7463]) receives per-lane score counts; an empty ``out`` counts only.
 
-    For each top card c7 the five middle cards c2 < ... < c6 < c7 are walked in colex order;
-    their rank-multiset index, colex index and per-suit rank masks are summed once, and the
-    innermost loop over c1 < c2 writes a contiguous run. Work is split by c7 into interleaved
-    lanes (heavy and light c7 alternate) for balance.
+    Nested loops, highest card outermost, so the hands come in colex order and the writes are
+    sequential. Each level adds its card to partial sums (rank-multiset index, colex index,
+    suit-major rank mask, packed suit counts), so a hand costs one add and one lookup in the
+    50,388-entry non-flush table (see :func:`_lowest_card` for flushes). Work is split by the
+    top card into interleaved lanes (heavy and light alternate) for balance.
     """
     nlanes = hist.shape[0]
     write = out.shape[0] > 0
     for lane in nb.prange(nlanes):
-        mid = np.empty(6, np.int64)
-        masks = np.empty(4, np.int64)
         c7 = DECK_SIZE - 1 - lane
         while c7 >= 6:
             m7 = mbinom[(c7 >> 2) + 6, 7]
             b7 = binom[c7, 7]
-            for j in range(binom[c7, 5]):
-                if j == 0:
-                    unrank_into(0, 5, c7, binom, mid)
-                else:
-                    next_combination(mid)
-                m2 = m7
-                b2 = b7
-                masks[:] = 0
-                masks[c7 & 3] |= 1 << (c7 >> 2)
-                for i in range(5):
-                    c = mid[i]
-                    m2 += mbinom[(c >> 2) + i + 1, i + 2]
-                    b2 += binom[c, i + 2]
-                    masks[c & 3] |= 1 << (c >> 2)
-                f6 = max(max(flush[masks[0]], flush[masks[1]]), max(flush[masks[2]], flush[masks[3]]))
-                for c1 in range(mid[0]):
-                    r1 = c1 >> 2
-                    best = nonflush7[m2 + r1]
-                    f = flush[masks[c1 & 3] | (1 << r1)]
-                    if f6 > f:
-                        f = f6
-                    if f > best:
-                        best = f
-                    hist[lane, best] += 1
-                    if write:
-                        out[b2 + c1] = best
+            s7, n7 = _card_bits(c7)
+            for c6 in range(5, c7):
+                m6 = m7 + mbinom[(c6 >> 2) + 5, 6]
+                b6 = b7 + binom[c6, 6]
+                s, n = _card_bits(c6)
+                s6, n6 = s7 | s, n7 + n
+                for c5 in range(4, c6):
+                    m5 = m6 + mbinom[(c5 >> 2) + 4, 5]
+                    b5 = b6 + binom[c5, 5]
+                    s, n = _card_bits(c5)
+                    s5, n5 = s6 | s, n6 + n
+                    for c4 in range(3, c5):
+                        m4 = m5 + mbinom[(c4 >> 2) + 3, 4]
+                        b4 = b5 + binom[c4, 4]
+                        s, n = _card_bits(c4)
+                        s4, n4 = s5 | s, n5 + n
+                        for c3 in range(2, c4):
+                            m3 = m4 + mbinom[(c3 >> 2) + 2, 3]
+                            b3 = b4 + binom[c3, 3]
+                            s, n = _card_bits(c3)
+                            s3, n3 = s4 | s, n4 + n
+                            for c2 in range(1, c3):
+                                s, n = _card_bits(c2)
+                                _lowest_card(c2, m3 + mbinom[(c2 >> 2) + 1, 2], b3 + binom[c2, 2],
+                                             s3 | s, n3 + n, flush, nonflush7, out, hist, lane, write)
             c7 -= nlanes
 
 

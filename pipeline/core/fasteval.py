@@ -263,6 +263,92 @@ def _bitmaps_chunk(bits: np.ndarray, lo: int, hi: int, k: int, card_keys: np.nda
     return bad
 
 
+#: Cards in a hold'em showdown hand: the size the batch scorer below is written for.
+SEVEN = 7
+#: ``1 << c`` for an id ``c`` of 64 or more would wrap around, so such bytes are caught by these bits.
+HIGH_ID_BITS = 0xC0
+#: The 52 card bits of a card mask.
+DECK_MASK = (1 << DECK_SIZE) - 1
+
+
+@nb.njit(cache=True, nogil=True)
+def _flush_of_row(flat: np.ndarray, b: int, fl: np.uint64, flush: np.ndarray) -> int:
+    """Flush score of the 7 cards at ``flat[b:b + 7]``; ``fl`` is the nonzero flush test.
+
+    Kept out of line so the hot loop needs no card mask: the flush suit's ranks are gathered
+    from the row again, which only flushes (3 % of random hands) pay for.
+    """
+    f = fl >> np.uint64(SUIT_SHIFT + 3)
+    suit = np.uint64(f > 1) + np.uint64(f > 16) + np.uint64(f > 256)
+    m = np.uint64(0)
+    for j in range(SEVEN):
+        c = np.uint64(flat[b + j])
+        m |= np.uint64((c & np.uint64(3)) == suit) << (c >> np.uint64(2))
+    return int(flush[m])
+
+
+@nb.njit(cache=True, nogil=True)
+def _sevens_chunk(flat: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, offsets: np.ndarray,
+                  ranks: np.ndarray, flush: np.ndarray, out: np.ndarray) -> None:
+    """Score rows ``lo:hi`` of a flat uint8 array of 7-card rows that are known to be valid.
+
+    No checks: every index is in bounds for valid rows (the caller proved them valid or built
+    them). The key is summed as a tree so the seven loads do not form one dependency chain.
+    """
+    ck = card_keys
+    for i in range(lo, hi):
+        b = SEVEN * i
+        key = (((ck[flat[b]] + ck[flat[b + 1]]) + (ck[flat[b + 2]] + ck[flat[b + 3]]))
+               + ((ck[flat[b + 4]] + ck[flat[b + 5]]) + ck[flat[b + 6]]))
+        fl = (key + np.uint64(SUIT_BIAS)) & np.uint64(FLUSH_CHECK)
+        if fl == 0:
+            rk = key & np.uint64(RANK_KEY_MASK)
+            out[i] = ranks[rk + np.uint64(np.int64(offsets[rk >> np.uint64(HASH_SHIFT)]))]
+        else:
+            out[i] = _flush_of_row(flat, b, fl, flush)
+
+
+@nb.njit(cache=True, parallel=True, nogil=True)
+def _sevens_parallel(flat: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                     flush: np.ndarray, out: np.ndarray) -> None:
+    n = out.shape[0]
+    for ch in nb.prange((n + CHUNK - 1) // CHUNK):
+        lo = ch * CHUNK
+        _sevens_chunk(flat, lo, min(n, lo + CHUNK), card_keys, offsets, ranks, flush, out)
+
+
+@nb.njit(cache=True, nogil=True)
+def first_bad_seven(flat: np.ndarray) -> int:
+    """Index of the first row of a flat uint8 array of 7-card rows that is not 7 distinct ids
+    0..51, or -1: the one validation pass in front of :func:`score_sevens`."""
+    for i in range(flat.shape[0] // SEVEN):
+        b = SEVEN * i
+        m = np.int64(0)
+        high = np.int64(0)
+        for j in range(SEVEN):
+            c = np.int64(flat[b + j])
+            high |= c
+            m |= np.int64(1) << (c & 63)
+        if (high & HIGH_ID_BITS) != 0 or ctpop64(m & DECK_MASK) != SEVEN:
+            return i
+    return -1
+
+
+def score_sevens(flat: np.ndarray, tables: EvalTables, out: np.ndarray) -> None:
+    """``out[i]`` = score of the 7 card ids ``flat[7 * i:7 * i + 7]`` (C-contiguous uint8, any
+    card order), for rows already known to be 7 distinct ids 0..51 (check user input with
+    :func:`first_bad_seven` first; arrays the engine built need no check).
+
+    About 4x the generic :func:`score_rows` on random hands: no per-row validation, uint64
+    keys, and the card mask is built only for flushes. Batches above :data:`SERIAL_MAX` rows
+    run in parallel chunks of :data:`CHUNK` rows.
+    """
+    if out.shape[0] <= SERIAL_MAX:
+        _sevens_chunk(flat, 0, out.shape[0], *tables, out)
+    else:
+        _sevens_parallel(flat, *tables, out)
+
+
 @nb.njit(cache=True, parallel=True, nogil=True)
 def _rows_parallel(cards: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
                    flush: np.ndarray, out: np.ndarray) -> int:
@@ -294,6 +380,26 @@ def score_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray) -> int:
     if cards.shape[0] <= SERIAL_MAX:
         return int(_rows_chunk(cards, 0, cards.shape[0], *tables, out))
     return int(_rows_parallel(cards, *tables, out))
+
+
+def score_seven_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray) -> int:
+    """``out[i]`` = score of row ``i`` of an integer (N, 7) id array (cards in any order) after
+    one validation pass; returns the first row that is not 7 distinct ids 0..51 (nothing is
+    scored then), or -1. uint8 rows are read in place; other integer types are range-checked
+    and narrowed to uint8 first.
+    """
+    arr = cards
+    if arr.dtype != np.uint8:
+        if arr.size:
+            outside = (arr < 0) | (arr >= DECK_SIZE)
+            if outside.any():
+                return int(np.flatnonzero(outside.any(axis=1))[0])
+        arr = arr.astype(np.uint8)
+    flat = np.ascontiguousarray(arr).reshape(-1)
+    bad = int(first_bad_seven(flat))
+    if bad < 0:
+        score_sevens(flat, tables, out)
+    return bad
 
 
 def score_bitmaps(bits: np.ndarray, k: int, tables: EvalTables, out: np.ndarray) -> int:
@@ -330,10 +436,13 @@ __all__ = [
     "EvalTables",
     "build_eval_tables",
     "card_keys",
+    "first_bad_seven",
     "hand_key",
     "hand_score",
     "rank_score",
     "score_bitmaps",
     "score_hands_fast",
     "score_rows",
+    "score_seven_rows",
+    "score_sevens",
 ]

@@ -1,0 +1,121 @@
+"""The 7-card batch scorer (fasteval.score_sevens) and the in-order 7-card enumeration
+(evaluate.score_table(7)) against the dense tables and the generic kernels."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+from refpoker import colex, random_hands
+
+from pipeline.core.cards import parse_cards
+from pipeline.core.fasteval import (
+    EvalTables,
+    build_eval_tables,
+    first_bad_seven,
+    score_rows,
+    score_seven_rows,
+    score_sevens,
+)
+from pipeline.errors import InputError
+from pipeline.query.tables import Tables
+
+#: Seven-card hands per category (Wikipedia, "Poker probability", 7-card table): high card
+#: through straight flush (royal flushes included).
+SEVEN_CATEGORY_COUNTS = (23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020,
+                         4_047_644, 3_473_184, 224_848, 41_584)
+
+
+@pytest.fixture(scope="module")
+def ev() -> EvalTables:
+    return build_eval_tables()
+
+
+def _sevens(hands: np.ndarray, ev: EvalTables) -> np.ndarray:
+    out = np.zeros(len(hands), np.uint16)
+    score_sevens(np.ascontiguousarray(hands, np.uint8).reshape(-1), ev, out)
+    return out
+
+
+def test_random_hands_equal_generic_kernel_and_seven_h5(ev: EvalTables, tables: Tables) -> None:
+    """3,000,000 random hands in random card order (serial and parallel batch sizes): the 7-card
+    kernel equals the generic row kernel and seven.h5."""
+    hands = random_hands(np.random.default_rng(1901), 3_000_000, 7).astype(np.uint8)
+    got = _sevens(hands, ev)
+    generic = np.empty(len(hands), np.uint16)
+    assert score_rows(hands, ev, generic) == 0
+    assert np.array_equal(got, generic)
+    assert np.array_equal(got, tables.table(7)[colex(hands)])
+    small = _sevens(hands[:1000], ev)          # below SERIAL_MAX: the serial path
+    assert np.array_equal(small, got[:1000])
+
+
+def test_every_flush_shape(ev: EvalTables, tables: Tables) -> None:
+    """Every hand with 5, 6 or 7 cards of one suit drawn from ranks 2..9 and A (wheel and
+    straight flushes included), in each suit and rotated card order."""
+    rows = []
+    low = [0, 1, 2, 3, 4, 5, 6, 7, 12]  # 2..9 and the ace
+    for suit in range(4):
+        other = [(suit + 1) % 4, (suit + 2) % 4]
+        for n in (5, 6, 7):
+            for ranks in combinations(low, n):
+                cards = [4 * r + suit for r in ranks]
+                fill = [4 * r + other[i % 2] for i, r in enumerate((10, 11)[: 7 - n])]
+                row = cards + fill
+                rows.append(row[suit % 7:] + row[: suit % 7])
+    hands = np.array(rows, np.uint8)
+    assert np.array_equal(_sevens(hands, ev), tables.table(7)[colex(hands)])
+
+
+def test_named_edge_hands(ev: EvalTables, tables: Tables) -> None:
+    """Royal flush, steel wheel, quads beside a flush draw, a 9-high hand, four deuces."""
+    texts = ["As Ks Qs Js Ts 2c 3d", "Ac Kc Qc Jc Tc 9c 8c", "2d 3d 4d 5d Ad Ah As",
+             "Ah Ad Ac As Kh Qh Jh", "7c 5d 4h 3s 2c 9d 8h", "2c 2d 2h 2s As Ah Ad"]
+    hands = np.array([parse_cards(t) for t in texts], np.uint8)
+    want = [tables.score7(t) for t in texts]
+    assert _sevens(hands, ev).tolist() == want
+    # 9-8-7-5-4 high: 48 high-card hands rank below it (4 seven-high, 14 eight-high, 30 nine-high)
+    assert want[0] == 7462 and want[4] == 49 and want[3] == tables.score7("Ah Ad Ac As Kh 2c 3d")
+
+
+def test_validation_pass_names_the_first_bad_row(ev: EvalTables) -> None:
+    """Duplicates, ids 52..63 and ids 64+ (which ``1 << c`` would wrap) are all caught."""
+    good = random_hands(np.random.default_rng(1902), 50, 7).astype(np.uint8)
+    assert first_bad_seven(good.reshape(-1)) == -1
+    for bad_row, bad in ((7, [0, 0, 1, 2, 3, 4, 5]), (3, [52, 1, 2, 3, 4, 5, 6]),
+                         (0, [64, 1, 2, 3, 4, 5, 6]), (49, [255, 1, 2, 3, 4, 5, 6]),
+                         (20, [51, 50, 49, 48, 47, 46, 51])):
+        h = good.copy()
+        h[bad_row] = bad
+        assert first_bad_seven(h.reshape(-1)) == bad_row
+        assert score_seven_rows(h, ev, np.empty(len(h), np.uint16)) == bad_row
+    wide = good.astype(np.int64)
+    wide[11, 3] = -1
+    assert score_seven_rows(wide, ev, np.empty(len(wide), np.uint16)) == 11
+    wide[11, 3] = 300  # would pass as 44 if narrowed to uint8 unchecked
+    assert score_seven_rows(wide, ev, np.empty(len(wide), np.uint16)) == 11
+
+
+def test_tables_score7_batch(tables: Tables) -> None:
+    """Tables.score7 on a batch (uint8 and int64) equals seven.h5; a bad row is named."""
+    hands = random_hands(np.random.default_rng(1903), 100_000, 7)
+    want = tables.table(7)[colex(hands)]
+    assert np.array_equal(tables.score7(hands), want)
+    assert np.array_equal(tables.score7(hands.astype(np.uint8)), want)
+    hands[99_999, 6] = hands[99_999, 0]
+    with pytest.raises(InputError, match="row 99999 is not 7 distinct card ids"):
+        tables.score7(hands)
+
+
+def test_score_table_seven_in_order(tables: Tables) -> None:
+    """The in-order enumeration writes seven.h5 exactly and counts the published categories."""
+    from pipeline.core.evaluate import build_rank_tables, score_table
+
+    rt = build_rank_tables()
+    out = np.empty(len(tables.table(7)), np.uint16)
+    hist = score_table(7, rt, out)
+    assert np.array_equal(out, tables.table(7))
+    assert np.array_equal(score_table(7, rt), hist)
+    per_category = np.bincount(rt.class_category[1:], weights=hist[1:], minlength=9).astype(np.int64)
+    assert per_category.tolist() == list(SEVEN_CATEGORY_COUNTS)
