@@ -1,0 +1,340 @@
+"""Section ``engine`` of `make bench`: every row of issue 19's table, OMPEval timed beside it.
+
+Each row times the pokertables job and the same job in OMPEval's harness (binary from
+``OMPEVAL_BIN``, else built once with ``../shared/tools/ompeval/build.sh`` when that script
+exists), interleaved round by round, and keeps the best of each side; the Monte Carlo rows and
+the batch scorer are also given in eval7 units (eval7's heads-up Monte Carlo deals/s, measured
+in the same run), as the issue writes some targets that way. Everything runs on one thread
+(``numba.set_num_threads(1)``, OMPEval ``THREADS=1``). A job that takes seconds on one side
+(the ratio is then far from 1) is timed once on that side.
+
+Run alone: ``python bench/run.py engine`` (about two minutes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from bench_tables import random_hands
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "artifacts"
+BUILD_SCRIPT = ROOT.parent / "shared" / "tools" / "ompeval" / "build.sh"
+ALL_HANDS = ("22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,"
+             "A2o+,K2o+,Q2o+,J2o+,T2o+,92o+,82o+,72o+,62o+,52o+,42o+,32o")
+
+ROUNDS = 3              # interleaved rounds per row
+SLOW_S = 2.0            # a side whose first run takes longer is timed once
+MC_DEALS = 4_000_000    # Monte Carlo deals per timed run (both sides)
+MC_MULTI_DEALS = 2_000_000
+EVAL7_DEALS = 1_000_000
+BATCH = 10_000_000      # random 7-card hands per batch
+LATENCY_CALLS = 200     # calls per latency measurement
+OMP_LATENCY_RUNS = 15   # OMPEval runs per latency round (its wall_s includes thread start)
+#: The issue's targets in eval7 units (its heads-up Monte Carlo deals/s).
+EVAL7_HU_TARGET = 2.5
+EVAL7_RANGES_TARGET = 1.5
+LATENCY_TARGET_MS = 0.15
+
+
+@dataclass
+class Timing:
+    """Best seconds for ``work`` units (deals, hands or one job) and the last result."""
+
+    seconds: float
+    work: float
+    result: Any = None
+
+    @property
+    def rate(self) -> float:
+        return self.work / self.seconds
+
+
+class OMPEval:
+    """The harness binary: ``OMPEVAL_BIN``, a cached build, or a fresh build; ``None`` if none."""
+
+    def __init__(self) -> None:
+        self.bin = self._find()
+
+    @staticmethod
+    def _find() -> str | None:
+        given = os.environ.get("OMPEVAL_BIN")
+        if given:
+            return given if Path(given).exists() else None
+        if not BUILD_SCRIPT.exists():
+            return None
+        cached = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ompeval" / "ompeval"
+        if cached.exists() and cached.stat().st_mtime >= (BUILD_SCRIPT.parent / "harness.cpp").stat().st_mtime:
+            return str(cached)
+        out = subprocess.run(["bash", str(BUILD_SCRIPT)], capture_output=True, text=True, check=False)
+        path = out.stdout.strip().splitlines()[-1:] if out.returncode == 0 else []
+        return path[0] if path and Path(path[0]).exists() else None
+
+    def run(self, *args: str) -> list[dict[str, Any]]:
+        assert self.bin is not None
+        out = subprocess.run([self.bin, *args], capture_output=True, text=True, check=True)
+        # printf writes an undefined stdev as nan, which JSON has no word for
+        return [json.loads(re.sub(r":-?nan\b", ":null", line)) for line in out.stdout.splitlines()
+                if line.startswith("{")]
+
+    def equity(self, ranges: str, board: str = "", enum: bool = True, deals: int = 0) -> Timing:
+        r = self.run("equity", ranges, board, "", "1" if enum else "0", str(deals), "1")[0]
+        return Timing(r["wall_s"], r["hands"] if not enum else 1, r)
+
+
+def _once(fn: Callable[[], Any], work: float = 1) -> Timing:
+    t0 = time.perf_counter()
+    res = fn()
+    return Timing(time.perf_counter() - t0, work, res)
+
+
+def interleave(sides: dict[str, Callable[[], Timing]], rounds: int = ROUNDS) -> dict[str, Timing]:
+    """Best timing of each side over ``rounds`` interleaved rounds (a side slower than
+    :data:`SLOW_S` on its first run is not repeated)."""
+    best: dict[str, Timing] = {}
+    slow: set[str] = set()
+    for _ in range(rounds):
+        for name, fn in sides.items():
+            if name in slow:
+                continue
+            t = fn()
+            if name not in best or t.seconds / t.work < best[name].seconds / best[name].work:
+                best[name] = t
+            if t.seconds > SLOW_S:
+                slow.add(name)
+    return best
+
+
+class Rows:
+    """Prints a row (ours, OMPEval, ratio, eval7 units) and its PASS/MISS lines."""
+
+    def __init__(self, report: Any, omp: OMPEval) -> None:
+        self.report = report
+        self.omp = omp
+        self.eval7_rate: float | None = None
+
+    def row(self, key: str, title: str, ours: Timing, theirs: Timing | None, unit: str,
+            eval7_target: float | None = None, extra: tuple[str, bool, str] | None = None) -> None:
+        rep = self.report
+        if unit == "time":
+            fig = f"{ours.seconds / ours.work * 1e3:,.3f} ms"
+            omp = f"{theirs.seconds / theirs.work * 1e3:,.3f} ms" if theirs else "OMPEval not available"
+        else:
+            fig = f"{ours.rate / 1e6:,.2f} M {unit}/s"
+            omp = f"{theirs.rate / 1e6:,.2f} M {unit}/s" if theirs else "OMPEval not available"
+        ratio = ours.rate / theirs.rate if theirs else None
+        e7 = ""
+        if eval7_target is not None and self.eval7_rate:
+            e7 = f", {ours.rate / self.eval7_rate:,.2f}x eval7"
+        rep.say(f"  {title}: {fig} | OMPEval {omp}" + (f" | {ratio:,.2f}x" if ratio else "") + e7)
+        rep.value(f"{key}/ours_per_s", ours.rate)
+        if theirs:
+            rep.value(f"{key}/ompeval_per_s", theirs.rate)
+            rep.target(f"{title} >= 1x OMPEval", ratio is not None and ratio >= 1, f"{ratio:,.2f}x")
+        if eval7_target is not None and self.eval7_rate:
+            rep.target(f"{title} >= {eval7_target}x eval7", ours.rate >= eval7_target * self.eval7_rate,
+                       f"{ours.rate / self.eval7_rate:,.2f}x (eval7 {self.eval7_rate / 1e6:.2f} M deals/s)")
+        if extra:
+            rep.target(*extra)
+
+    def failed(self, title: str, exc: BaseException) -> None:
+        self.report.say(f"  {title}: failed ({type(exc).__name__}: {str(exc)[:160]})")
+        self.report.target(title, False, "did not run")
+
+
+def _eval7_job() -> Callable[[], Timing] | None:
+    try:
+        import eval7
+    except ImportError:  # pragma: no cover
+        return None
+    hand = [eval7.Card(c) for c in ("As", "Ks")]
+    rng = eval7.HandRange(ALL_HANDS)
+    return lambda: _once(lambda: eval7.py_hand_vs_range_monte_carlo(hand, rng, [], EVAL7_DEALS), EVAL7_DEALS)
+
+
+def tables_rows(rows: Rows, tables: Any) -> None:
+    """Preflop from the tables, exact flop vs 2 random, exact AsKs vs QdQc."""
+    import pipeline
+    from pipeline.equity.engine import equity_seats, preflop
+
+    omp = rows.omp
+    jobs = [
+        ("preflop_rvr", "preflop QQ+,AKs vs JJ-88,AQs+,KQs (tables)",
+         lambda: preflop(tables, "QQ+,AKs", vs="JJ-88,AQs+,KQs"), ("QQ+,AKs|JJ,TT,99,88,AQs+,KQs", "")),
+        ("preflop_random", "preflop AsAd vs random (tables)",
+         lambda: equity_seats(tables, "AsAd"), ("AsAd|random", "")),
+        ("flop_2random", "exact flop AsAc vs 2 random on 6d9d2h",
+         lambda: equity_seats(tables, "AsAc", opponents=2, board="6d9d2h", exact=True),
+         ("AsAc|random|random", "6d9d2h")),
+        ("hu_exact_api", "exact AsKs vs QdQc, pipeline.hand_equity",
+         lambda: pipeline.hand_equity(tables, "AsKs", vs=["QdQc"], exact=True), ("AsKs|QdQc", "")),
+    ]
+    for key, title, job, (ranges, board) in jobs:
+        try:
+            job()  # compile / page in
+            sides: dict[str, Callable[[], Timing]] = {"ours": partial(_best_call, job)}
+            if omp.bin:
+                sides["omp"] = partial(omp.equity, ranges, board)
+            best = interleave(sides)
+            rows.row(key, title, best["ours"], best.get("omp"), "time")
+        except Exception as exc:  # noqa: BLE001  (a broken path is reported, the rest still runs)
+            rows.failed(title, exc)
+
+
+def _best_call(job: Callable[[], Any], calls: int = 5) -> Timing:
+    """Best single call of ``calls``: the latency of a job that takes milliseconds."""
+    return min((_once(job) for _ in range(calls)), key=lambda t: t.seconds)
+
+
+def mc_rows(rows: Rows, tables: Any) -> None:
+    """Monte Carlo rows, eval7 measured in the same rounds as the first."""
+    import pipeline
+    from pipeline.equity.engine import equity_seats
+
+    omp = rows.omp
+    e7 = _eval7_job()
+    jobs = [
+        ("mc_hu", "MC heads-up AsKs vs random, equity_seats", MC_DEALS, EVAL7_HU_TARGET,
+         lambda n: equity_seats(tables, "AsKs", samples=n, seed=1), "AsKs|random"),
+        ("mc_5", "MC AsKs vs 5 random, equity_seats", MC_MULTI_DEALS, None,
+         lambda n: equity_seats(tables, "AsKs", opponents=5, samples=n, seed=1),
+         "AsKs|random|random|random|random|random"),
+        ("mc_ranges3", "MC preflop QQ+,AKs / A2s+ / random, equity_seats", MC_MULTI_DEALS,
+         EVAL7_RANGES_TARGET, lambda n: equity_seats(tables, "QQ+,AKs", ["A2s+"], opponents=1, samples=n,
+                                                     seed=1), "QQ+,AKs|A2s+|random"),
+        ("mc_hu_api", "MC heads-up AsKs vs random, pipeline.hand_equity", MC_DEALS, EVAL7_HU_TARGET,
+         lambda n: pipeline.hand_equity(tables, "AsKs", samples=n, seed=1), "AsKs|random"),
+    ]
+    for key, title, n, e7_target, job, ranges in jobs:
+        try:
+            job(20_000)
+            sides: dict[str, Callable[[], Timing]] = {"ours": partial(_once, partial(job, n), n)}
+            if omp.bin:
+                sides["omp"] = partial(omp.equity, ranges, enum=False, deals=n)
+            if e7 and rows.eval7_rate is None:
+                sides["eval7"] = e7
+            best = interleave(sides)
+            if "eval7" in best:
+                rows.eval7_rate = best["eval7"].rate
+                rows.report.say(f"  eval7.py_hand_vs_range_monte_carlo AsKs vs random (the eval7 unit): "
+                                f"{rows.eval7_rate / 1e6:.2f} M deals/s")
+            rows.row(key, title, best["ours"], best.get("omp"), "deals", e7_target)
+        except Exception as exc:  # noqa: BLE001
+            rows.failed(title, exc)
+
+
+def exact_spot_rows(rows: Rows, tables: Any) -> None:
+    """The exact 3-way flop spot with ranges and the small turn spot (latency)."""
+    from pipeline.equity.engine import equity_seats
+
+    omp = rows.omp
+    title = "exact flop QQ+,AKs vs A2s+ vs random on 2c4c5h"
+    try:
+        spot = lambda: equity_seats(tables, "QQ+,AKs", ["A2s+"], opponents=1, board="2c4c5h",  # noqa: E731
+                                    exact=True)
+        sides: dict[str, Callable[[], Timing]] = {"ours": lambda: _once(spot)}
+        if omp.bin:
+            sides["omp"] = lambda: omp.equity("QQ+,AKs|A2s+|random", "2c4c5h")
+        best = interleave(sides)
+        rows.row("flop_3way_exact", title, best["ours"], best.get("omp"), "time")
+    except Exception as exc:  # noqa: BLE001
+        rows.failed(title, exc)
+    title = "exact turn KK vs AK vs QJs on Kd9s4c2h (latency per call)"
+    try:
+        turn = lambda: equity_seats(tables, "KK", ["AK", "QJs"], board="Kd9s4c2h", exact=True)  # noqa: E731
+        turn()
+
+        def ours() -> Timing:
+            return _once(lambda: [turn() for _ in range(LATENCY_CALLS)], LATENCY_CALLS)
+
+        def theirs() -> Timing:
+            return min((omp.equity("KK|AK|QJs", "Kd9s4c2h") for _ in range(OMP_LATENCY_RUNS)),
+                       key=lambda t: t.seconds)
+
+        sides = {"ours": ours}
+        if omp.bin:
+            sides["omp"] = theirs
+        best = interleave(sides)
+        ms = best["ours"].seconds / LATENCY_CALLS * 1e3
+        rows.row("turn_latency", title, best["ours"], best.get("omp"), "time",
+                 extra=(f"{title} <= {LATENCY_TARGET_MS} ms", ms <= LATENCY_TARGET_MS, f"{ms:.3f} ms"))
+    except Exception as exc:  # noqa: BLE001
+        rows.failed(title, exc)
+
+
+def evaluator_rows(rows: Rows, tables: Any) -> None:
+    """Random 7-card batch scoring and the in-order enumeration of all 7-card hands."""
+    from pipeline.core.evaluate import build_rank_tables, score_table
+    from pipeline.core.fasteval import score_sevens
+
+    omp = rows.omp
+    hands = random_hands(np.random.default_rng(2025), BATCH).astype(np.uint8)
+    ev = tables.eval_tables()
+    out = np.empty(BATCH, np.uint16)
+    flat = hands.reshape(-1)
+    tables.score7(hands[:1000])
+    score_sevens(flat, ev, out)
+    with tempfile.NamedTemporaryFile(suffix=".u8") as f:
+        hands.tofile(f.name)
+        sides: dict[str, Callable[[], Timing]] = {
+            "ours": lambda: _once(lambda: tables.score7(hands), BATCH),
+            "kernel": lambda: _once(lambda: score_sevens(flat, ev, out), BATCH)}
+        if omp.bin:
+            sides["omp"] = lambda: Timing(1, omp.run("eval", f.name, "1")[0]["Mps"] * 1e6)
+        best = interleave(sides)
+    rows.report.say(f"  (score_sevens, the kernel Tables.score7 calls after its validation pass, on rows "
+                    f"known valid: {best['kernel'].rate / 1e6:,.1f} M hands/s"
+                    + (f", {best['kernel'].rate / best['omp'].rate:.2f}x OMPEval, which validates nothing)"
+                       if "omp" in best else ")"))
+    rows.row("batch_score7", f"random 7-card batch Tables.score7 ({BATCH:,} uint8 rows)", best["ours"],
+             best.get("omp"), "hands", eval7_target=None)
+    if rows.eval7_rate:
+        rows.report.say(f"    in eval7 units: {best['ours'].rate / rows.eval7_rate:,.1f}x"
+                        + (f" (OMPEval {best['omp'].rate / rows.eval7_rate:,.1f}x)" if "omp" in best else ""))
+    rt = build_rank_tables()
+    score_table(7, rt)
+    table = np.empty(len(tables.table(7)), np.uint16)
+    sides = {"ours": lambda: _once(lambda: score_table(7, rt), len(table)),
+             "write": lambda: _once(lambda: score_table(7, rt, table), len(table))}
+    if omp.bin:
+        sides["omp"] = lambda: Timing(omp.run("seq", "1")[0]["s"], len(table))
+    best = interleave(sides)
+    rows.report.say(f"  (score_table(7) writing the 267 MB colex table as well: "
+                    f"{best['write'].seconds:.3f} s)")
+    rows.row("enumerate7", "all 133,784,560 hands in order, score_table(7) histogram (s per run)",
+             Timing(best["ours"].seconds, 1), Timing(best["omp"].seconds, 1) if "omp" in best else None, "time")
+
+
+def run(report: Any) -> None:
+    """The ``engine`` section: issue 19's table, measured."""
+    import numba
+
+    from pipeline.query.tables import Tables
+
+    report.head("engine (issue 19: every door against OMPEval, 1 thread)")
+    omp = OMPEval()
+    report.say(f"  OMPEval: {omp.bin or 'OMPEval not available (set OMPEVAL_BIN)'}; best of {ROUNDS} "
+               f"interleaved rounds per row (a side slower than {SLOW_S:.0f} s timed once); "
+               "ratio > 1 = pokertables faster")
+    tables = Tables(ARTIFACTS)
+    rows = Rows(report, omp)
+    start = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        tables_rows(rows, tables)
+        mc_rows(rows, tables)
+        exact_spot_rows(rows, tables)
+        evaluator_rows(rows, tables)
+    finally:
+        numba.set_num_threads(start)
