@@ -63,6 +63,10 @@ SPOTS = [
     ("AsKs,QQ", ["T9s,87s"], "Qs Js 3d 2c"),
     ("TT+", ["AK", "random"], "Ah Kd 7c 5s 2s"),
     ("AA,KK", ["QQ", "JTs"], "9h 8h 2c 3d"),
+    # four seats: the last seat's hands are classed against the best of the other three
+    ("AA,KK", ["QQ", "JTs", "AK"], "9h 8h 2c 3d 4s"),
+    # a straight on the board: most deals are 3- and 4-way ties, AK alone beats it
+    ("22,33", ["44", "AK", "55"], "Ts Jd Qh Kc 9s"),
 ]
 
 

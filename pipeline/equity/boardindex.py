@@ -1,7 +1,8 @@
-"""The colex index of a 5-card board plus two hole cards, in three adds once the board is fixed.
+"""Scoring every two-card hand on one complete board.
 
-Every kernel that scores many two-card hands on one board (exact counting, the all-hands
-passes, Monte Carlo on the 7-card table) looks scores up in ``seven.h5`` by this index.
+The all-hands passes look scores up in ``seven.h5`` by the colex index of board plus hand,
+three adds once the board is prepared (:func:`prepare_board`, :func:`index7`); exact counting
+scores the live pairs on the cache-resident evaluator instead (:func:`score_live_pairs`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE
+from pipeline.core.fasteval import hand_score
 
 
 @nb.njit(cache=True)
@@ -49,37 +51,24 @@ def index7(a: int, b: int, parts: np.ndarray, gap: np.ndarray, binom: np.ndarray
 
 
 @nb.njit(cache=True)
-def index7_direct(board: np.ndarray, a: int, b: int, binom: np.ndarray) -> int:
-    """Colex index of a sorted 5-card board plus {a, b}, without a prepared board (for a few
-    lookups per board, where preparing would cost more than it saves)."""
-    if a > b:
-        a, b = b, a
-    ga = 0
-    gb = 0
-    for k in range(BOARD_CARDS):
-        if board[k] < a:
-            ga += 1
-        if board[k] < b:
-            gb += 1
-    s = binom[a, ga + 1] + binom[b, gb + 2]
-    for k in range(BOARD_CARDS):
-        s += binom[board[k], k + 1 + (1 if k >= ga else 0) + (1 if k >= gb else 0)]
-    return s
-
-
-@nb.njit(cache=True)
-def score_pairs(live: np.ndarray, m: int, table: np.ndarray, parts: np.ndarray, gap: np.ndarray,
-                binom: np.ndarray, out: np.ndarray) -> int:
-    """out[k] = 7-card score of the k-th pair {live[i], live[j]} (i < j, i-major) of the m
-    sorted live cards on the prepared board; returns the number of pairs, C(m, 2)."""
+def score_live_pairs(live: np.ndarray, m: int, bkey: np.uint64, bmask: np.uint64, keys: np.ndarray,
+                     offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, out: np.ndarray) -> int:
+    """out[k] = score of the k-th pair {live[i], live[j]} (i < j, i-major) of the m sorted live
+    cards on a complete board, whose evaluator key and card mask are ``bkey``/``bmask``
+    (:mod:`pipeline.core.fasteval`); returns the number of pairs, C(m, 2). Each pair adds its
+    two cards to the board's key, and no lookup leaves the cache (a 7-card table lookup per
+    pair misses it every time)."""
     k = 0
+    one = np.uint64(1)
     for i in range(m):
         a = live[i]
+        ka = bkey + keys[a]
+        ma = bmask | (one << np.uint64(a))
         for j in range(i + 1, m):
             b = live[j]
-            out[k] = table[parts[gap[a], gap[b]] + binom[a, gap[a] + 1] + binom[b, gap[b] + 2]]
+            out[k] = hand_score(ka + keys[b], ma | (one << np.uint64(b)), offsets, ranks, flush)
             k += 1
     return k
 
 
-__all__ = ["board_scratch", "prepare_board", "index7", "index7_direct", "score_pairs"]
+__all__ = ["board_scratch", "prepare_board", "index7", "score_live_pairs"]

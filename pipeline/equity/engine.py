@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pipeline.core.cards import format_cards, parse_cards
-from pipeline.core.constants import MAX_PLAYERS, SHARE_SCALE
+from pipeline.core.constants import DECK_SIZE, MAX_PLAYERS, SHARE_SCALE
 from pipeline.equity.montecarlo import DEFAULT_SAMPLES, Seats, check_stop_rule, run_mc, stop_note
 from pipeline.equity.ranges import Range, parse_range
 from pipeline.equity.result import EquityResult, seat_row
@@ -109,13 +109,19 @@ def _parsed(text: str) -> Range:
     return r
 
 
+@functools.lru_cache(maxsize=RANGE_CACHE)
+def _cards(text: str) -> tuple[int, ...]:
+    """Board or dead cards parsed once per text (InputError for bad text is not cached)."""
+    return tuple(parse_cards(text)) if text and text.strip() else ()
+
+
 def parse_table(tables: Any, hero: str, vs: Sequence[str], opponents: int | None,
                 board: str, dead: str) -> Table:
     """Parse every seat and the cards; remove board, dead and named-hand cards from ranges."""
-    b = parse_cards(board) if board and board.strip() else []
+    b = list(_cards(board))
     if len(b) not in (0, 3, 4, 5):
         raise InputError(f"the board must have 0, 3, 4 or 5 cards, got {len(b)}: {format_cards(b)}")
-    d = parse_cards(dead) if dead and dead.strip() else []
+    d = list(_cards(dead))
     texts = [hero, *vs]
     strength = _strength(tables)
     seats: list[Range] = []
@@ -133,7 +139,7 @@ def parse_table(tables: Any, hero: str, vs: Sequence[str], opponents: int | None
         raise InputError(f"at most {MAX_PLAYERS - 1} opponents in all ({MAX_PLAYERS} players), "
                          f"got -n {clip(str(opponents))} and {len(vs)} --vs")
     for _ in range(opponents):
-        seats.append(parse_range("random"))
+        seats.append(_parsed("random"))
         rnd.append(True)
     if len(seats) < 2:
         raise InputError("need at least one opponent (-n K or --vs RANGE)")
@@ -156,7 +162,8 @@ def parse_table(tables: Any, hero: str, vs: Sequence[str], opponents: int | None
     return Table(seats, rnd, b, d)
 
 
-def _seats_arrays(seats: list[Range]) -> Seats:
+def _seats_arrays(seats: Sequence[Range]) -> Seats:
+    """The kernels' view of the seats (a fresh copy: Monte Carlo rescales its weights)."""
     off = np.zeros(len(seats) + 1, np.int64)
     off[1:] = np.cumsum([s.combos for s in seats])
     hands = np.concatenate([s.hands for s in seats]) if seats else np.zeros(0, np.int64)
@@ -166,11 +173,43 @@ def _seats_arrays(seats: list[Range]) -> Seats:
                  np.ascontiguousarray(HOLE_MASKS[hands]), 0)
 
 
+@functools.lru_cache(maxsize=RANGE_CACHE)
+def _exact_seats(seats: tuple[Range, ...]) -> Seats:
+    """:func:`_seats_arrays` for the exact kernels, which only read it: built once per tuple
+    of (cached, card-removed) ranges."""
+    return _seats_arrays(seats)
+
+
+@functools.lru_cache(maxsize=RANGE_CACHE)
+def _deck_without(mask: int) -> np.ndarray:
+    """Sorted card ids not in the bitmap ``mask``, shared between calls: callers only read it
+    (left writable, since a read-only array would compile every kernel a second time)."""
+    return np.array([c for c in range(DECK_SIZE) if not mask >> c & 1], np.int64)
+
+
 def _check_fits(table: Table) -> None:
     """InputError when no assignment gives every range seat a hand without a shared card."""
-    ranged = sorted((s for s, r in zip(table.seats, table.random) if not r), key=lambda s: s.combos)
-    masks = [HOLE_MASKS[s.hands].astype(object) for s in ranged]
-    budget = [200_000]
+    ranged = tuple(s for s, r in zip(table.seats, table.random) if not r)
+    if _assignable(ranged) is False:
+        raise InputError("the ranges cannot all be dealt at once: every assignment of hands "
+                         "shares a card")
+    need = 5 - len(table.board) + 2 * len(table.seats)
+    free = 52 - len(table.board) - len(table.dead)
+    if need > free:
+        raise InputError(f"deck exhausted: {len(table.seats)} hands and {5 - len(table.board)} "
+                         f"board cards need {need} cards but only {free} are left")
+
+
+#: Search steps :func:`_assignable` takes before it gives up.
+FIT_BUDGET = 200_000
+
+
+@functools.lru_cache(maxsize=RANGE_CACHE)
+def _assignable(ranged: tuple[Range, ...]) -> bool | None:
+    """Whether some assignment gives every range seat a hand with no card shared (None when
+    the search gave up: the kernels find out themselves)."""
+    masks = [[int(m) for m in HOLE_MASKS[s.hands]] for s in sorted(ranged, key=lambda s: s.combos)]
+    budget = [FIT_BUDGET]
 
     def dfs(i: int, used: int) -> bool | None:
         if i == len(masks):
@@ -179,20 +218,13 @@ def _check_fits(table: Table) -> None:
             budget[0] -= 1
             if budget[0] < 0:
                 return None
-            if not int(m) & used:
-                got = dfs(i + 1, used | int(m))
+            if not m & used:
+                got = dfs(i + 1, used | m)
                 if got is None or got:
                     return got
         return False
 
-    if dfs(0, 0) is False:
-        raise InputError("the ranges cannot all be dealt at once: every assignment of hands "
-                         "shares a card")
-    need = 5 - len(table.board) + 2 * len(table.seats)
-    free = 52 - len(table.board) - len(table.dead)
-    if need > free:
-        raise InputError(f"deck exhausted: {len(table.seats)} hands and {5 - len(table.board)} "
-                         f"board cards need {need} cards but only {free} are left")
+    return dfs(0, 0)
 
 
 def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int | None = None,
@@ -331,31 +363,37 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
     singles = all(s.is_single for s, r in zip(table.seats, table.random) if not r)
     if singles and not table.random[0] and table.n_random <= 3:
         from pipeline.equity.exactcount import exact_cost
-        from pipeline.equity.hand_question import make_spot
+        from pipeline.equity.hand_question import Spot
 
-        named = [s.cards() for s, r in zip(table.seats[1:], table.random[1:]) if not r]
-        spot = make_spot(table.seats[0].cards(), table.board, table.n_random, named, table.dead)
+        # parse_table checked these cards (distinct, enough left): no second parse
+        a, b = table.seats[0].cards()
+        named = tuple((s.cards()[0], s.cards()[1])
+                      for s, r in zip(table.seats[1:], table.random[1:]) if not r)
+        spot = Spot((a, b), tuple(table.board), named, tuple(table.dead), table.n_random)
         cost = exact_cost(spot) / ENGINE_LOOKUPS_PER_S
         if cost <= limit:
             return _hand_exact(tables, table, spot)
     ranged = [s for s, r in zip(table.seats, table.random) if not r]
-    from pipeline.equity.rangeexact import range_exact, range_exact_cost, range_group
+    from pipeline.equity.rangeexact import range_exact, range_exact_cost
     from pipeline.equity.rangerandom import range_random, range_random_cost
+    from pipeline.equity.symmetry import SUIT_PERMS, range_stabilizer
 
     # one random seat is counted per board (rangerandom); otherwise random seats are ranges
     # of every hand in the deal walk (rangeexact)
     counted = table.n_random == 1 and bool(ranged)
     order = [i for i in range(len(table.seats)) if not table.random[i]] + \
         [i for i in range(len(table.seats)) if table.random[i]]
-    seats = _seats_arrays(ranged if counted else [table.seats[i] for i in order])
+    walked = tuple(ranged) if counted else tuple(table.seats[i] for i in order)
+    seats = _exact_seats(walked)
     estimate = range_random_cost if counted else range_exact_cost
-    single_cards = [c for s in ranged if s.is_single for c in s.cards()]
-    gone = set(table.board) | set(table.dead) | set(single_cards)
-    avail = np.array([c for c in range(52) if c not in gone], np.int64)
+    gone = 0
+    for c in [*table.board, *table.dead, *(c for s in ranged if s.is_single for c in s.cards())]:
+        gone |= 1 << c
+    avail = _deck_without(gone)
     r = 5 - len(table.board)
-    if estimate(seats, len(avail), r, 1) / 24 > limit:
+    if estimate(seats, len(avail), r, 1) / len(SUIT_PERMS) > limit:
         return None
-    perms = range_group(seats, [table.board, table.dead])
+    perms = range_stabilizer([table.board, table.dead], [(s.hands, s.weights) for s in walked])
     if estimate(seats, len(avail), r, len(perms)) / _threads() > limit:
         return None
     ev = tables.eval_tables()
@@ -386,28 +424,29 @@ def _threads() -> int:
 
 
 def _hand_exact(tables: Any, table: Table, spot: Spot) -> EquityResult:
-    from pipeline.equity.exactcount import run_exact
+    from pipeline.equity.exactcount import exact_counts
 
-    r = run_exact(spot, tables.table(7), tables.eval_tables())
-    rows_named: dict[int, dict[str, Any]] = {}
-    known = {0: r.equity}
-    named_idx = [i for i in range(1, len(table.seats)) if not table.random[i]]
-    for k, i in enumerate(named_idx):
-        known[i] = r.players[k + 1]["equity"]
-        rows_named[i] = r.players[k + 1]
-    eq = _symmetric_random(table, known)
+    acc, n = exact_counts(spot, tables.table(7), tables.eval_tables())
+    # acc rows: hero, then the named hands in seat order
+    fixed = [0] + [i for i in range(1, len(table.seats)) if not table.random[i]]
+    per: dict[int, tuple[float, float, float, float, None]] = {}
+    for k, i in enumerate(fixed):
+        w, t, lo, sh = (int(v) for v in acc[k, :4])
+        per[i] = (w / n, t / n, lo / n, sh / (SHARE_SCALE * n), None)
+    eq = _symmetric_random(table, {i: row[3] for i, row in per.items()})
+    hero = per[0]
     nums: list[tuple[float | None, float | None, float | None, float, float | None]] = []
     for i in range(len(table.seats)):
-        if i == 0:
-            nums.append((r.win, r.tie, r.lose, r.equity, None))
-        elif i in rows_named:
-            p = rows_named[i]
-            nums.append((p["win"], p["tie"], p["lose"], p["equity"], None))
+        if i in per:
+            nums.append(per[i])
         elif table.n_random == 1 and len(table.seats) == 2:
-            nums.append((r.lose, r.tie, r.win, eq[i], None))
+            nums.append((hero[2], hero[1], hero[0], eq[i], None))
         else:
             nums.append((None, None, None, eq[i], None))
-    return _result(table, "exact", _rows(table, nums), r.counts, deals=r.deals)
+    w, t, lo, sh = (int(v) for v in acc[0, :4])
+    counts = {"win": w, "tie": t, "lose": lo, "equity_numerator": sh,
+              "equity_denominator": SHARE_SCALE * n}
+    return _result(table, "exact", _rows(table, nums), counts, deals=n)
 
 
 # --------------------------------------------------------------------------- 5: Monte Carlo

@@ -319,16 +319,21 @@ def exact_fixed(hands: np.ndarray, board: np.ndarray, dead_mask: int, tables: Ev
     ids; ``dead_mask``: bitmap of cards out of play. Raises :class:`InputError` for bad cards.
     """
     h, b = _check(hands, board, dead_mask)
-    acc = np.zeros((h.shape[0], 3), np.int64)
+    return count_fixed(h, b, dead_mask, tables)
+
+
+def count_fixed(hands: np.ndarray, board: np.ndarray, dead_mask: int, tables: EvalTables) -> ExactCounts:
+    """:func:`exact_fixed` for cards already checked (uint8 arrays, distinct, off ``dead_mask``):
+    the equity engine's path, which validated the question once when it parsed it."""
+    acc = np.zeros((hands.shape[0], 3), np.int64)
     stats = np.zeros(2, np.int64)
-    exact_kernel(h, b, np.int64(dead_mask), tables.card_keys, tables.offsets, tables.ranks,
+    exact_kernel(hands, board, np.int64(dead_mask), tables.card_keys, tables.offsets, tables.ranks,
                  tables.flush, BINOM, acc, stats)
-    live = DECK_SIZE - 2 * h.shape[0] - b.shape[0] - int(dead_mask).bit_count()
+    live = DECK_SIZE - 2 * hands.shape[0] - board.shape[0] - int(dead_mask).bit_count()
     boards = int(stats[BOARDS])
-    if boards != comb(live, BOARD_CARDS - b.shape[0]):
-        raise AssertionError(f"enumeration counted {boards} boards, expected C({live}, {5 - b.shape[0]})")
-    return ExactCounts(acc[:, WIN].copy(), acc[:, TIE].copy(), acc[:, SHARE].copy(), boards,
-                       int(stats[EVALS]))
+    if boards != comb(live, BOARD_CARDS - board.shape[0]):
+        raise AssertionError(f"enumeration counted {boards} boards, expected C({live}, {5 - board.shape[0]})")
+    return ExactCounts(acc[:, WIN], acc[:, TIE], acc[:, SHARE], boards, int(stats[EVALS]))
 
 
-__all__ = ["ExactCounts", "exact_fixed", "exact_kernel"]
+__all__ = ["ExactCounts", "exact_fixed", "count_fixed", "exact_kernel"]

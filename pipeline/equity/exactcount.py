@@ -22,14 +22,14 @@ import numpy as np
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
-from pipeline.core.deal import complete_board
-from pipeline.core.fasteval import EvalTables
+from pipeline.core.fasteval import EvalTables, hand_score
 from pipeline.equity.allhands import heads_up_cached
-from pipeline.equity.boardindex import board_scratch, index7, index7_direct, prepare_board, score_pairs
+from pipeline.equity.boardindex import score_live_pairs
 from pipeline.equity.disjoint import MAX_EXACT_RANDOM, tuple_poly, tuple_scratch
-from pipeline.equity.enumerate import exact_fixed
+from pipeline.equity.enumerate import count_fixed
 from pipeline.equity.hand_question import Spot, spot_result
 from pipeline.equity.headsup_preflop import headsup_preflop
+from pipeline.equity.rangeexact import board_key
 from pipeline.equity.result import EquityResult
 from pipeline.equity.standing import rivals
 from pipeline.equity.starting_hands import hole_index
@@ -37,72 +37,106 @@ from pipeline.equity.symmetry import orbit_step, stabilizer
 
 #: Chunks the board completions are split into (parallel work units).
 N_CHUNKS = 64
+#: Spots estimated below this many evaluations run on the calling thread, in one chunk
+#: (about 0.2 ms: waking the pool and 64 chunks' scratch would cost more than they save).
+SERIAL_LOOKUPS = 50_000
 #: Per-player accumulator columns: win, tie, lose, equity numerator.
 WIN, TIE, LOSE, SHARE = range(4)
 
 
+@nb.njit(cache=True)
+def _board_chunk(ch: int, n_chunks: int, fixed: np.ndarray, b0key: np.uint64, b0mask: np.uint64,
+                 avail: np.ndarray, r: int, nr: int, total_tuples: int, perms: np.ndarray,
+                 keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
+                 binom: np.ndarray, acc: np.ndarray, wsum: np.ndarray) -> None:
+    """Chunk ``ch`` of the board completions into ``acc[ch]`` and ``wsum[ch]`` (see
+    :func:`exact_kernel`). Scores come from the cache-resident evaluator: the board's key is
+    summed once and every hand adds its two cards."""
+    P = fixed.shape[0]
+    n = avail.shape[0]
+    start, stop, pos = colex_chunk(binom[n, r], n_chunks, ch, 0, r, n, binom)
+    x = np.empty(BOARD_CARDS, np.int64)
+    work = np.empty(BOARD_CARDS, np.int64)
+    fs = np.empty(P, np.int64)
+    live = np.empty(DECK_SIZE, np.int64)
+    pair_s = np.empty(N_HOLE_PAIRS, np.int64)
+    dL, dE, NL, NE, poly = tuple_scratch()
+    m = 0
+    for idx in range(start, stop):
+        w = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
+        if w == 0:
+            continue
+        bkey = b0key
+        bmask = b0mask
+        for i in range(r):
+            bkey += keys[x[i]]
+            bmask |= np.uint64(1) << np.uint64(x[i])
+        for p in range(P):
+            a = fixed[p, 0]
+            b = fixed[p, 1]
+            fs[p] = hand_score(bkey + keys[a] + keys[b],
+                               bmask | (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b)),
+                               offsets, ranks, flush)
+        if nr > 0:
+            # the live cards are avail minus this completion (pos is ascending)
+            m = 0
+            t = 0
+            for i in range(n):
+                if t < r and pos[t] == i:
+                    t += 1
+                    continue
+                live[m] = avail[i]
+                m += 1
+            score_live_pairs(live, m, bkey, bmask, keys, offsets, ranks, flush, pair_s)
+        for p in range(P):
+            s = fs[p]
+            greater, eqf = rivals(fs, p)
+            if greater:
+                acc[ch, p, LOSE] += w * total_tuples
+                continue
+            if nr > 0:
+                tuple_poly(pair_s, m, nr, s, dL, dE, NL, NE, poly)
+            else:
+                poly[:] = 0
+                poly[0] = 1
+            tot = 0
+            for j in range(nr + 1):
+                c = poly[j]
+                tot += c
+                acc[ch, p, WIN if j + eqf == 0 else TIE] += w * c
+                acc[ch, p, SHARE] += w * c * (SHARE_SCALE // (1 + j + eqf))
+            acc[ch, p, LOSE] += w * (total_tuples - tot)
+        wsum[ch] += w
+
+
 @nb.njit(cache=True, parallel=True)
 def exact_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: int, nr: int,
-                 total_tuples: int, perms: np.ndarray, table: np.ndarray, binom: np.ndarray,
+                 total_tuples: int, perms: np.ndarray, keys: np.ndarray, offsets: np.ndarray,
+                 ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray,
                  n_chunks: int) -> tuple[np.ndarray, np.ndarray]:
     """Exact weighted counts per fixed player (hero first): int64[n_chunks, P, 4] of
     win, tie, lose, equity numerator (x SHARE_SCALE), and the weight (board completions) per chunk."""
     P = fixed.shape[0]
-    n = avail.shape[0]
     acc = np.zeros((n_chunks, P, 4), np.int64)
     wsum = np.zeros(n_chunks, np.int64)
+    b0key, b0mask = board_key(board0, keys)
     for ch in nb.prange(n_chunks):
-        start, stop, pos = colex_chunk(binom[n, r], n_chunks, ch, 0, r, n, binom)
-        x = np.empty(BOARD_CARDS, np.int64)
-        work = np.empty(BOARD_CARDS, np.int64)
-        board, parts, gap = board_scratch()
-        fs = np.empty(P, np.int64)
-        live = np.empty(DECK_SIZE, np.int64)
-        pair_s = np.empty(N_HOLE_PAIRS, np.int64)
-        dL, dE, NL, NE, poly = tuple_scratch()
-        m = 0
-        for idx in range(start, stop):
-            w = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
-            if w == 0:
-                continue
-            complete_board(board, board0, x, r)
-            if nr == 0:
-                # few lookups per board: preparing the board would cost more than it saves
-                for p in range(P):
-                    fs[p] = table[index7_direct(board, fixed[p, 0], fixed[p, 1], binom)]
-            else:
-                prepare_board(board, binom, parts, gap)
-                for p in range(P):
-                    fs[p] = table[index7(fixed[p, 0], fixed[p, 1], parts, gap, binom)]
-                # the live cards are avail minus this completion (pos is ascending)
-                m = 0
-                t = 0
-                for i in range(n):
-                    if t < r and pos[t] == i:
-                        t += 1
-                        continue
-                    live[m] = avail[i]
-                    m += 1
-                score_pairs(live, m, table, parts, gap, binom, pair_s)
-            for p in range(P):
-                s = fs[p]
-                greater, eqf = rivals(fs, p)
-                if greater:
-                    acc[ch, p, LOSE] += w * total_tuples
-                    continue
-                if nr > 0:
-                    tuple_poly(pair_s, m, nr, s, dL, dE, NL, NE, poly)
-                else:
-                    poly[:] = 0
-                    poly[0] = 1
-                tot = 0
-                for j in range(nr + 1):
-                    c = poly[j]
-                    tot += c
-                    acc[ch, p, WIN if j + eqf == 0 else TIE] += w * c
-                    acc[ch, p, SHARE] += w * c * (SHARE_SCALE // (1 + j + eqf))
-                acc[ch, p, LOSE] += w * (total_tuples - tot)
-            wsum[ch] += w
+        _board_chunk(ch, n_chunks, fixed, b0key, b0mask, avail, r, nr, total_tuples, perms, keys,
+                     offsets, ranks, flush, binom, acc, wsum)
+    return acc, wsum
+
+
+@nb.njit(cache=True)
+def exact_serial(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: int, nr: int,
+                 total_tuples: int, perms: np.ndarray, keys: np.ndarray, offsets: np.ndarray,
+                 ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`exact_kernel` in one chunk on this thread: a small spot costs less than waking
+    the pool."""
+    acc = np.zeros((1, fixed.shape[0], 4), np.int64)
+    wsum = np.zeros(1, np.int64)
+    b0key, b0mask = board_key(board0, keys)
+    _board_chunk(0, 1, fixed, b0key, b0mask, avail, r, nr, total_tuples, perms, keys, offsets,
+                 ranks, flush, binom, acc, wsum)
     return acc, wsum
 
 
@@ -161,24 +195,27 @@ def _two_hands_preflop(spot: Spot, evaluator: EvalTables) -> tuple[np.ndarray, i
 def _named_hands(spot: Spot, evaluator: EvalTables) -> tuple[np.ndarray, int]:
     """Face-up hands only: the rank-first board walk of :mod:`pipeline.equity.enumerate`, which
     evaluates once per rank pattern instead of once per board (3 hands preflop: 9 ms against
-    130 ms for the orbit walk; a flop spot 0.03 ms against 0.19 ms)."""
+    130 ms for the orbit walk; a flop spot 0.03 ms against 0.19 ms). A spot is checked when it
+    is made, so the walk's own checks are skipped."""
     dead_mask = 0
     for c in spot.dead:
         dead_mask |= 1 << c
-    got = exact_fixed(spot.fixed, np.array(spot.board, np.int64), dead_mask, evaluator)
+    got = count_fixed(spot.fixed.astype(np.uint8), np.array(spot.board, np.uint8), dead_mask,
+                      evaluator)
     lose = got.boards - got.win - got.tie
-    acc = np.stack([got.win, got.tie, lose, got.share], axis=1).astype(np.int64)
+    acc = np.stack([got.win, got.tie, lose, got.share], axis=1)
     return acc, got.boards
 
 
-def run_exact(spot: Spot, table7: np.ndarray, evaluator: EvalTables | None = None) -> EquityResult:
-    """Exact counts of ``spot`` on the 7-card score table (``seven.h5``, memory-mapped); two
-    named hands preflop are counted on ``evaluator`` when given (rank multisets plus flush
-    corrections: about 1 ms instead of an orbit walk of the 7-card table)."""
-    t0 = time.perf_counter()
-    if evaluator is not None and is_two_hands_preflop(spot):
+def exact_counts(spot: Spot, table7: np.ndarray, evaluator: EvalTables) -> tuple[np.ndarray, int]:
+    """Exact counts of ``spot``: (int64[P, 4] win, tie, lose, equity numerator of hero and the
+    named hands in order, deals). Face-up hands only: two preflop by rank multisets plus flush
+    corrections (about 1 ms), more or with a board by the rank-first walk. With random hands:
+    the orbit walk on ``evaluator``, except heads-up preflop, a row of the all-hands table of
+    ``table7`` (``seven.h5``, memory-mapped)."""
+    if is_two_hands_preflop(spot):
         acc, deals = _two_hands_preflop(spot, evaluator)
-    elif evaluator is not None and spot.opponents == 0:
+    elif spot.opponents == 0:
         acc, deals = _named_hands(spot, evaluator)
     elif is_heads_up_preflop(spot):
         win, tie, lose = (int(v) for v in heads_up_cached(table7, spot.dead)[hole_index(*spot.hole)])
@@ -188,22 +225,35 @@ def run_exact(spot: Spot, table7: np.ndarray, evaluator: EvalTables | None = Non
         live = spot.live
         r = spot.missing_board
         tuples = ordered_tuples(len(live) - r, spot.opponents)
-        acc_c, wsum = exact_kernel(spot.fixed, np.array(spot.board, dtype=np.int64), live, r,
-                                   spot.opponents, tuples, spot.group(), table7, BINOM, N_CHUNKS)
+        args = (spot.fixed, np.array(spot.board, dtype=np.int64), live, r, spot.opponents, tuples,
+                spot.group(), *evaluator, BINOM)
+        if exact_cost(spot) < SERIAL_LOOKUPS:
+            acc_c, wsum = exact_serial(*args)
+        else:
+            acc_c, wsum = exact_kernel(*args, N_CHUNKS)
         acc = acc_c.sum(axis=0)
         completions = int(wsum.sum())
         if completions != math.comb(len(live), r):
             raise AssertionError("orbit weights do not cover every board")  # cannot happen
         deals = completions * tuples
-    win, tie, lose, eqn = (int(v) for v in acc[0])
+    win, tie, lose = (int(v) for v in acc[0, :3])
     if win + tie + lose != deals:
         raise AssertionError("exact counts do not add up")  # cannot happen
+    return acc, deals
+
+
+def run_exact(spot: Spot, table7: np.ndarray, evaluator: EvalTables) -> EquityResult:
+    """:func:`exact_counts` of ``spot`` as an answer (hero's counts, and a row per player when
+    there are named hands)."""
+    t0 = time.perf_counter()
+    acc, deals = exact_counts(spot, table7, evaluator)
+    win, tie, lose, eqn = (int(v) for v in acc[0])
     return spot_result(spot, "exact", acc, deals, time.perf_counter() - t0, stderr=None,
                        deals=deals, counts={"win": win, "tie": tie, "lose": lose,
                                             "equity_numerator": eqn,
                                             "equity_denominator": SHARE_SCALE * deals})
 
 
-__all__ = ["exact_kernel", "exact_cost", "ordered_tuples", "is_heads_up_preflop",
+__all__ = ["exact_kernel", "exact_cost", "exact_counts", "ordered_tuples", "is_heads_up_preflop",
            "is_two_hands_preflop", "run_exact",
            "N_CHUNKS"]

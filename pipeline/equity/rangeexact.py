@@ -35,6 +35,8 @@ NS_PER_BOARD = 60.0
 SERIAL_SECONDS = 0.002
 #: Every board completion is tested for being its orbit's representative: per suit permutation.
 NS_PER_ORBIT_TEST = 120.0
+#: Accumulator columns per seat: win, tie, lose, pot share numerator.
+WIN, TIE, LOSE, SHARE = range(4)
 
 
 @nb.njit(cache=True)
@@ -56,7 +58,6 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
     at = np.empty(P, np.int64)
     used = np.zeros(P + 1, np.uint64)
     wp = np.ones(P + 1, np.float64)
-    sc = np.empty(P, np.int64)
     for idx in range(start, stop):
         wb = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
         if wb == 0:
@@ -78,34 +79,69 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
             d = next_outer(d, off, hand_m, hand_w, at, used, wp, sel)
             if d < 0:
                 break
+            # the best of the outer seats is fixed while the last seat's hands run, so each
+            # last hand only says above / level with / below it; the outer seats' counts
+            # follow from how many (and how much weight) fell in each class
+            best = 0  # scores are >= 1: no outer seat beats nothing
+            nbest = 0
+            for p in range(P - 1):
+                s = score[sel[p]]
+                if s > best:
+                    best = s
+                    nbest = 1
+                elif s == best:
+                    nbest += 1
+            n_hi = 0
+            n_eq = 0
+            n_lo = 0
+            w_hi = 0.0
+            w_eq = 0.0
+            w_lo = 0.0
             for k in range(off[P - 1], off[P]):  # the last seat
                 if hand_m[k] & used[P - 1]:
                     continue
-                sel[P - 1] = k
-                w = wp[P - 1] * hand_w[k]
-                best = 0
-                nbest = 0
-                for p in range(P):
-                    s = score[sel[p]]
-                    sc[p] = s
-                    if s > best:
-                        best = s
-                        nbest = 1
-                    elif s == best:
-                        nbest += 1
-                sh = SHARE_SCALE // nbest
-                col = 0 if nbest == 1 else 1
-                for p in range(P):
-                    if sc[p] == best:
-                        acc_i[ch, p, col] += wb
-                        acc_i[ch, p, 3] += wb * sh
-                        acc_f[ch, p, col] += wb * w
-                        acc_f[ch, p, 3] += wb * w * sh
-                    else:
-                        acc_i[ch, p, 2] += wb
-                        acc_f[ch, p, 2] += wb * w
-                tot_i[ch] += wb
-                tot_f[ch] += wb * w
+                s = score[k]
+                if s > best:
+                    n_hi += 1
+                    w_hi += hand_w[k]
+                elif s == best:
+                    n_eq += 1
+                    w_eq += hand_w[k]
+                else:
+                    n_lo += 1
+                    w_lo += hand_w[k]
+            n_all = n_hi + n_eq + n_lo
+            if n_all == 0:
+                continue
+            wo = wb * wp[P - 1]
+            w_all = w_hi + w_eq + w_lo
+            tie_sh = SHARE_SCALE // (nbest + 1)
+            last = P - 1
+            _add(acc_i, acc_f, ch, last, WIN, wb * n_hi, SHARE_SCALE, wo * w_hi)
+            _add(acc_i, acc_f, ch, last, TIE, wb * n_eq, tie_sh, wo * w_eq)
+            _add(acc_i, acc_f, ch, last, LOSE, wb * n_lo, 0, wo * w_lo)
+            for p in range(P - 1):
+                if score[sel[p]] < best:
+                    _add(acc_i, acc_f, ch, p, LOSE, wb * n_all, 0, wo * w_all)
+                    continue
+                _add(acc_i, acc_f, ch, p, LOSE, wb * n_hi, 0, wo * w_hi)
+                _add(acc_i, acc_f, ch, p, TIE, wb * n_eq, tie_sh, wo * w_eq)
+                _add(acc_i, acc_f, ch, p, WIN if nbest == 1 else TIE, wb * n_lo,
+                     SHARE_SCALE // nbest, wo * w_lo)
+            tot_i[ch] += wb * n_all
+            tot_f[ch] += wo * w_all
+
+
+@nb.njit(cache=True, inline="always")
+def _add(acc_i: np.ndarray, acc_f: np.ndarray, ch: int, p: int, col: int, n: int, sh: int,
+         w: float) -> None:
+    """``n`` assignments x boards of outcome ``col`` (pot share ``sh`` each) for seat p, of
+    total weight ``w``."""
+    acc_i[ch, p, col] += n
+    acc_f[ch, p, col] += w
+    if sh:
+        acc_i[ch, p, SHARE] += n * sh
+        acc_f[ch, p, SHARE] += w * sh
 
 
 @nb.njit(cache=True)

@@ -30,6 +30,7 @@ weights in (0, 1]. Card removal (board, dead cards, named hands) filters them.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -57,12 +58,18 @@ _CLOSE = re.compile(r"\[/(\d+(?:\.\d*)?|\.\d+)\]")
 _EVERY = ("RANDOM", "ANY", "ANYTWO")
 #: A bracket weight is a percentage.
 PERCENT = 100.0
+#: Card-removed ranges kept per process (:meth:`Range.without`; a small spot asked again and
+#: again removes the same cards from the same ranges).
+REMOVED_CACHE = 256
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Range:
     """A weighted set of two-card hands: ``hands`` (sorted int64 colex indices) and
-    ``weights`` (float64 in (0, 1]), with the text it came from."""
+    ``weights`` (float64 in (0, 1]), with the text it came from.
+
+    Equality and hashing are by identity (the arrays have no truth value), so a range can key
+    a cache; the derived flags are computed once per range."""
 
     text: str
     hands: np.ndarray
@@ -70,22 +77,22 @@ class Range:
     #: the two cards in the order the user wrote them, for a range that is one explicit hand
     given: tuple[int, ...] = ()
 
-    @property
+    @functools.cached_property
     def combos(self) -> int:
         """Number of hands with a positive weight."""
         return int(self.hands.shape[0])
 
-    @property
+    @functools.cached_property
     def is_single(self) -> bool:
         """True when the range is one hand of weight 1 (a named hand)."""
         return self.combos == 1
 
-    @property
+    @functools.cached_property
     def is_random(self) -> bool:
         """True when every one of the 1,326 hands is in with weight 1."""
-        return self.combos == N_HOLE_PAIRS and bool(np.all(self.weights == 1.0))
+        return self.combos == N_HOLE_PAIRS and self.unit_weights
 
-    @property
+    @functools.cached_property
     def unit_weights(self) -> bool:
         """True when every weight is 1 (then exact results are integer counts)."""
         return bool(np.all(self.weights == 1.0))
@@ -104,13 +111,26 @@ class Range:
         return self.text
 
     def without(self, mask: int, why: str) -> Range:
-        """The range minus every hand touching a card of ``mask``; InputError if that empties it."""
-        keep = (HOLE_MASKS[self.hands] & np.uint64(mask)) == 0
-        if keep.all():
-            return self
-        if not keep.any():
+        """The range minus every hand touching a card of ``mask``; InputError if that empties it.
+        Read-only arrays: the answer is cached per (range, mask) and shared."""
+        got = _removed(self, mask)
+        if got is None:
             raise InputError(f"range {_shown(self.text)!r} has no hand left once {why} are removed")
-        return Range(self.text, self.hands[keep], self.weights[keep], self.given)
+        return got
+
+
+@functools.lru_cache(maxsize=REMOVED_CACHE)
+def _removed(r: Range, mask: int) -> Range | None:
+    """``r`` minus the hands touching ``mask`` (``r`` itself when none does), None if empty."""
+    keep = (HOLE_MASKS[r.hands] & np.uint64(mask)) == 0
+    if keep.all():
+        return r
+    if not keep.any():
+        return None
+    hands, weights = r.hands[keep], r.weights[keep]
+    hands.flags.writeable = False
+    weights.flags.writeable = False
+    return Range(r.text, hands, weights, r.given)
 
 
 def _shown(token: str) -> str:

@@ -91,22 +91,35 @@ def stabilizer(card_sets: Sequence[Sequence[int]]) -> np.ndarray:
     return SUIT_PERMS[_fixes_cards(card_sets)].reshape(-1, N_SUITS)
 
 
-#: CARD_PERMS[g, c]: the card suit permutation g sends card c to.
-CARD_PERMS = (N_SUITS * (np.arange(DECK_SIZE) >> 2))[None, :] + SUIT_PERMS[:, np.arange(DECK_SIZE) & 3]
+#: Bits of one card set's rank mask within a suit signature (13 ranks).
+RANK_BITS = DECK_SIZE // N_SUITS
+#: Suit signatures whose stabilizer is kept per process.
+SIGNATURE_CACHE = 4096
 
 
 def _fixes_cards(card_sets: Sequence[Sequence[int]]) -> np.ndarray:
-    """bool[24]: which suit permutations map every card set onto itself (a set is fixed when
-    its image has the same bitmap: the images of distinct cards are distinct)."""
-    keep = np.ones(len(SUIT_PERMS), bool)
-    for cs in card_sets:
-        cards = np.asarray(list(cs), np.int64)
-        if cards.size == 0:
-            continue
-        inside = np.zeros(DECK_SIZE, bool)
-        inside[cards] = True
-        keep &= inside[CARD_PERMS[:, cards]].all(axis=1)
-    return keep
+    """Indices into ``SUIT_PERMS`` of the permutations mapping every card set onto itself.
+
+    A permutation p sends card (rank, suit) to (rank, p[suit]), so it fixes a set exactly when
+    every suit holds the same ranks of the set as its image suit does. Each suit's signature
+    is its rank masks in all the sets side by side; p fixes them all when it maps every suit
+    to a suit of the same signature."""
+    sig = [0] * N_SUITS
+    for k, cs in enumerate(card_sets):
+        shift = RANK_BITS * k
+        for card in cs:
+            c = int(card)
+            sig[c & 3] |= 1 << (shift + (c >> 2))
+    return _perms_keeping(tuple(sig))
+
+
+@functools.lru_cache(maxsize=SIGNATURE_CACHE)
+def _perms_keeping(sig: tuple[int, ...]) -> np.ndarray:
+    """Indices of the suit permutations p with ``sig[p[s]] == sig[s]`` for every suit s."""
+    keep = np.array([all(sig[p[s]] == sig[s] for s in range(N_SUITS)) for p in SUIT_PERMS.tolist()])
+    out = np.flatnonzero(keep)
+    out.flags.writeable = False
+    return out
 
 
 def hand_perm_table(perms: np.ndarray) -> np.ndarray:
@@ -137,7 +150,7 @@ def range_stabilizer(card_sets: Sequence[Sequence[int]],
     image is in the range with the same weight (a bijection sending the range into itself
     sends it onto itself). Permutations that move a card set are dropped first, so on a board
     of four suits only the identity is checked against the ranges."""
-    keep = np.flatnonzero(_fixes_cards(card_sets))
+    keep = _fixes_cards(card_sets)
     ptab = _all_hand_perms()
     for hands, weights in ranges:
         if keep.size <= 1:
