@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.cli.warm_cmd import EQUITY_KERNEL_MODULES, cold_modules
+from pipeline.cli.common import EQUITY_KERNEL_MODULES, cold_modules
 
 ROOT = Path(__file__).resolve().parent.parent
 

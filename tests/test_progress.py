@@ -12,7 +12,7 @@ from cli_runner import run_cli
 
 from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
-from pipeline.cli.progress import LogProgress
+from pipeline.cli.common import LogProgress
 
 ROOT = Path(__file__).resolve().parent.parent
 

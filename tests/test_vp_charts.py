@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from cli_runner import run_cli
+from cli_runner import run_cli, run_main
 
 from pipeline.core.cards import BINOM
 from pipeline.videopoker.analysis import compute_counts, hold_table
@@ -40,6 +40,8 @@ CHART_GAMES = ("jacks-or-better-9-6", "deuces-wild-full-pay", "double-joker-full
 MAX_LINES = 40
 MAX_COST = Fraction(2, 10_000)          # 0.02 percentage points
 Z = 5.0                                 # Monte Carlo bound in standard errors
+#: Jacks or Better 8/5's exact optimal return (97.2984%, as published)
+JOB85_RETURN = "1616226757427/1661102543100"
 
 
 def _pt(slug: str):  # type: ignore[no-untyped-def]
@@ -145,6 +147,31 @@ def test_strategy_cross_play(artifacts: Path) -> None:
              "jacks-or-better-9-6", "--json", artifacts=artifacts)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["played_strategy"]["return_exact"] == x["return_exact"]
+
+
+def test_analyze_solves_each_game_once_without_artifacts(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no current artifact ``vp analyze`` solves the game once, also with ``--strategy``
+    (the cross-play reuses that solve; it used to solve the game a second time)."""
+    import pipeline.videopoker.analysis as analysis
+
+    solved: list[int] = []
+    real = analysis.solve_holds
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        solved.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "solve_holds", counting)
+    code, out, err = run_main(capsys, "-a", str(tmp_path), "vp", "analyze", "jacks-or-better-8-5", "--json")
+    assert code == 0, err
+    assert len(solved) == 1 and json.loads(out)["return_exact"] == JOB85_RETURN
+    code, out, err = run_main(capsys, "-a", str(tmp_path), "vp", "analyze", "jacks-or-better-8-5",
+                              "--strategy", "jacks-or-better-9-6", "--json")
+    assert code == 0, err
+    assert len(solved) == 3  # this game once more, the strategy's game once
+    played = json.loads(out)["played_strategy"]
+    assert played["optimal_return_exact"] == JOB85_RETURN and played["deals_played_differently"] > 0
 
 
 # ------------------------------------------------------------------ bankroll: exact parts

@@ -1,7 +1,13 @@
-"""The ``pokertables`` command line (typer). Each command group lives in its own module and
-registers on the application of :mod:`pipeline.cli.app`; this package imports them all and runs
-it (:func:`main`, the console script).
+"""The ``pokertables`` command line (typer): one module per command group, each registering on
+the application of :mod:`pipeline.cli.common` (which also holds what the groups share):
 
+* :mod:`pipeline.cli.build`: ``build``, ``verify``, ``warm``
+* :mod:`pipeline.cli.equity`: ``equity``, ``preflop``, ``range``, ``hits``
+* :mod:`pipeline.cli.hands`: ``eval``, ``showdown``
+* :mod:`pipeline.cli.vp`: the ``vp`` group, a package of two modules (``play``, ``games``)
+* :mod:`pipeline.cli.bucket_cmd`: ``bucket`` (the card-abstraction tables)
+
+This package imports them all and runs the application (:func:`main`, the console script).
 Errors a user can fix (bad cards, bad files, missing artifacts) print one line and exit 2;
 internal errors exit 1; ``--debug`` shows tracebacks.
 """
@@ -13,23 +19,8 @@ import sys
 
 
 def _register() -> None:
-    from pipeline.cli import (  # noqa: F401  (commands register on import)
-        bucket_cmd,
-        build_cmd,
-        equity_cmd,
-        eval_cmd,
-        hits_cmd,
-        preflop_cmd,
-        range_cmd,
-        showdown_cmd,
-        sweep_cmd,
-        verify_cmd,
-        vp_breakeven_cmd,
-        vp_catalog_cmd,
-        vp_chart_cmd,
-        vp_cmd,
-        warm_cmd,
-    )
+    from pipeline.cli import bucket_cmd, build, equity, hands  # noqa: F401  (commands register on import)
+    from pipeline.cli.vp import games, play  # noqa: F401
 
 
 def _keep_stdout() -> int | None:
@@ -87,7 +78,7 @@ def main(argv: list[str] | None = None) -> None:
     missing or unreadable) print one ``error:`` line and exit 2; anything else is a bug in
     pokertables and exits 1 with an ``internal error`` line (``--debug`` shows the traceback).
     """
-    from pipeline.cli.app import app
+    from pipeline.cli.common import app
 
     _register()
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])

@@ -1,24 +1,53 @@
-"""``pokertables vp breakeven GAME`` (the pay of one line, a progressive royal's meter, at which
-the optimal return reaches a target; ``--table`` for return against that pay) and
-``pokertables vp compare GAME GAME...`` (games side by side). Registered on the ``vp`` group."""
+"""Video poker games side by side or with a pay varied: ``vp list`` (the built-in games),
+``vp compare GAME GAME...``, ``vp breakeven GAME`` (the pay of one line, a progressive royal's
+meter, at which the optimal return reaches a target; ``--table`` for return against that pay)
+and ``vp sweep NAME`` (exact returns of every variant of a paytable sweep)."""
 
 from __future__ import annotations
 
 import json
 import time
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import typer
 
-from pipeline.cli.app import artifacts_dir
-from pipeline.cli.vp_shared import deal_classes_here, vp_app
+from pipeline.cli.common import artifacts_dir
+from pipeline.cli.vp import deal_classes_here, vp_app
 
 #: coins of a max bet, and the bets (in dollars) a meter is shown for by default
 COINS = 5
 DEFAULT_BETS = ("1.25", "5")
 #: ``breakeven.MAX_SEARCH_PAY`` as text (not imported here: numpy loads only when a command runs)
 MAX_PAY_TEXT = "100000"
+#: sweep rows shown in the text output (the dataset has them all)
+SHOW = 8
+
+
+@vp_app.command("list")
+def list_cmd(
+    as_json: bool = typer.Option(False, "--json", help="print a JSON array"),
+) -> None:
+    """The built-in games: slug, deck, wild cards, return, variance, hit frequency, built or not."""
+    from pipeline.videopoker.catalog import catalog
+
+    t0 = time.perf_counter()
+    rows = catalog(artifacts_dir())
+    if as_json:
+        typer.echo(json.dumps([r.as_json() for r in rows]))
+        return
+    typer.echo(f"{'game':<34}{'slug':<28}{'deck':>5}  {'wild':<9}{'return':>10}{'variance':>10}"
+               f"{'hit freq':>10}  built")
+    for r in rows:
+        ret = f"{float(r.return_exact):.4%}" if r.return_exact is not None else "-"
+        var = f"{r.variance:.2f}" if r.variance is not None else "-"
+        hit = f"{float(r.hit_frequency):.4f}" if r.hit_frequency is not None else "-"
+        typer.echo(f"{r.name:<34}{r.slug:<28}{r.deck:>5}  {r.wild:<9}{ret:>10}{var:>10}{hit:>10}"
+                   f"  {'yes' if r.built else 'no'}")
+    built = sum(r.built for r in rows)
+    typer.echo(f"{len(rows)} games, {built} built ({time.perf_counter() - t0:.2f} s); "
+               "`pokertables build` builds the rest, `vp analyze SLUG` computes one now")
 
 
 def _money(x: Fraction | float) -> str:
@@ -213,3 +242,38 @@ def compare_cmd(
             typer.echo(f"{c.slug}: {c.break_even_note}")
     typer.echo(f"break-even royal: the smallest whole-credit royal pay (per credit bet) whose optimal "
                f"return reaches 100%; {time.perf_counter() - t0:.2f} s")
+
+
+@vp_app.command("sweep")
+def sweep_cmd(
+    name: str = typer.Argument(..., help="a sweep in configs/sweeps (e.g. jacks-or-better) or a TOML path"),
+    executor: str = typer.Option("local", "--executor", help="local or dask"),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="with dask: join tcp://HOST:PORT"),
+    workers: int | None = typer.Option(None, "--workers", help="with dask: start N local worker processes"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+) -> None:
+    """Solve every variant exactly; write artifacts/sweeps/NAME.parquet/ and NAME.png."""
+    from pipeline.build.config import PACKAGE_ROOT
+    from pipeline.build.executor import make_executor
+    from pipeline.build.sweeps import run_sweep
+    from pipeline.videopoker.sweep import find_sweep, load_sweep
+
+    roots = [Path.cwd(), PACKAGE_ROOT]
+    sweep = load_sweep(find_sweep(name, roots))
+    with make_executor(executor, scheduler, workers) as ex:
+        info = run_sweep(sweep, deal_classes_here, ex, artifacts_dir())
+    if as_json:
+        typer.echo(json.dumps(info))
+        return
+    typer.echo(f"{info['sweep']}: {info['variants']} variants solved exactly in "
+               f"{info['solve_seconds']:.2f} s ({info['ms_per_variant']:.1f} ms per variant, "
+               f"executor {info['executor']}, {info['workers']} worker(s))")
+    rows = sorted(info["rows"], key=lambda r: -r["return"])
+    typer.echo(f"{'variant':<64}{'return':>10}{'variance':>10}{'hit freq':>10}")
+    for r in rows[:SHOW]:
+        label = r["name"].split("[")[-1].rstrip("]")  # the swept pays (the base name is shared)
+        typer.echo(f"{label[:64]:<64}{r['return']:>10.6f}{r['variance']:>10.3f}"
+                   f"{r['hit_frequency']:>10.5f}")
+    if len(rows) > SHOW:
+        typer.echo(f"... {len(rows) - SHOW} more; lowest return {rows[-1]['return']:.6f}")
+    typer.echo(f"wrote {info['dataset']}/ and {info['plot']}" + (f"; {info['note']}" if info["note"] else ""))

@@ -1,0 +1,176 @@
+"""The ``build`` group: ``pokertables build [STAGE...]`` (run the stages with progress and a
+summary table), ``verify`` (check the artifacts against the manifest and their content
+invariants) and ``warm`` (compile the query kernels once, so the first real query answers at
+once; ``make tables`` ends with it)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from pipeline.cli.common import DEFAULT_ARTIFACTS, STATE, LogProgress, RichProgress, app, artifacts_dir
+
+
+@app.command("build")
+def build(
+    stages: Optional[list[str]] = typer.Argument(None, help="stages to build (default: all enabled)"),
+    force: bool = typer.Option(False, "--force", help="rebuild even if up to date"),
+    config: Optional[Path] = typer.Option(None, "--config", help="build config (configs/build.toml)"),
+    wait: bool = typer.Option(False, "--wait", help="wait for another running build instead of failing"),
+    dry_run: bool = typer.Option(False, "--dry-run", help="only say which stages would run and why"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON summary"),
+    executor: str = typer.Option("local", "--executor",
+                                 help="where parallel tasks run: local (this process) or dask"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+                                            help="with --executor dask: join this scheduler (tcp://HOST:PORT)"),
+    workers: Optional[int] = typer.Option(None, "--workers",
+                                          help="with --executor dask: start a local cluster of N worker processes"),
+) -> None:
+    """Build the artifacts (what `make tables` runs); only stale stages are rebuilt."""
+    from pipeline.build.config import load_config
+    from pipeline.build.executor import make_executor
+    from pipeline.build.runner import run_build
+
+    chosen = artifacts_dir()  # refuses an empty text
+    artifacts = chosen if str(STATE["artifacts"]) != DEFAULT_ARTIFACTS else None
+    cfg = load_config(config, artifacts)
+    if dry_run:
+        _dry_run(cfg, stages or None, force, as_json)
+        return
+    ex = make_executor(executor, scheduler, workers)
+    show: RichProgress | LogProgress | None = None
+    if not as_json:
+        show = RichProgress() if sys.stderr.isatty() else LogProgress()
+    t0 = time.perf_counter()
+    try:
+        results = run_build(cfg, stages or None, force=force, wait=wait, progress=show, executor=ex)
+    finally:
+        if show:
+            show.close()
+        ex.close()
+    total = time.perf_counter() - t0
+    if as_json:
+        typer.echo(json.dumps({"artifacts": str(cfg.artifacts), "seconds": round(total, 3),
+                               "executor": executor,
+                               "stages": [{"name": r.name, "status": r.status,
+                                           "seconds": round(r.seconds, 3), "bytes": r.bytes}
+                                          for r in results]}))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"pokertables build -> {cfg.artifacts}")
+    for col in ("stage", "status"):
+        table.add_column(col, justify="left")
+    for col in ("seconds", "bytes"):
+        table.add_column(col, justify="right")
+    for r in results:
+        table.add_row(r.name, r.status, f"{r.seconds:.2f}", f"{r.bytes:,}")
+    Console(stderr=True).print(table)
+    built = sum(r.status == "built" for r in results)
+    typer.echo(f"{built} stage(s) built, {len(results) - built} up to date, {total:.2f}s total"
+               if built else f"nothing to do: all {len(results)} stages up to date ({total:.2f}s)")
+
+
+def _dry_run(cfg: Any, stages: Optional[list[str]], force: bool, as_json: bool) -> None:
+    """Print each planned stage as would-run / up-to-date with the reasons."""
+    from pipeline.build.runner import plan_build
+
+    planned = plan_build(cfg, stages, force=force)
+    rows = [{"name": p.stage.name, "status": p.status,
+             # a stage that runs anyway needs no note about its rebuilt inputs
+             "reasons": list(p.reasons) or [f"input: {i} (rebuilt first; reruns only if it changes)"
+                                            for i in p.upstream],
+             "outputs": list(p.stage.outputs)} for p in planned]
+    if as_json:
+        typer.echo(json.dumps({"artifacts": str(cfg.artifacts), "stages": rows}))
+        return
+    width = max((len(r["name"]) for r in rows), default=0)
+    for r in rows:
+        why = f"  ({'; '.join(r['reasons'])})" if r["reasons"] else ""
+        typer.echo(f"{r['name']:<{width}}  {r['status']}{why}")
+    n = sum(p.stale for p in planned)
+    maybe = sum(p.status == "may-run" for p in planned)
+    typer.echo(f"{n} stage(s) would run, {maybe} may run, {len(rows) - n - maybe} up to date")
+
+
+@app.command("verify")
+def verify_cmd(
+    as_json: bool = typer.Option(False, "--json", help="print a JSON report"),
+    quick: bool = typer.Option(False, "--quick", help="skip the re-hash, content invariants and shipped "
+                               "digests (sizes, shapes, and a re-hash only of files whose stat changed)"),
+    config: Optional[Path] = typer.Option(None, "--config", help="build config whose plan says what must "
+                                          "exist (configs/build.toml)"),
+    stages: Optional[list[str]] = typer.Argument(None, help="expect only these stages' outputs"),
+) -> None:
+    """Verify the artifacts: every planned output listed and intact (size, sha256, shapes), content
+    invariants and the shipped content digests; exit 1 if anything is wrong."""
+    from pipeline.build.verify import verify
+
+    rep = verify(artifacts_dir(), content=not quick, config=config, stages=stages or None)
+    if as_json:
+        typer.echo(json.dumps(rep.as_json()))
+    else:
+        for rel in rep.checked:
+            typer.echo(f"ok       {rel}")
+        for rel, msg in rep.notes:
+            typer.echo(f"note     {rel}: {msg}")
+        for rel, msg in rep.problems:
+            typer.echo(f"PROBLEM  {rel}: {msg}")
+        typer.echo(f"{len(rep.checked)} file(s) ok, {len(rep.problems)} problem(s)")
+    if not rep.ok:
+        raise typer.Exit(1)
+
+
+#: One question of each kind the equity engine answers differently (hero, vs, -n, board).
+WARM_QUESTIONS: tuple[tuple[str, tuple[str, ...], int | None, str, int | None], ...] = (
+    ("AsKs", ("QdQc",), None, "", None),                  # two hands preflop
+    ("AsKs", ("QdQc", "JhTh"), None, "", None),           # face-up hands: rank-first walk
+    ("AsAc", (), 1, "6d9d2h", None),                      # hand vs random: orbit counting
+    ("AsAc", (), 2, "6d9d2hKc", None),                    # vs 2 random: inclusion-exclusion
+    ("KK", ("AK", "QJs"), None, "Kd9s4c2h", None),        # ranges, serial kernel
+    ("QQ+,AKs", ("A2s+",), None, "2c4c5h", None),         # ranges, parallel kernel
+    ("AK", ("QQ", "random"), None, "Ks9d4c", None),       # ranges + one random seat
+    ("AsKs", (), 3, "2c7h8h", 1000),                      # Monte Carlo, fixed hands
+    ("QQ+", ("AK", "random"), None, "", 1000),            # Monte Carlo, ranges
+    ("AsAdKsKd", (), 1, "2c7h9sQd3c", None),              # Omaha river, exact
+    ("AsAdKsKd", (), 2, "2c7h9s", 1000),                  # Omaha, Monte Carlo
+)
+
+
+@app.command("warm")
+def warm_cmd() -> None:
+    """Compile the query kernels now (``make tables`` runs this last), so the first query of
+    each kind answers in about a second instead of compiling for 15-20 s."""
+    from pipeline.core.cards import parse_cards
+    from pipeline.equity.breakdown import equity_breakdown
+    from pipeline.equity.engine import equity_seats
+    from pipeline.equity.hits import range_hits
+    from pipeline.equity.ranges import parse_range
+    from pipeline.errors import ArtifactError
+    from pipeline.query.tables import Tables
+
+    t0 = time.perf_counter()
+    tables = Tables(artifacts_dir())
+    skipped = 0
+    try:
+        tables.eval_tables()
+    except ArtifactError as exc:
+        # a partial build (make tables STAGES=...): nothing the engine can run yet
+        typer.echo(f"warm: skipped, the equity engine needs the evaluator's tables ({exc})")
+        return
+    for hero, vs, n, board, samples in WARM_QUESTIONS:
+        try:
+            equity_seats(tables, hero, list(vs), opponents=n, board=board, samples=samples,
+                         seed=0 if samples else None)
+        except ArtifactError:
+            skipped += 1  # a table this kind of question reads is not built
+    equity_breakdown(tables, "AK", ["QQ"], board="Ks9d4c")
+    range_hits(parse_range("AK,QQ,JTs"), parse_cards("Ks9d4c"), [], tables.eval_tables())
+    note = f" ({skipped} question(s) skipped: tables not built)" if skipped else ""
+    typer.echo(f"query kernels compiled and cached in {time.perf_counter() - t0:.1f}s{note}")

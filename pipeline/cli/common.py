@@ -1,0 +1,258 @@
+"""What the command groups share: the ``pokertables`` typer application and its global options
+(:data:`app`, :func:`artifacts_dir`), the progress displays on stderr (a build's live bar or
+timed log lines, an equity run's bar), and the note that a query must first compile its kernels.
+
+Each command group (:mod:`pipeline.cli.build`, :mod:`pipeline.cli.equity`,
+:mod:`pipeline.cli.hands`, :mod:`pipeline.cli.vp`, :mod:`pipeline.cli.bucket_cmd`) imports from
+here and registers on :data:`app`; :mod:`pipeline.cli` imports them all and runs it
+(:func:`pipeline.cli.main`). Nothing here loads numpy, rich or the engines until a command runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Optional, TextIO
+
+import typer
+from typer.core import TyperGroup
+
+
+# ---------------------------------------------------------------- the application
+class AlphabeticalGroup(TyperGroup):
+    """A command group whose help lists its commands by name, sub-groups (``vp``) last, not in
+    the order their modules happen to register them."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The group's command names: commands, then sub-groups, each sorted by name."""
+        return sorted(self.commands, key=lambda n: (isinstance(self.commands[n], TyperGroup), n))
+
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  cls=AlphabeticalGroup,
+                  help="Precomputed poker tables: build them, look hands up, analyse games.")
+
+#: the artifacts folder when neither -a nor POKERTABLES_ARTIFACTS names one (a build then takes
+#: its config's folder)
+DEFAULT_ARTIFACTS = "artifacts"
+STATE: dict[str, Any] = {"debug": False, "artifacts": os.environ.get("POKERTABLES_ARTIFACTS", DEFAULT_ARTIFACTS)}
+
+
+def _version(value: bool) -> None:
+    if value:
+        from pipeline.version import __version__
+
+        typer.echo(f"pokertables {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    artifacts: str = typer.Option(STATE["artifacts"], "--artifacts", "-a",
+                                   help="artifacts folder to read/write (env POKERTABLES_ARTIFACTS)"),
+    config_dir: Optional[list[Path]] = typer.Option(
+        None, "--config-dir", help="folder with rules/*.toml and/or paytables/*.toml that add to and "
+        "override the built-in ones; repeat for more (env POKERTABLES_CONFIG)"),
+    debug: bool = typer.Option(False, "--debug", help="show tracebacks on errors"),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="print the version and exit"),
+) -> None:
+    from pipeline.registry import set_config_dirs
+
+    STATE["artifacts"] = artifacts
+    STATE["debug"] = debug
+    set_config_dirs(config_dir or [])
+
+
+def artifacts_dir() -> Path:
+    """The artifacts folder chosen on the command line (an empty text is refused: it would mean
+    the current folder, where a build's clean-up has no business)."""
+    from pipeline.errors import InputError
+
+    text = str(STATE["artifacts"])
+    if not text.strip():
+        raise InputError("the artifacts folder is empty text (-a \"\" or POKERTABLES_ARTIFACTS=\"\"); "
+                         "name a folder, e.g. -a artifacts")
+    return Path(text)
+
+
+# ---------------------------------------------------------------- build progress
+#: seconds between progress lines in a log
+LOG_INTERVAL = 5.0
+
+
+class LogProgress:
+    """Plain progress lines for a build whose stderr is not a terminal (``make tables > log
+    2>&1``, CI): one line per stage start and finish and, while a stage runs, a line every
+    ``interval`` seconds with the stage, its fraction done, what it is doing and the elapsed
+    time, from a ticker thread, so a long stage whose code reports rarely never leaves the log
+    silent."""
+
+    def __init__(self, stream: TextIO | None = None, interval: float = LOG_INTERVAL) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._stage = ""
+        self._text = "checking"
+        self._fraction = 0.0
+        self._t0 = time.perf_counter()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _line(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.interval):
+            with self._lock:
+                if self._stage:
+                    self._line(f"build: {self._stage}: {100 * self._fraction:5.1f}% {self._text} "
+                               f"({time.perf_counter() - self._t0:.0f}s)")
+
+    def start(self, stage: Any) -> None:
+        """A stage is about to be checked (and built if stale)."""
+        with self._lock:
+            self._stage, self._text, self._fraction = stage.name, "checking", 0.0
+            self._t0 = time.perf_counter()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._tick, name="build-progress", daemon=True)
+            self._thread.start()
+
+    def update(self, text: str, fraction: float) -> None:
+        """What the running stage is doing and how far it is (0..1)."""
+        with self._lock:
+            if self._text == "checking":
+                self._line(f"build: {self._stage}: building")
+            self._text, self._fraction = text, fraction
+
+    def finish(self, result: Any) -> None:
+        """The stage was built or found up to date."""
+        with self._lock:
+            self._stage = ""
+            self._line(f"build: {result.name}: " + ("up to date" if result.status == "skipped"
+                                                      else f"built in {result.seconds:.1f}s"))
+
+    def close(self) -> None:
+        """Stop the ticker."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
+class RichProgress:
+    """A build's progress bar per stage on a terminal's stderr."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.console = Console(stderr=True)
+        self.progress = Progress(TextColumn("[bold]{task.fields[stage]:<28}"), BarColumn(),
+                                 TextColumn("{task.description}"), TimeElapsedColumn(),
+                                 console=self.console, transient=False)
+        self.task: Any = None
+
+    def start(self, stage: Any) -> None:
+        """Add a bar for a stage that is about to be checked or built."""
+        if not self.progress.live.is_started:
+            self.progress.start()
+        self.task = self.progress.add_task("checking", total=1.0, stage=stage.name)
+
+    def update(self, text: str, fraction: float) -> None:
+        """Move the current stage's bar (``fraction`` 0..1) and show what it is doing."""
+        self.progress.update(self.task, description=text, completed=fraction)
+
+    def finish(self, result: Any) -> None:
+        """Mark the current stage built (with seconds) or skipped."""
+        self.progress.update(self.task, completed=1.0,
+                             description="skipped (up to date)" if result.status == "skipped"
+                             else f"built in {result.seconds:.2f}s")
+
+    def close(self) -> None:
+        """Stop the live display."""
+        if self.progress.live.is_started:
+            self.progress.stop()
+
+
+# ---------------------------------------------------------------- query progress
+#: A progress bar appears only for runs that last longer than this (s).
+PROGRESS_AFTER = 1.0
+
+
+def progress_bar() -> tuple[Callable[[float, str], None], Callable[[], None]]:
+    """A (callback, close) pair drawing a rich progress bar on stderr, only when stderr is a
+    terminal and only once the run has lasted :data:`PROGRESS_AFTER` seconds."""
+    t0 = time.perf_counter()
+    state: dict[str, Any] = {}
+
+    def update(frac: float, text: str) -> None:
+        if not sys.stderr.isatty():
+            return
+        if "announced" not in state:
+            # first call: the question passed validation, so a bad input never gets this line
+            state["announced"] = True
+            announce_compile()
+        if time.perf_counter() - t0 < PROGRESS_AFTER:
+            return
+        if "bar" not in state:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            bar = Progress(TextColumn("equity"), BarColumn(), TextColumn("{task.description}"),
+                           TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+            bar.start()
+            state["bar"] = bar
+            state["task"] = bar.add_task(text, total=1.0)
+        state["bar"].update(state["task"], completed=frac, description=text)
+
+    def close() -> None:
+        if "bar" in state:
+            state["bar"].stop()
+
+    return update, close
+
+
+# ---------------------------------------------------------------- compiled kernels
+# Numba compiles a kernel on its first call and caches the machine code next to the module
+# (``__pycache__``); a fresh clone has no cache, so its first postflop or Monte Carlo query would
+# sit silent for 15-20 s. ``pokertables warm`` (:mod:`pipeline.cli.build`) compiles ahead.
+
+#: The equity kernels' modules: a query compiles when one of them has no cache index yet.
+EQUITY_KERNEL_MODULES = ("exactcount", "enumerate", "rangeexact", "rangerandom", "montecarlo",
+                         "mcfixed", "omaha", "breakdown", "allhands", "headsup_preflop")
+
+
+def _cache_dirs(module_file: Path) -> list[Path]:
+    """Where numba keeps a module's cache: NUMBA_CACHE_DIR's mirror of the path, or __pycache__."""
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if root:
+        return [Path(root) / module_file.parent.resolve().relative_to("/")]
+    return [module_file.parent / "__pycache__"]
+
+
+def cold_modules(package_file: str, modules: tuple[str, ...]) -> list[str]:
+    """The modules of the package (``__file__`` of one of its modules) with no numba cache index."""
+    here = Path(package_file).resolve().parent
+    cold = []
+    for m in modules:
+        dirs = _cache_dirs(here / f"{m}.py")
+        if not any(d.is_dir() and any(d.glob(f"{m}.*.nbi")) for d in dirs):
+            cold.append(m)
+    return cold
+
+
+def announce_compile() -> None:
+    """Say on stderr when the equity kernels are not compiled yet (a fresh clone before
+    ``make tables``): the first answer then takes seconds of compiling. Called by the CLI's
+    progress callback, so only for a terminal and only once the question is known to be valid
+    (a bad input still gets its one ``error:`` line, and piped output stays the same warm or
+    cold)."""
+    import pipeline.equity.engine as engine
+
+    if cold_modules(engine.__file__, EQUITY_KERNEL_MODULES):
+        print("compiling the equity kernels for their first use (once, about 20 s; "
+              "`make tables` or `pokertables warm` does it ahead)", file=sys.stderr)

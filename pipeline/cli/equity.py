@@ -1,0 +1,298 @@
+"""The equity group: ``pokertables equity HERO`` (win/tie/lose and pot equity of every seat:
+hands, ranges, random), ``preflop HAND|RANGE`` (read from the preflop tables), ``range EXPR``
+(the 13x13 grid of a range, its weights, combos and live combos) and ``hits RANGE --board B``
+(how often a range makes each hand and draw, Flopzilla style)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Optional
+
+import typer
+
+from pipeline.cli.common import app, artifacts_dir, progress_bar
+
+if TYPE_CHECKING:  # the CLI loads numpy only for the commands that compute
+    import numpy as np
+
+#: Width of one grid cell in characters.
+CELL = 6
+#: Digits kept when a weight is shown as a decimal.
+WEIGHT_DIGITS = 4
+#: Width of the category column in the hits tables.
+NAME_WIDTH = 28
+#: Decimals of the percentages in the hits tables.
+PCT_DIGITS = 2
+PERCENT = 100
+
+
+def print_result(out: dict[str, Any]) -> None:
+    """The text report of an equity answer (a seat table after a method line)."""
+    players = out.get("players", [])
+    names = [f"{p['range']}" + (f" ({p['combos']} combos)" if p["combos"] > 1 and p["range"] != "random"
+                                else "") for p in players]
+    where = f" on {out['board']}" if out["board"] else " preflop"
+    others = [n for n in names[1:] if n != "random"]
+    k = len(names) - 1 - len(others)
+    if k:
+        others.append(f"{k} random hand{'s' if k > 1 else ''}")
+    typer.echo(f"{names[0]}{where} vs " + ", ".join(others)
+               + (f" (dead: {out['dead']})" if out["dead"] else ""))
+    if out["method"] == "exact":
+        how = f"  exact over {out['deals']:,} deals" if out.get("deals") else "  exact (weighted)"
+    elif out.get("samples"):
+        how = f"  Monte Carlo, {out['samples']:,} deals (seed {out['seed']})"
+    else:
+        how = "  Monte Carlo"
+    if out.get("source"):
+        how += f", read from {out['source']}"
+    typer.echo(f"{how} in {out['seconds']:.3f}s" + (f"; {out['note']}" if out.get("note") else ""))
+    width = max(6, *(len(p["range"]) for p in players))
+    typer.echo(f"  {'seat':<5} {'range':<{width}} {'win %':>8} {'tie %':>8} {'lose %':>8} "
+               f"{'equity %':>9} {'± stderr':>9}")
+    for p in players:
+        cells = [f"{100 * p[k]:8.3f}" if p[k] is not None else f"{'-':>8}" for k in ("win", "tie", "lose")]
+        se = f"{100 * p['stderr']:9.3f}" if p["stderr"] is not None else f"{'':>9}"
+        eq = f"{100 * p['equity']:9.3f}" if p["equity"] is not None else f"{'-':>9}"
+        typer.echo(f"  {p['player']:<5} {p['range']:<{width}} {' '.join(cells)} {eq} {se}")
+    c = out.get("counts") or {}
+    if out["method"] == "exact" and "win" in c and "equity_numerator" in c:
+        typer.echo(f"  hero counts: win {c['win']:,}  tie {c['tie']:,}  lose {c['lose']:,}  "
+                   f"equity {c['equity_numerator']:,} / {c['equity_denominator']:,}")
+
+
+@app.command("equity")
+def equity_cmd(
+    hero: list[str] = typer.Argument(..., help="your hand (AsKs), a range (\"QQ+,AKs\"), or four "
+                                               "cards for Omaha"),
+    vs: Optional[list[str]] = typer.Option(None, "--vs", help="an opponent: hand, range or random; "
+                                                              "repeat for more seats"),
+    opponents: Optional[int] = typer.Option(None, "--opponents", "-n",
+                                            help="random opponents (default 1, or 0 with --vs)"),
+    board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
+    dead: str = typer.Option("", "--dead", help="cards out of play (folded, burned, seen)"),
+    exact: bool = typer.Option(False, "--exact", help="insist on an exact method"),
+    samples: Optional[int] = typer.Option(None, "--samples", "-s",
+                                          help="Monte Carlo deals (default 300,000: stderr < 0.1 pp)"),
+    stderr: Optional[float] = typer.Option(None, "--stderr",
+                                           help="Monte Carlo until every seat's stderr is below this"),
+    time_limit: Optional[float] = typer.Option(None, "--time", help="Monte Carlo for this many seconds"),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Monte Carlo seed (reproducible)"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+    breakdown: bool = typer.Option(False, "--breakdown",
+                                   help="also each combo and class of the hero's range: its share "
+                                        "of the deals and its equity"),
+) -> None:
+    """Win, tie, lose and pot equity (a k-way tie pays 1/k) of every seat.
+
+    Up to 10 players, each a hand, a range (QQ+, AKs, A5s-A2s, KK:0.5, 15%, random ...) or a
+    random hand. Preflop answers come from the preflop tables when they hold them; otherwise
+    exact when the cost estimate says about 2 s or less, Monte Carlo with a standard error
+    otherwise.
+    """
+    from pipeline.equity.engine import equity_seats
+    from pipeline.query.tables import Tables
+
+    if breakdown:
+        _breakdown(" ".join(hero), vs or [], opponents, board, dead, exact, samples, stderr,
+                   time_limit, seed, as_json)
+        return
+    update, close = progress_bar()
+    try:
+        res = equity_seats(Tables(artifacts_dir()), " ".join(hero), vs or [], opponents=opponents,
+                           board=board, dead=dead, exact=True if exact else None, samples=samples,
+                           stderr=stderr, time_limit=time_limit, seed=seed, progress=update)
+    finally:
+        close()
+    out = res.to_json()
+    if as_json:
+        typer.echo(json.dumps(out))
+        return
+    if res.game == "omaha":
+        typer.echo("Omaha (two hole cards + three board cards)")
+    print_result(out)
+
+
+def _breakdown(hero: str, vs: list[str], opponents: Optional[int], board: str, dead: str,
+               exact: bool, samples: Optional[int], stderr: Optional[float],
+               time_limit: Optional[float], seed: Optional[int], as_json: bool) -> None:
+    """``--breakdown``: the answer, then the hero's classes and combos sorted by equity."""
+    from pipeline.equity.breakdown import equity_breakdown
+    from pipeline.errors import InputError
+    from pipeline.query.tables import Tables
+
+    if time_limit is not None:
+        raise InputError("--breakdown runs one answer per combo: give --samples or --stderr, not --time")
+    bd = equity_breakdown(Tables(artifacts_dir()), hero, vs, opponents=opponents, board=board,
+                          dead=dead, exact=True if exact else None, samples=samples,
+                          stderr=stderr, seed=seed)
+    out = bd.to_json()
+    if as_json:
+        typer.echo(json.dumps(out))
+        return
+    print_result(out)
+    for title, rows in (("by class", out["breakdown"]["classes"]),
+                        ("by combo", out["breakdown"]["combos"])):
+        typer.echo(f"  {title}:")
+        typer.echo(f"    {'hand':<7} {'combos':>6} {'weight':>6} {'freq %':>7} {'win %':>7} "
+                   f"{'tie %':>7} {'equity %':>8} {'± stderr':>8}")
+        for r in rows:
+            se = f"{100 * r['stderr']:8.3f}" if r["stderr"] is not None else ""
+            typer.echo(f"    {r['hand']:<7} {r['combos']:>6} {r['weight']:>6.2f} "
+                       f"{100 * r['frequency']:7.3f} {100 * r['win']:7.3f} {100 * r['tie']:7.3f} "
+                       f"{100 * r['equity']:8.3f} {se}")
+
+
+@app.command("preflop")
+def preflop_cmd(
+    hand: list[str] = typer.Argument(..., help="a hand (AsAd) or a range (\"QQ+,AKs\")"),
+    vs: Optional[str] = typer.Option(None, "--vs", help="heads-up against this range"),
+    opponents: Optional[int] = typer.Option(None, "--opponents", "-n",
+                                            help="random opponents, 1..9 (default 1)"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+) -> None:
+    """Preflop equity from the tables: vs 1 random hand exact (preflop.h5), vs 2..9 from its
+    Monte Carlo columns (with their stderr), range vs range heads-up exact from
+    preflop_matchups.h5 (enumerated instead, and said so, when that table is not built)."""
+    from pipeline.equity.engine import preflop
+    from pipeline.query.tables import Tables
+
+    res = preflop(Tables(artifacts_dir()), " ".join(hand), vs=vs, opponents=opponents)
+    out = res.to_json()
+    if as_json:
+        typer.echo(json.dumps(out))
+        return
+    print_result(out)
+
+
+def strength_loader() -> Callable[[], np.ndarray]:
+    """A callable giving the ``N%`` ordering, reading preflop.h5 only when a token needs it."""
+    def get() -> np.ndarray:
+        from pipeline.equity.preflop_tables import hand_strength
+        from pipeline.errors import ArtifactError, InputError
+        from pipeline.query.tables import Tables
+
+        try:
+            return hand_strength(Tables(artifacts_dir()))
+        except ArtifactError as exc:
+            raise InputError(f"a top-% range needs the preflop table: {exc}") from None
+    return get
+
+
+def number(x: Fraction) -> int | float:
+    """An exact count as an int when whole, else the nearest float (for JSON and text)."""
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def _weight_text(w: Fraction) -> str:
+    s = f"{float(w):.{WEIGHT_DIGITS}g}"
+    return s[1:] if s.startswith("0.") else s
+
+
+def _grid(title: str, cells: dict[tuple[int, int], str]) -> list[str]:
+    from pipeline.core.cards import RANKS
+
+    heads = RANKS[::-1]
+    lines = [title, "   " + "".join(h.rjust(CELL) for h in heads)]
+    for i, h in enumerate(heads):
+        row = "".join(cells.get((i, j), "").rjust(CELL) for j in range(len(heads)))
+        lines.append(f" {h} {row}".rstrip())
+    return lines
+
+
+@app.command("range")
+def range_cmd(
+    expr: list[str] = typer.Argument(..., help="a range (\"QQ+,AKs\", \"[50]KK,QQ[/50]\", \"15%\")"),
+    board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
+    dead: str = typer.Option("", "--dead", help="cards out of play"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+) -> None:
+    """The 13x13 grid of a range: pairs on the diagonal, suited hands above it, offsuit below
+    (rows and columns A..2); each class's weight and live combos once the board and dead cards
+    are removed; the totals; and the classes each N% token chose."""
+    from pipeline.core.cards import format_cards
+    from pipeline.equity.rangegrid import board_and_dead, range_grid
+    from pipeline.equity.ranges import parse_range
+
+    text = " ".join(expr)
+    strength = strength_loader()
+    rng = parse_range(text, strength)
+    b, d = board_and_dead(board, dead, (0, 3, 4, 5))
+    g = range_grid(rng, text, strength, b + d)
+    if as_json:
+        out: dict[str, Any] = {
+            "range": rng.text, "board": format_cards(b), "dead": format_cards(d),
+            "classes": [{"class": r.name, "row": r.row, "col": r.col, "weight": float(r.weight),
+                         "mixed": r.mixed, "combos": r.combos, "weighted": number(r.weight * r.combos),
+                         "live": r.live, "live_weighted": number(r.live_weighted),
+                         "text": r.text} for r in g.rows],
+            "combos": g.combos, "weighted": number(g.weighted), "live": g.live,
+            "live_weighted": number(g.live_weighted), "live_hands": g.live_hands,
+            "percent": [{"token": t, "classes": cl, "combos": n} for t, cl, n in g.percent],
+        }
+        typer.echo(json.dumps(out))
+        return
+    head = f"range {rng.text}"
+    if b:
+        head += f"   board {format_cards(b)}"
+    if d:
+        head += f"   dead {format_cards(d)}"
+    lines = [head, ""]
+    lines += _grid("weight (* = mixed weights in the class)",
+                   {(r.row, r.col): _weight_text(r.weight) + ("*" if r.mixed else "") for r in g.rows})
+    lines.append("")
+    lines += _grid("live combos", {(r.row, r.col): str(r.live) for r in g.rows})
+    lines.append("")
+    lines.append(f"combos {g.combos} (weighted {_count(g.weighted)}); live {g.live} "
+                 f"(weighted {_count(g.live_weighted)}) of {g.live_hands} live hands")
+    for token, classes, n in g.percent:
+        lines.append(f"{token} chose {len(classes)} classes, {n} combos: {' '.join(classes)}")
+    typer.echo("\n".join(lines))
+
+
+def _count(x: Fraction) -> str:
+    n = number(x)
+    return str(n) if isinstance(n, int) else f"{n:g}"
+
+
+@app.command("hits")
+def hits_cmd(
+    rng_text: list[str] = typer.Argument(..., metavar="RANGE", help="a range (\"QQ+,AKs\", \"15%\")"),
+    board: str = typer.Option(..., "--board", "-b", help="3, 4 or 5 board cards"),
+    dead: str = typer.Option("", "--dead", help="cards out of play"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+) -> None:
+    """For every live combo of the range on the board: its made hand (exactly one) and its draws
+    (any number; backdoor flush draws on the flop only, no draws on the river), as weighted
+    combos and percentages of the range's live weighted combos. Definitions: docs/hits.md."""
+    from pipeline.core.cards import format_cards
+    from pipeline.equity.hits import range_hits
+    from pipeline.equity.rangegrid import board_and_dead
+    from pipeline.equity.ranges import parse_range
+    from pipeline.query.tables import Tables
+
+    text = " ".join(rng_text)
+    rng = parse_range(text, strength_loader())
+    b, d = board_and_dead(board, dead, (3, 4, 5))
+    h = range_hits(rng, b, d, Tables(artifacts_dir()).eval_tables())
+    total = h.live_combos
+
+    def rows(kind: str, items: Any) -> list[dict[str, Any]]:
+        return [{"kind": kind, "category": r.name, "combos": number(r.combos), "hands": r.hands,
+                 "percent": float(PERCENT * r.combos / total)} for r in items]
+
+    made, draws = rows("made", h.made), rows("draw", h.draws)
+    if as_json:
+        typer.echo(json.dumps({"range": rng.text, "board": format_cards(b), "dead": format_cards(d),
+                               "live_hands": h.live_hands, "live_combos": number(total),
+                               "made": made, "draws": draws}))
+        return
+    lines = [f"range {rng.text}   board {format_cards(b)}" + (f"   dead {format_cards(d)}" if d else ""),
+             f"live combos {number(total)} ({h.live_hands} hands)"]
+    for title, table in (("made hand", made), ("draw", draws)):
+        lines += ["", f"{title:<{NAME_WIDTH}}{'combos':>10}{'%':>9}"]
+        lines += [f"{r['category']:<{NAME_WIDTH}}{r['combos']:>10}{r['percent']:>9.{PCT_DIGITS}f}"
+                  for r in table]
+    typer.echo("\n".join(lines))

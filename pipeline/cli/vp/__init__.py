@@ -1,0 +1,39 @@
+"""The ``vp`` command group (video poker), one module per concern: :mod:`.play` (``analyze``,
+``hold``, ``grade``, ``chart``: how to play one game) and :mod:`.games` (``list``, ``compare``,
+``breakeven``, ``sweep``: the catalog and games side by side or with a pay varied). GAME is a
+built-in paytable's slug or a TOML path.
+
+Commands use the built ``artifacts/paytables/<slug>.h5`` when it was made from exactly this file
+by this solver, and otherwise compute on the fly (about a second), so any TOML works. This
+package holds the group and what its commands share: the deal classes of the artifacts folder.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import typer
+
+from pipeline.cli.common import AlphabeticalGroup, app, artifacts_dir
+
+if TYPE_CHECKING:
+    from pipeline.videopoker.deals import DealClasses
+
+vp_app = typer.Typer(no_args_is_help=True, cls=AlphabeticalGroup,
+                     help="Video poker: exact return, strategy and holds of a paytable.")
+app.add_typer(vp_app, name="vp")
+
+
+def deal_classes_here(deck_size: int) -> DealClasses:
+    """Deal classes from the built vp_classes.h5 if present, else derived now."""
+    from pipeline.query.artifacts import open_checked, read_manifest
+    from pipeline.videopoker.deals import deal_classes, read_classes
+
+    folder = artifacts_dir()
+    if (folder / "vp_classes.h5").exists() and "vp_classes.h5" in read_manifest(folder)["files"]:
+        p = open_checked(folder, "vp_classes.h5")  # a changed file is refused, not used
+        try:
+            return read_classes(p, deck_size)
+        except (OSError, KeyError):
+            pass  # old layout: derive instead
+    return deal_classes(deck_size)
