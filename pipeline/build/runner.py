@@ -12,6 +12,7 @@ from pipeline.build.commit import JOURNAL, commit_stage, recover
 from pipeline.build.config import BuildConfig
 from pipeline.build.executor import Executor, LocalExecutor
 from pipeline.build.keys import parts_key, stage_parts, stale_reasons
+from pipeline.build.reuse import Donor
 from pipeline.build.stages import Context, Stage, plan
 from pipeline.build.store import (
     LOCK,
@@ -30,7 +31,8 @@ from pipeline.version import __version__
 
 @dataclass(frozen=True)
 class StageResult:
-    """Outcome of one stage in a build: ``status`` is ``built`` or ``skipped``."""
+    """Outcome of one stage in a build: ``status`` is ``built``, ``skipped`` or ``linked``
+    (reused from another folder, see :func:`run_build`)."""
 
     name: str
     status: str
@@ -167,8 +169,11 @@ def _check_ours(folder: Path, artifact_names: set[str]) -> None:
 
 def run_build(config: BuildConfig, names: list[str] | None = None, force: bool = False,
               wait: bool = False, progress: Any = None,
-              executor: Executor | None = None) -> list[StageResult]:
+              executor: Executor | None = None, reuse: Path | None = None) -> list[StageResult]:
     """Build the planned stages into ``config.artifacts``; return one result per stage.
+
+    ``reuse`` names another artifacts folder: a stale stage whose key there equals the wanted
+    key is hard-linked from it (:mod:`pipeline.build.reuse`), not rebuilt (``force`` rebuilds).
 
     ``progress`` is an optional object with ``start(stage)``, ``update(text, fraction)`` and
     ``finish(result)`` methods (the CLI passes a rich display). ``executor`` runs the stages'
@@ -200,6 +205,7 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
             clean_stale_temps(folder)
             manifest = read_manifest(folder, strict=False)  # a corrupt one means: rebuild all
             graph = ImportGraph()
+            donor = Donor(reuse) if reuse is not None and not force else None
             # digest the code now, when plan() has just imported it: a source edited while the
             # build runs then gives a different key next time (a rebuild), never a stale skip
             for stage in stages:
@@ -215,31 +221,36 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                     size = sum(manifest["files"][o]["bytes"] for o in stage.outputs)
                     res = StageResult(stage.name, "skipped", 0.0, size, stage.outputs)
                 else:
-                    for inp in stage.inputs:
-                        if not (folder / inp).exists():
-                            raise BuildError(f"stage {stage.name} needs {inp}, which is not built; "
-                                             f"`pokertables -a {folder} build` builds every stage in order")
                     # outputs are written into a staging folder and moved into place only when the
                     # whole stage succeeded: a failure or kill mid-stage changes no artifact
                     # stage names are unique, so each stage stages into its own folder; what a
                     # failed stage leaves there is removed with the staging root below
                     staging = folder / STAGING / stage.name.replace(":", "_")
-                    ctx = Context(folder, config, progress.update if progress else lambda t, f: None,
-                                  outputs=stage.outputs, staging=staging, executor=executor)
+                    reused = donor.link(stage.name, key, stage.outputs, staging) if donor else None
                     t0 = time.perf_counter()
-                    stage.run(ctx)
+                    if reused is None:
+                        for inp in stage.inputs:
+                            if not (folder / inp).exists():
+                                raise BuildError(f"stage {stage.name} needs {inp}, which is not built; "
+                                                 f"`pokertables -a {folder} build` builds every stage in order")
+                        ctx = Context(folder, config, progress.update if progress else lambda t, f: None,
+                                      outputs=stage.outputs, staging=staging, executor=executor)
+                        stage.run(ctx)
                     seconds = time.perf_counter() - t0
                     size = 0
                     for out in stage.outputs:
                         p = staging / out
                         if not p.exists():
                             raise BuildError(f"stage {stage.name} did not write {out}")
-                        info = describe_file(p)  # the rename keeps size, bytes and mtime
-                        info.update(stage=stage.name, config_hash=key, package_version=__version__,
-                                    build_seconds=round(seconds, 3))
+                        if reused is not None:
+                            info = reused[0][out]  # proven against the donor's manifest: not re-hashed
+                        else:
+                            info = describe_file(p)  # the rename keeps size, bytes and mtime
+                            info.update(stage=stage.name, config_hash=key, package_version=__version__,
+                                        build_seconds=round(seconds, 3))
                         manifest.setdefault("files", {})[out] = info
                         size += info["bytes"]
-                    manifest.setdefault("stages", {})[stage.name] = {
+                    manifest.setdefault("stages", {})[stage.name] = reused[1] if reused is not None else {
                         "key": key, "parts": planned.parts, "outputs": list(stage.outputs),
                         "seconds": round(seconds, 3),
                         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
@@ -251,7 +262,8 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                     for rel in retired:
                         del manifest["files"][rel]
                     commit_stage(folder, staging, stage.name, stage.outputs, manifest, retired)
-                    res = StageResult(stage.name, "built", seconds, size, stage.outputs, planned.reasons)
+                    res = StageResult(stage.name, "built" if reused is None else "linked", seconds, size,
+                                      stage.outputs, planned.reasons)
                 results.append(res)
                 if progress:
                     progress.finish(res)
