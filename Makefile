@@ -24,7 +24,8 @@ tables: $(STAMP)
 	$(BIN)/pokertables build $(STAGES)
 	$(BIN)/pokertables warm
 
-## lint, type-check, then run the test suite (builds missing artifacts first)
+## lint, type-check, then run the test suite (first brings its own build folder .test-artifacts/
+## up to date, hard-linking every stage `make tables` already built with the same key)
 test: $(STAMP)
 	$(BIN)/ruff check pipeline tests bench
 	$(BIN)/mypy
@@ -41,4 +42,5 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
+	rm -rf .test-artifacts
 	rm -rf artifacts/*.h5 artifacts/*.png artifacts/parquet artifacts/paytables artifacts/rules artifacts/sweeps artifacts/manifest.json

@@ -1,18 +1,32 @@
-"""Shared fixtures: the suite runs against the default artifacts folder, building what is stale."""
+"""Shared fixtures: the suite builds the default artifacts into a folder of its own
+(``.test-artifacts/``, git-ignored and kept between runs), linking from ``artifacts/`` every
+stage already built there with the same key, so after ``make tables`` the suite builds nothing
+and it never writes into the repository's ``artifacts/``."""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
-#: Fixtures that build into the default artifacts folder (and wait on its build lock).
-BUILDS = frozenset({"artifacts", "vp_artifacts"})
+# A shell that sets PYTHONDONTWRITEBYTECODE (the Makefile unexports it) would make this run and
+# every CLI subprocess a test starts recompile the ~400 modules they import, a second or more
+# each time, hundreds of times: let Python cache bytecode whoever starts pytest.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
+#: Fixtures that build the default artifacts (and wait on the build lock).
+BUILDS = frozenset({"artifacts", "built_here"})
 #: Fixtures that solve for tens of seconds in a folder of their own (a 100-variant sweep).
 HEAVY = frozenset({"swept"})
 
 ROOT = Path(__file__).resolve().parent.parent
+#: where the suite builds the default artifacts: persistent, so an unchanged build costs nothing
+TEST_ARTIFACTS = ROOT / ".test-artifacts"
+#: the developer's build (``make tables``), whose up-to-date stages are hard-linked, not rebuilt
+DEV_ARTIFACTS = ROOT / "artifacts"
 #: Names a built artifacts folder to test against as it is, without building (development only).
 FROZEN_ENV = "POKERTABLES_TEST_ARTIFACTS"
 
@@ -44,34 +58,42 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _order_for_the_build(items)
 
 
+def _long(item: pytest.Item) -> bool:
+    return item.get_closest_marker("long_serial") is not None
+
+
 def _order_for_the_build(items: list[pytest.Item]) -> None:
     """Order test files so both xdist workers stay busy while the artifacts are built.
 
     The first worker to need the artifacts builds them under the build lock (minutes on a clean
     clone, mostly on one core); a worker that needs them meanwhile just waits. So the run starts
-    with one file that needs them (its worker starts the build at once), then every file that
-    needs none, then files that need them for some tests (those tests last within the file),
-    then the rest; larger files first within each group, as xdist's own reordering would
-    (switched off with ``--no-loadscope-reorder`` so this order holds).
+    with one file that needs them (its worker starts the build at once), then the files holding
+    a ``long_serial`` test (that test first: minutes on one core, so it starts while the other
+    worker has everything else to do, not at the end), then every file that needs none, then
+    files that need them for some tests (those tests last within the file), then the rest;
+    larger files first within each group, as xdist's own reordering would (switched off with
+    ``--no-loadscope-reorder`` so this order holds).
     """
     files: dict[str, list[pytest.Item]] = {}
     for item in items:
         files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
     for its in files.values():
-        its.sort(key=_needs_build)  # stable: the file's own order within each part
+        its.sort(key=lambda item: (_needs_build(item), not _long(item)))  # stable otherwise
     need = {f: sum(map(_needs_build, its)) for f, its in files.items()}
     builders = [f for f in files if need[f]]
     first = builders[:1]
-    free = sorted((f for f in files if not need[f]), key=lambda f: -len(files[f]))
-    mixed = sorted((f for f in builders[1:] if need[f] < len(files[f])),
+    long = [f for f in files if f not in first and any(map(_long, files[f]))]
+    rest = [f for f in files if f not in first and f not in long]
+    free = sorted((f for f in rest if not need[f]), key=lambda f: -len(files[f]))
+    mixed = sorted((f for f in rest if need[f] and need[f] < len(files[f])),
                    key=lambda f: need[f] - len(files[f]))
-    built = sorted((f for f in builders[1:] if need[f] == len(files[f])), key=lambda f: -len(files[f]))
-    items[:] = [item for f in first + free + mixed + built for item in files[f]]
+    built = sorted((f for f in rest if need[f] and need[f] == len(files[f])), key=lambda f: -len(files[f]))
+    items[:] = [item for f in first + long + free + mixed + built for item in files[f]]
 
 
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
-    """The repository's artifacts folder, built (incrementally) with the default config."""
+    """The default build in :data:`TEST_ARTIFACTS`, brought up to date once per session."""
     from pipeline.build.config import load_config
     from pipeline.build.runner import run_build
 
@@ -80,9 +102,19 @@ def artifacts() -> Path:
         # a development shortcut (never set by make or CI): while several people edit the
         # engine at once, every edit makes the heavy stages stale; test against a copy as it is
         return Path(given)
-    cfg = load_config(ROOT / "configs" / "build.toml")
-    run_build(cfg, wait=True)
+    cfg = load_config(ROOT / "configs" / "build.toml", TEST_ARTIFACTS)
+    # both workers call this: the second waits on the lock, then finds everything up to date
+    run_build(cfg, wait=True, reuse=DEV_ARTIFACTS)
     return cfg.artifacts
+
+
+@pytest.fixture(scope="session")
+def built_here(artifacts: Path) -> Path:
+    """:func:`artifacts`, for a test that runs a build in it: skipped when the session tests a
+    frozen copy (:data:`FROZEN_ENV`), which is used as it is and never built."""
+    if os.environ.get(FROZEN_ENV):
+        pytest.skip(f"{FROZEN_ENV} names a frozen copy, which a test must not build")
+    return artifacts
 
 
 @pytest.fixture(scope="session")

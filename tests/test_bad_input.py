@@ -41,7 +41,7 @@ CASES = [
 @pytest.mark.parametrize("args,needle", CASES, ids=[" ".join(a)[:40] for a, _ in CASES])
 def test_bad_input_exit_2_and_artifacts_untouched(artifacts: Path, args: list[str], needle: str) -> None:
     before = _snapshot(artifacts)
-    r = run_cli(*args)
+    r = run_cli("-a", str(artifacts), *args)
     assert r.returncode == 2, (args, r.stdout, r.stderr)
     assert "Traceback" not in r.stderr
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
@@ -66,7 +66,7 @@ def test_bad_paytable_files_exit_2(artifacts: Path, tmp_path: Path) -> None:
     for fname, (text, needle) in cases.items():
         p = tmp_path / fname
         p.write_text(text)
-        r = run_cli("vp", "analyze", str(p))
+        r = run_cli("-a", str(artifacts), "vp", "analyze", str(p))
         assert r.returncode == 2, (fname, r.stderr)
         lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
         assert len(lines) == 1 and fname in lines[0] and needle in lines[0], (fname, lines)

@@ -67,13 +67,13 @@ def test_eval_bad_cards_one_line_exit_2(artifacts: Path, cards: str, needle: str
     assert "Traceback" not in r.stderr and r.stdout == ""
 
 
-def test_build_with_nothing_changed_skips_every_stage(artifacts: Path) -> None:
-    r = pokertables("build", "--json", artifacts=artifacts)
+def test_build_with_nothing_changed_skips_every_stage(built_here: Path) -> None:
+    r = pokertables("build", "--json", artifacts=built_here)
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     names = [s["name"] for s in d["stages"]]
     assert {"five", "six", "seven"} <= set(names)
     assert all(s["status"] == "skipped" for s in d["stages"]), d
-    r = pokertables("build", "five", "six", "seven", artifacts=artifacts)
+    r = pokertables("build", "five", "six", "seven", artifacts=built_here)
     assert r.returncode == 0, r.stderr
     assert "nothing to do" in r.stdout

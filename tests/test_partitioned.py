@@ -20,10 +20,12 @@ SEVEN_COUNTS = [23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_
 
 
 @pytest.fixture()
-def duck(artifacts: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def duck(artifacts: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A DuckDB connection in a folder whose ``artifacts`` is the built one (the SQL names it so)."""
     import duckdb
 
-    monkeypatch.chdir(artifacts.parent)
+    (tmp_path / "artifacts").symlink_to(artifacts)
+    monkeypatch.chdir(tmp_path)
     return duckdb.connect()
 
 

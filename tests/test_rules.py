@@ -157,11 +157,11 @@ def test_lowball_and_stud_extremes(artifacts: Path) -> None:
     assert hk.score5("Ks Qd Jh Tc 9d") < wheel < hk.score5("As Kd Qh Jc Td")
 
 
-def test_cli_rules_flags(artifacts: Path) -> None:  # needs the built tables (the CLI reads artifacts/)
-    r = run_cli("eval", "As 6d 7h 8c 9s", "--rules", "short-deck", "--json")
+def test_cli_rules_flags(artifacts: Path) -> None:  # needs the built tables
+    r = run_cli("-a", str(artifacts), "eval", "As 6d 7h 8c 9s", "--rules", "short-deck", "--json")
     assert r.returncode == 0, r.stderr
     assert '"rules": "short-deck"' in r.stdout and '"category_name": "straight"' in r.stdout
-    r = run_cli("eval", "As 6d 7h 8c 9s", "--rules", "nope")
+    r = run_cli("-a", str(artifacts), "eval", "As 6d 7h 8c 9s", "--rules", "nope")
     assert r.returncode == 2 and "unknown rule set 'nope'" in r.stderr
 
 
@@ -208,8 +208,8 @@ def test_omaha_exact_river_agrees_with_monte_carlo(tables: Tables) -> None:
     assert mc.stderr is not None and abs(mc.equity - ex.equity) < 4 * mc.stderr
 
 
-def test_cli_plo_equity(artifacts: Path) -> None:  # needs the built tables (the CLI reads artifacts/)
-    r = subprocess.run([sys.executable, "-m", "pipeline", "equity", "As Ad Ks Kd", "--board",
+def test_cli_plo_equity(artifacts: Path) -> None:  # needs the built tables
+    r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(artifacts), "equity", "As Ad Ks Kd", "--board",
                         "2c 7h 9s Qd 3c", "--json"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     import json
@@ -217,21 +217,22 @@ def test_cli_plo_equity(artifacts: Path) -> None:  # needs the built tables (the
     out = json.loads(r.stdout)
     assert out["method"] == "exact" and out["deals"] == comb(43, 4) and out["game"] == "omaha"
     assert abs(out["win"] + out["tie"] + out["lose"] - 1) < 1e-12
-    r = subprocess.run([sys.executable, "-m", "pipeline", "equity", "As Ad Ks"], cwd=ROOT,
+    r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(artifacts), "equity", "As Ad Ks"], cwd=ROOT,
                        capture_output=True, text=True)
     assert r.returncode == 2 and "2 hole cards (hold'em) or 4 (Omaha)" in r.stderr
 
 
-def test_cli_showdown_rules(artifacts: Path) -> None:  # needs the built tables (the CLI reads artifacts/)
+def test_cli_showdown_rules(artifacts: Path) -> None:  # needs the built tables
     lines = ("As Kd Qh Jc 9d Ah Ks Qs Js 9s\n"     # equal ranks: the spade-topped hand wins
              "As 8d 9h Tc Jd Ks Qd Jh Ts 9d\n"     # A-8-9-T-J beats K-high straight
              "2h 8d 9h Tc Jd Ks Qd Jh Ts 9d\n")    # 2h is not in the 28-card deck
-    r = subprocess.run([sys.executable, "-m", "pipeline", "showdown", "--rules", "hk-stud"], cwd=ROOT,
+    r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(artifacts), "showdown", "--rules", "hk-stud"],
+                       cwd=ROOT,
                        input=lines, capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stdout.splitlines() == ["Black wins.", "Black wins."]
     assert "line 3: card 2h is not in the hk-stud deck" in r.stderr
-    r = subprocess.run([sys.executable, "-m", "pipeline", "showdown"], cwd=ROOT,
+    r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(artifacts), "showdown"], cwd=ROOT,
                        input=lines.splitlines()[0] + "\n", capture_output=True, text=True)
     assert r.stdout.splitlines() == ["Tie."]  # standard rules: suits never break ties
 

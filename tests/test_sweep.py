@@ -21,14 +21,12 @@ PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
 
 
 @pytest.fixture(scope="module")
-def swept(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
+def swept(tmp_path_factory: pytest.TempPathFactory, artifacts: Path) -> tuple[dict, Path]:
     """The shipped jacks-or-better sweep, run through the CLI into a tmp artifacts folder."""
 
     art = tmp_path_factory.mktemp("sweep-art")
-    # the deal classes from the default artifacts when built, else derived: the same classes
-    src = ROOT / "artifacts" / "vp_classes.h5"
-    if src.exists():
-        (art / "vp_classes.h5").symlink_to(src)
+    # the deal classes of the suite's build (the command would derive the same ones)
+    (art / "vp_classes.h5").symlink_to(artifacts / "vp_classes.h5")
     out = run_cli("--artifacts", str(art), "vp", "sweep", "jacks-or-better", "--json")
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout), art

@@ -152,13 +152,13 @@ def test_missing_artifacts_folder_is_a_clear_error(tmp_path: Path) -> None:
     assert "does not exist" in r.stderr and "make tables" in r.stderr
 
 
-def test_unchanged_build_skips_everything(artifacts: Path) -> None:
+def test_unchanged_build_skips_everything(built_here: Path) -> None:
     from pipeline.build.config import load_config
     from pipeline.build.runner import run_build
 
-    results = run_build(load_config(ROOT / "configs" / "build.toml"))
+    results = run_build(load_config(ROOT / "configs" / "build.toml", built_here))
     assert results and all(r.status == "skipped" for r in results)
-    assert os.path.exists(artifacts / "manifest.json")
+    assert os.path.exists(built_here / "manifest.json")
 
 
 def test_failed_stage_changes_no_artifact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

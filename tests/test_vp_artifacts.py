@@ -1,7 +1,7 @@
-"""Video poker stages built into the default artifacts folder: classes, a paytable, the summary.
+"""Video poker stages of the suite's build: classes, a paytable, the summary.
 
-Kept apart from ``test_videopoker.py`` (which builds nothing in the default folder) so that a
-test worker can run that file while another worker holds the build lock.
+Kept apart from ``test_videopoker.py`` (which needs no build) so that a test worker can run
+that file while another worker holds the build lock.
 """
 
 from __future__ import annotations
@@ -9,38 +9,26 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pytest
 from cli_runner import run_cli
-from vp_reference import JOB96, JOB96_FINAL, MY_STAGES, PAYTABLES, ROOT
+from vp_reference import JOB96, JOB96_FINAL, PAYTABLES
 
 
-@pytest.fixture(scope="module")
-def vp_artifacts() -> Path:
-    """The repository's artifacts folder with the video poker stages built (incrementally)."""
-    from pipeline.build.config import load_config
-    from pipeline.build.runner import run_build
-
-    cfg = load_config(ROOT / "configs" / "build.toml")
-    run_build(cfg, list(MY_STAGES), wait=True)
-    return cfg.artifacts
-
-
-def test_built_artifacts(vp_artifacts: Path) -> None:
+def test_built_artifacts(artifacts: Path) -> None:
     import h5py
     import pyarrow.parquet as pq
 
-    with h5py.File(vp_artifacts / "vp_classes.h5", "r") as f:
+    with h5py.File(artifacts / "vp_classes.h5", "r") as f:
         assert f["hands"].shape == (134_459, 5) and f["hands"].dtype == np.uint8
         assert int(f["weight"][:].astype(np.int64).sum()) == 2_598_960
         assert f["deck53/hands"].shape == (150_891, 5)
-    with h5py.File(vp_artifacts / "paytables" / "jacks-or-better-9-6.h5", "r") as f:
+    with h5py.File(artifacts / "paytables" / "jacks-or-better-9-6.h5", "r") as f:
         assert f.attrs["return_exact"] == "1653526326983/1661102543100"
         assert f["final_counts"][:].tolist() == JOB96_FINAL
         for k, n in enumerate((1, 52, 1326, 22100, 270725)):
             assert f[f"counts/held{k}"].shape == (n, 10) and f[f"counts/held{k}"].dtype == np.uint32
-    t = pq.read_table(vp_artifacts / "parquet" / "vp_deal_classes.parquet")
+    t = pq.read_table(artifacts / "parquet" / "vp_deal_classes.parquet")
     assert t.num_rows == 134_459
-    s = pq.read_table(vp_artifacts / "parquet" / "paytable_summary.parquet")
+    s = pq.read_table(artifacts / "parquet" / "paytable_summary.parquet")
     assert set(s.column("slug").to_pylist()) == {f.stem for f in PAYTABLES.glob("*.toml")}
-    r = run_cli("--artifacts", str(vp_artifacts), "vp", "analyze", str(JOB96))
+    r = run_cli("--artifacts", str(artifacts), "vp", "analyze", str(JOB96))
     assert r.returncode == 0 and "artifact" in r.stdout.splitlines()[-1]

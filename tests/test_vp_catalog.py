@@ -173,10 +173,10 @@ def test_double_joker_8_5_reproduces_published_cycles() -> None:
 
 # ------------------------------------------------------------------ mistake costs
 
-def _pay_table_5(pt) -> np.ndarray:  # type: ignore[no-untyped-def]
+def _pay_table_5(pt, artifacts: Path) -> np.ndarray:  # type: ignore[no-untyped-def]
     """Pay of every 5-card hand (52 cards, no wilds) from five.h5's scores and class table:
     category and ranks of the score, matched against the lines (independent of the classifier)."""
-    with h5py.File(ROOT / "artifacts" / "five.h5", "r") as f:
+    with h5py.File(artifacts / "five.h5", "r") as f:
         score = f["score"][:]
         cat = f["classes/category"][:]
         ranks = f["classes/ranks"][:]
@@ -219,7 +219,7 @@ def _brute_force(cards: list[int], pay: np.ndarray, deck: int) -> dict[frozenset
 @pytest.mark.parametrize("slug", ["jacks-or-better-9-6", "triple-double-bonus-9-7"])
 def test_hold_costs_and_grade_match_brute_force(slug: str, artifacts: Path) -> None:
     pt = load_paytable(resolve_paytable(slug))
-    pay = _pay_table_5(pt)
+    pay = _pay_table_5(pt, artifacts)
     pay_cat, counts = compute_counts(pt)
     rng = np.random.default_rng(2024)
     hands = deck_hands(52, 5)
@@ -245,7 +245,7 @@ def test_strategy_second_hold_and_error_cost(artifacts: Path) -> None:
     """The exported second-best hold is the best hold with a strictly lower EV and error_cost
     is the exact EV gap: checked on sampled classes against a brute-force draw enumeration."""
     pt = load_paytable(PAYTABLES / "jacks-or-better-9-6.toml")
-    pay = _pay_table_5(pt)
+    pay = _pay_table_5(pt, artifacts)
     with h5py.File(artifacts / "paytables" / "jacks-or-better-9-6.h5", "r") as f:
         s = f["strategy"]
         hands, best, second = s["hands"][:], s["best_hold"][:], s["second_hold"][:]
@@ -385,24 +385,25 @@ def test_catalog_reads_built_figures(artifacts: Path) -> None:
 
 
 def test_cli_list_grade_hold(artifacts: Path) -> None:
-    r = run_cli("vp", "list", "--json")
+    r = run_cli("-a", str(artifacts), "vp", "list", "--json")
     assert r.returncode == 0, r.stderr
     games = json.loads(r.stdout)
     assert len(games) >= 15 and {"slug", "return_exact", "hit_frequency", "built"} <= set(games[0])
-    r = run_cli("vp", "grade", "Js Jd 5h 8c Qs", "Js Qs", "--paytable", "jacks-or-better-9-6", "--json")
+    r = run_cli("-a", str(artifacts), "vp", "grade", "Js Jd 5h 8c Qs", "Js Qs", "--paytable", "jacks-or-better-9-6",
+                "--json")
     assert r.returncode == 0, r.stderr
     g = json.loads(r.stdout)
     assert g["best_hold"] == "Js Jd" and g["cost_exact"] == "5354/5405" and not g["optimal"]
-    r = run_cli("vp", "grade", "Js Jd 5h 8c Qs", "11000", "-p", "jacks-or-better-9-6")
+    r = run_cli("-a", str(artifacts), "vp", "grade", "Js Jd 5h 8c Qs", "11000", "-p", "jacks-or-better-9-6")
     assert r.returncode == 0 and "optimal" in r.stdout
-    r = run_cli("vp", "hold", "Js Jd 5h 8c Qs", "-p", "jacks-or-better-9-6", "--json")
+    r = run_cli("-a", str(artifacts), "vp", "hold", "Js Jd 5h 8c Qs", "-p", "jacks-or-better-9-6", "--json")
     rows = json.loads(r.stdout)["holds"]
     assert rows[0]["cost_exact"] == "0/1" and all("cost" in x for x in rows)
     for args, needle in ((("vp", "grade", "Js Jd 5h 8c Qs", "Ks"), "Ks is not in the deal"),
                          (("vp", "grade", "Js Jd 5h 8c", "Js"), "expected 5 cards"),
                          (("vp", "grade", "Js Jd 5h 8c Qs", "Js", "-p", "nope"), "unknown paytable"),
                          (("vp", "analyze", "nope"), "unknown paytable")):
-        r = run_cli(*args)
+        r = run_cli("-a", str(artifacts), *args)
         assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr, args
 
 

@@ -128,6 +128,7 @@ def test_joker_id_has_one_owner_and_no_single_id_tests() -> None:
     assert _joker_literal_problems("JOKER = 52\n", "wild.py", owner=True) == []
 
 
+@pytest.mark.long_serial
 @pytest.mark.skipif(os.environ.get(CHILD) == "1", reason="inside the bounds-checked run already")
 def test_kernel_tests_pass_with_bounds_checks(tmp_path: Path) -> None:
     """The bounds-checked tier: the kernel tests above, compiled with NUMBA_BOUNDSCHECK=1 into a
