@@ -430,10 +430,8 @@ def score_seven_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray) -> 
     """
     arr = cards
     if arr.dtype != np.uint8:
-        if arr.size:
-            outside = (arr < 0) | (arr >= DECK_SIZE)
-            if outside.any():
-                return int(np.flatnonzero(outside.any(axis=1))[0])
+        if arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
+            return int(np.flatnonzero(((arr < 0) | (arr >= DECK_SIZE)).any(axis=1))[0])
         arr = arr.astype(np.uint8)
     flat = np.ascontiguousarray(arr).reshape(-1)
     n = out.shape[0]
