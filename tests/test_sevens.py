@@ -1,4 +1,4 @@
-"""The 7-card batch scorer (fasteval.score_sevens) and the in-order 7-card enumeration
+"""The 7-card batch scorer (pipeline.core.sevens) and the in-order 7-card enumeration
 (evaluate.score_table(7)) against the dense tables and the generic kernels."""
 
 from __future__ import annotations
@@ -10,14 +10,8 @@ import pytest
 from refpoker import colex, random_hands
 
 from pipeline.core.cards import parse_cards
-from pipeline.core.fasteval import (
-    EvalTables,
-    build_eval_tables,
-    first_bad_seven,
-    score_rows,
-    score_seven_rows,
-    score_sevens,
-)
+from pipeline.core.fasteval import EvalTables, build_eval_tables, score_rows
+from pipeline.core.sevens import first_bad_seven, score_seven_rows, score_sevens
 from pipeline.errors import InputError
 from pipeline.query.tables import Tables
 
@@ -95,6 +89,8 @@ def test_validation_pass_names_the_first_bad_row(ev: EvalTables) -> None:
     assert score_seven_rows(wide, ev, np.empty(len(wide), np.uint16)) == 11
     wide[11, 3] = 300  # would pass as 44 if narrowed to uint8 unchecked
     assert score_seven_rows(wide, ev, np.empty(len(wide), np.uint16)) == 11
+    with pytest.raises(ValueError, match="349 card ids do not make 50 rows of 7"):
+        score_sevens(good.reshape(-1)[:-1], ev, np.empty(50, np.uint16))
 
 
 def test_tables_score7_batch(tables: Tables) -> None:

@@ -66,7 +66,6 @@ CHUNK = 4096
 SERIAL_MAX = 8 * CHUNK
 
 
-
 class EvalTables(NamedTuple):
     """The evaluator's four arrays (about 190 kB together)."""
 
@@ -263,130 +262,6 @@ def _bitmaps_chunk(bits: np.ndarray, lo: int, hi: int, k: int, card_keys: np.nda
     return bad
 
 
-#: Cards in a hold'em showdown hand: the size the batch scorer below is written for.
-SEVEN = 7
-#: A bit outside the deck: the validation shifts ids of 52 or more no further than this.
-OUTSIDE_BIT = 63
-#: The 52 card bits of a card mask.
-DECK_MASK = (1 << DECK_SIZE) - 1
-
-
-@nb.njit(cache=True, nogil=True)
-def _flush_of_row(flat: np.ndarray, b: int, fl: np.uint64, flush: np.ndarray) -> int:
-    """Flush score of the 7 cards at ``flat[b:b + 7]``; ``fl`` is the nonzero flush test.
-
-    The hot loop carries no card mask: the flush suit's ranks are gathered from the row again,
-    which only flushes (3 % of random hands) pay for.
-    """
-    f = fl >> np.uint64(SUIT_SHIFT + 3)
-    suit = np.uint64(f > 1) + np.uint64(f > 16) + np.uint64(f > 256)
-    m = np.uint64(0)
-    for j in range(SEVEN):
-        c = np.uint64(flat[b + j])
-        m |= np.uint64((c & np.uint64(3)) == suit) << (c >> np.uint64(2))
-    return int(flush[m])
-
-
-@nb.njit(cache=True, nogil=True)
-def _sevens_chunk(flat: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, offsets: np.ndarray,
-                  ranks: np.ndarray, flush: np.ndarray, out: np.ndarray) -> None:
-    """Score rows ``lo:hi`` of a flat uint8 array of 7-card rows that are known to be valid.
-
-    No checks: every index is in bounds for valid rows (the caller proved them valid or built
-    them). Indices are unsigned, so numba emits no negative-index wraparound (measured: a
-    quarter more hands per second); the key is summed as a tree.
-    """
-    ck = card_keys
-    one = np.uint64(1)
-    for i in range(np.uint64(lo), np.uint64(hi)):
-        b = np.uint64(SEVEN) * i
-        key = (((ck[flat[b]] + ck[flat[b + one]]) + (ck[flat[b + np.uint64(2)]] + ck[flat[b + np.uint64(3)]]))
-               + ((ck[flat[b + np.uint64(4)]] + ck[flat[b + np.uint64(5)]]) + ck[flat[b + np.uint64(6)]]))
-        fl = (key + np.uint64(SUIT_BIAS)) & np.uint64(FLUSH_CHECK)
-        if fl == 0:
-            rk = key & np.uint64(RANK_KEY_MASK)
-            out[i] = ranks[rk + np.uint64(np.int64(offsets[rk >> np.uint64(HASH_SHIFT)]))]
-        else:
-            out[i] = _flush_of_row(flat, np.int64(b), fl, flush)
-
-
-@nb.njit(cache=True, parallel=True, nogil=True)
-def _sevens_parallel(flat: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                     flush: np.ndarray, out: np.ndarray) -> None:
-    n = out.shape[0]
-    for ch in nb.prange((n + CHUNK - 1) // CHUNK):
-        lo = ch * CHUNK
-        _sevens_chunk(flat, lo, min(n, lo + CHUNK), card_keys, offsets, ranks, flush, out)
-
-
-@nb.njit(cache=True, nogil=True)
-def _bad_sevens(flat: np.ndarray, lo: int, hi: int) -> int:
-    """How many of rows ``lo:hi`` are not 7 distinct ids 0..51.
-
-    Written without an early exit and with ``min(c, 63)`` as the shift (an id of 52 or more then
-    sets a bit outside the deck mask; ``1 << c`` for c >= 64 would be undefined) so LLVM
-    vectorizes it: about 4x the scoring loop's speed.
-    """
-    bad = 0
-    for i in range(np.uint64(lo), np.uint64(hi)):
-        b = np.uint64(SEVEN) * i
-        m = np.int64(0)
-        for j in range(SEVEN):
-            m |= np.int64(1) << min(np.int64(flat[b + np.uint64(j)]), OUTSIDE_BIT)
-        bad += np.int64(ctpop64(m & DECK_MASK) != SEVEN)
-    return bad
-
-
-@nb.njit(cache=True, nogil=True)
-def first_bad_seven(flat: np.ndarray) -> int:
-    """Index of the first row of a flat uint8 array of 7-card rows that is not 7 distinct ids
-    0..51, or -1."""
-    n = flat.shape[0] // SEVEN
-    if _bad_sevens(flat, 0, n) == 0:
-        return -1
-    for i in range(n):
-        if _bad_sevens(flat, i, i + 1):
-            return i
-    return -1
-
-
-@nb.njit(cache=True, nogil=True)
-def _checked_chunk(flat: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, offsets: np.ndarray,
-                   ranks: np.ndarray, flush: np.ndarray, out: np.ndarray) -> int:
-    """Validate rows ``lo:hi`` while they are in L1, then score them if all are valid; returns
-    the number of bad rows (nothing scored then)."""
-    bad = _bad_sevens(flat, lo, hi)
-    if bad == 0:
-        _sevens_chunk(flat, lo, hi, card_keys, offsets, ranks, flush, out)
-    return bad
-
-
-@nb.njit(cache=True, parallel=True, nogil=True)
-def _checked_parallel(flat: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                      flush: np.ndarray, out: np.ndarray) -> int:
-    n = out.shape[0]
-    bad = 0
-    for ch in nb.prange((n + CHUNK - 1) // CHUNK):
-        lo = ch * CHUNK
-        bad += _checked_chunk(flat, lo, min(n, lo + CHUNK), card_keys, offsets, ranks, flush, out)
-    return bad
-
-
-def score_sevens(flat: np.ndarray, tables: EvalTables, out: np.ndarray) -> None:
-    """``out[i]`` = score of the 7 card ids ``flat[7 * i:7 * i + 7]`` (C-contiguous uint8, any
-    card order), for rows already known to be 7 distinct ids 0..51 (check user input with
-    :func:`first_bad_seven` first; arrays the engine built need no check).
-
-    About 4x the generic :func:`score_rows` on random hands: no per-row validation, uint64
-    keys, and the card mask is built only for flushes. Batches above :data:`SERIAL_MAX` rows
-    run in parallel chunks of :data:`CHUNK` rows.
-    """
-    if out.shape[0] <= SERIAL_MAX:
-        _sevens_chunk(flat, 0, out.shape[0], *tables, out)
-    else:
-        _sevens_parallel(flat, *tables, out)
-
-
 @nb.njit(cache=True, parallel=True, nogil=True)
 def _rows_parallel(cards: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
                    flush: np.ndarray, out: np.ndarray) -> int:
@@ -418,28 +293,6 @@ def score_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray) -> int:
     if cards.shape[0] <= SERIAL_MAX:
         return int(_rows_chunk(cards, 0, cards.shape[0], *tables, out))
     return int(_rows_parallel(cards, *tables, out))
-
-
-def score_seven_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray) -> int:
-    """``out[i]`` = score of row ``i`` of an integer (N, 7) id array (cards in any order);
-    returns the first row that is not 7 distinct ids 0..51 (``out`` is then incomplete), or -1.
-
-    Each chunk of :data:`CHUNK` rows is validated by a vectorized pass and then scored by the
-    unchecked kernel while it is still in L1. uint8 rows are read in place; other integer
-    types are range-checked and narrowed to uint8 first.
-    """
-    arr = cards
-    if arr.dtype != np.uint8:
-        if arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
-            return int(np.flatnonzero(((arr < 0) | (arr >= DECK_SIZE)).any(axis=1))[0])
-        arr = arr.astype(np.uint8)
-    flat = np.ascontiguousarray(arr).reshape(-1)
-    n = out.shape[0]
-    if n <= SERIAL_MAX:
-        bad = _checked_chunk(flat, 0, n, *tables, out)
-    else:
-        bad = _checked_parallel(flat, *tables, out)
-    return int(first_bad_seven(flat)) if bad else -1
 
 
 def score_bitmaps(bits: np.ndarray, k: int, tables: EvalTables, out: np.ndarray) -> int:
@@ -476,13 +329,10 @@ __all__ = [
     "EvalTables",
     "build_eval_tables",
     "card_keys",
-    "first_bad_seven",
     "hand_key",
     "hand_score",
     "rank_score",
     "score_bitmaps",
     "score_hands_fast",
     "score_rows",
-    "score_seven_rows",
-    "score_sevens",
 ]
