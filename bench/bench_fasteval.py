@@ -2,7 +2,8 @@
 
 * random 7-card hands scored in a batch (hands/s), next to the dense 267 MB table on the same
   hands and eval7 per call, all in this run; OMPEval's figure (250 M/s, one thread, C++ -O3,
-  measured on this machine class) is quoted for reference;
+  measured on this machine class) is quoted for reference (section ``engine`` times OMPEval
+  itself beside the 7-card kernels);
 * exact AsKs vs QdQc preflop by rank-first enumeration (ms), OMPEval's 5.1 ms quoted;
 * the ``preflop_matchups`` stage: a timed sample of suit-isomorphism classes extrapolated to
   all 47,008, then the whole stage built into a scratch folder (skipped, estimate only, when
@@ -71,7 +72,7 @@ def batch_section(report: Any) -> None:
     report.say(f"random 7-card hands, batch of {N_BATCH:,} (uint8 ids, random order), best of "
                f"{ROUNDS} interleaved rounds:")
     for name, r in (("fasteval.score_rows (small tables)", fast_rate),
-                    ("Tables.score7(batch) (same path + checks)", api_rate),
+                    ("Tables.score7(batch) (core/sevens.py)", api_rate),
                     ("dense seven.h5 colex gather", dense_rate),
                     ("eval7.evaluate per call", e7_rate)):
         report.say(f"  {name:<44} {rate(r):>12} {r / e7_rate:9.1f}x eval7")
