@@ -86,16 +86,16 @@ def sha256_file_and_ranges(path: Path, ranges: dict[str, tuple[int, int]],
 
 def contiguous_ranges(path: Path) -> dict[str, tuple[int, int]]:
     """Dataset name -> (file offset, bytes) of every contiguous, uncompressed HDF5 dataset."""
-    import h5py
+    from pipeline.query.artifacts import dataset_names, open_h5
 
     out: dict[str, tuple[int, int]] = {}
-    with h5py.File(path, "r") as f:
-        def visit(name: str, o: Any) -> None:
-            if isinstance(o, h5py.Dataset) and o.size and o.compression is None and o.chunks is None:
+    with open_h5(path) as f:
+        for name in dataset_names(f):
+            o = f[name]
+            if o.size and o.compression is None and o.chunks is None:
                 off = o.id.get_offset()
                 if off is not None:
                     out[name] = (int(off), o.size * o.dtype.itemsize)
-        f.visititems(visit)
     return out
 
 
@@ -103,13 +103,11 @@ def h5_digests(path: Path, ranges: dict[str, str] | None = None) -> dict[str, di
     """Per dataset: shape, dtype and sha256 of the array bytes (read straight from the file when
     the dataset is contiguous, so the array is never held in memory; ``ranges`` holds digests
     already computed by :func:`sha256_file_and_ranges`)."""
-    import h5py
+    from pipeline.query.artifacts import dataset_names, open_h5
 
     out: dict[str, dict[str, Any]] = {}
-    with h5py.File(path, "r") as f:
-        names: list[str] = []
-        f.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) else None)
-        for name in sorted(names):
+    with open_h5(path) as f:
+        for name in sorted(dataset_names(f)):
             ds = f[name]
             off = ds.id.get_offset()
             if ranges is not None and name in ranges:

@@ -32,13 +32,13 @@ PREFLOP = "parquet/preflop.parquet"
 
 def _five_counts(folder: Path, *names: str) -> list[np.ndarray | None]:
     """The named ``five.h5`` datasets as int64, read in one open (None where absent)."""
-    import h5py
+    from pipeline.query.artifacts import read_datasets
 
     five = folder / "five.h5"
     if not five.is_file():
         return [None] * len(names)
-    with h5py.File(five, "r") as f:
-        return [f[name][:].astype(np.int64) if name in f else None for name in names]
+    found = read_datasets(five, names, missing_ok=True)
+    return [found[name].astype(np.int64) if name in found else None for name in names]
 
 
 def _no_nan(table: Any) -> list[str]:
@@ -134,13 +134,11 @@ def _partition(rel: str) -> tuple[int, str] | None:
 
 def check_preflop_h5(path: Path) -> list[str]:
     """preflop.h5: no NaN anywhere, every Monte Carlo column backed by samples > 0."""
-    import h5py
+    from pipeline.query.artifacts import dataset_names, open_h5
 
     out = []
-    with h5py.File(path, "r") as f:
-        names: list[str] = []
-        f.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) else None)
-        for n in names:
+    with open_h5(path) as f:
+        for n in dataset_names(f):
             a = f[n][()]
             if isinstance(a, np.ndarray) and a.dtype.kind == "f" and np.isnan(a).any():
                 out.append(f"/{n} holds NaN")

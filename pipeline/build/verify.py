@@ -45,7 +45,7 @@ from pipeline.build.store import (
 )
 from pipeline.core.constants import N_SCORES, TOP_SCORE
 from pipeline.errors import ArtifactError, PokertablesError
-from pipeline.query.artifacts import VERIFIED, open_checked
+from pipeline.query.artifacts import VERIFIED, open_checked, open_h5
 
 #: table entries counted per bincount call (16 MiB of scores: cache-friendly, no big copies)
 BINCOUNT_CHUNK = 1 << 23
@@ -73,15 +73,9 @@ class VerifyReport:
                 "notes": [{"file": f, "note": m} for f, m in self.notes]}
 
 
-def _h5(path: Path) -> Any:
-    import h5py
-
-    return h5py.File(path, "r")
-
-
 def _check_score_table(path: Path, k: int) -> list[str]:
     out = []
-    with _h5(path) as f:
+    with open_h5(path) as f:
         score = f["score"]
         off = score.id.get_offset()
         n = score.shape[0]
@@ -102,7 +96,7 @@ def _check_score_table(path: Path, k: int) -> list[str]:
         out.append(f"{distinct} distinct scores, expected {inv.DISTINCT_SCORES[k]}")
     five = path.parent / "five.h5"
     if five.exists():
-        with _h5(five) as f:
+        with open_h5(five) as f:
             cat = f["classes/category"][:]
             stored = f[f"classes/count{k}"][:] if f"classes/count{k}" in f else None
         per_cat = np.bincount(cat, weights=counts[1:N_SCORES + 1], minlength=9).astype(np.int64)
@@ -118,7 +112,7 @@ def _check_score_table(path: Path, k: int) -> list[str]:
 
 def _check_vp_classes(path: Path) -> list[str]:
     out = []
-    with _h5(path) as f:
+    with open_h5(path) as f:
         w = f["weight"][:].astype(np.int64)
         n = f["hands"].shape[0]
     if n != inv.VP_CLASSES:
@@ -130,7 +124,7 @@ def _check_vp_classes(path: Path) -> list[str]:
 
 def _check_paytable(path: Path) -> list[str]:
     out = []
-    with _h5(path) as f:
+    with open_h5(path) as f:
         if "final_counts" not in f:
             return ["no /final_counts dataset"]
         counts = f["final_counts"][:]
@@ -148,7 +142,7 @@ def _check_rule_table(path: Path) -> list[str]:
     from math import comb
 
     out = []
-    with _h5(path) as f:
+    with open_h5(path) as f:
         score = f["score"][:]
         k = int(f["score"].attrs["k"])
         n = int(f["score"].attrs["deck_size"])
@@ -157,7 +151,7 @@ def _check_rule_table(path: Path) -> list[str]:
     if score.size and score.min() == 0:
         out.append("/score holds zero (unset) entries")
     five = path.parent / "five.h5"
-    with _h5(five) as f:
+    with open_h5(five) as f:
         classes = f["classes/score"].shape[0]
         stored = f[f"classes/count{k}"][:] if f"classes/count{k}" in f else None
     counts = np.bincount(score, minlength=classes + 1)[1:]
@@ -205,8 +199,6 @@ def _check_file(folder: Path, rel: str, info: dict[str, Any], manifest: dict[str
                 expected: dict[str, Any], expected_file: str | None = None) -> tuple[list[str], list[str]]:
     """(problems, notes) of one manifest entry; ``expected_file`` is the shipped whole-file
     sha256 of the reference build, when there is one."""
-    import h5py
-
     p = folder / rel
     if not p.is_file():
         return ["missing (listed in the manifest)" if not p.exists() else "not a regular file"], []
@@ -235,7 +227,7 @@ def _check_file(folder: Path, rel: str, info: dict[str, Any], manifest: dict[str
     notes: list[str] = []
     try:
         if p.suffix == ".h5":
-            with h5py.File(p, "r") as f:
+            with open_h5(p) as f:
                 for name, ds in info.get("datasets", {}).items():
                     if name not in f:
                         problems.append(f"dataset /{name} missing")

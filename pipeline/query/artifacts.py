@@ -6,6 +6,12 @@ ones recorded when its bytes were last proven to match the manifest's sha256 (by
 by an earlier verified open, kept in a small sidecar cache). ctime and inode cannot be set back by
 a user, so flipping bytes and restoring the mtime forces a re-hash, and a mismatch is refused.
 
+It is also the read side's one door into HDF5 (:func:`open_h5`, :func:`read_datasets`,
+:func:`describe_dataset`, :func:`map_dataset`): the family readers (:mod:`pipeline.query.tables`
+for the score and rule files, :mod:`pipeline.query.classes`, :mod:`pipeline.query.preflop`,
+:mod:`pipeline.videopoker.deals` for ``vp_classes.h5``) and the build's checks open files
+through it, so only this module and each family's one writer import h5py (``tests/test_layout.py``).
+
 Everything here only reads artifacts; the build side imports it to describe what it wrote.
 """
 
@@ -17,6 +23,7 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -38,14 +45,49 @@ REBUILD = "`pokertables build --force`"
 TMP_PREFIX = ".pokertables-tmp-"
 
 
-def dataset_offset(path: Path, name: str) -> tuple[int, tuple[int, ...], np.dtype]:
-    """Return (file offset, shape, dtype) of a contiguous dataset, for memory-mapping."""
+@contextlib.contextmanager
+def open_h5(path: Path | str) -> Iterator[h5py.File]:
+    """An HDF5 file opened read-only, closed on leaving the block."""
     with h5py.File(path, "r") as f:
+        yield f
+
+
+def dataset_names(group: h5py.Group) -> list[str]:
+    """The path of every dataset under an open file or group, in HDF5's visiting order."""
+    names: list[str] = []
+    group.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) else None)
+    return names
+
+
+def read_datasets(path: Path | str, names: list[str] | tuple[str, ...], missing_ok: bool = False
+                  ) -> dict[str, Any]:
+    """Datasets of an HDF5 file by path, each read whole, in one open. A missing one raises
+    ``KeyError`` naming it, or is left out when ``missing_ok``."""
+    out: dict[str, Any] = {}
+    with open_h5(path) as f:
+        for n in names:
+            if n in f:
+                out[n] = f[n][()]
+            elif not missing_ok:
+                raise KeyError(n)
+    return out
+
+
+def describe_dataset(path: Path | str, name: str
+                     ) -> tuple[int | None, tuple[int, ...], np.dtype, dict[str, Any]]:
+    """(file offset or None when not contiguous, shape, dtype, attributes) of one dataset."""
+    with open_h5(path) as f:
         ds = f[name]
         off = ds.id.get_offset()
-        if off is None:
-            raise ArtifactError(f"{path}:{name} has no contiguous storage to map")
-        return int(off), tuple(ds.shape), ds.dtype
+        return None if off is None else int(off), tuple(ds.shape), ds.dtype, dict(ds.attrs)
+
+
+def dataset_offset(path: Path, name: str) -> tuple[int, tuple[int, ...], np.dtype]:
+    """Return (file offset, shape, dtype) of a contiguous dataset, for memory-mapping."""
+    off, shape, dtype, _ = describe_dataset(path, name)
+    if off is None:
+        raise ArtifactError(f"{path}:{name} has no contiguous storage to map")
+    return off, shape, dtype
 
 
 def map_dataset(path: Path, name: str, mode: Literal["r", "r+"] = "r") -> np.memmap[Any, np.dtype[Any]]:

@@ -23,27 +23,22 @@ CLASS_COLUMNS = ("category", "ranks", "name", "cactus_kev", "count5", "count6", 
 def read_classes(path: Path) -> dict[str, npt.NDArray[Any]]:
     """The ``classes`` group of a ``five.h5`` as arrays indexed by score (row 0 is a placeholder,
     so ``cols[name][score]`` needs no offset); names are decoded to ``str``."""
-    import h5py
+    from pipeline.query.artifacts import read_datasets
 
-    with h5py.File(path, "r") as f:
-        g = f["classes"]
-        cols = {}
-        for name in CLASS_COLUMNS:
-            if name not in g:
-                continue
-            a = g[name][:]
-            pad = np.zeros((1,) + a.shape[1:], a.dtype)
-            cols[name] = np.concatenate([pad, a])
+    found = read_datasets(path, [f"classes/{name}" for name in CLASS_COLUMNS], missing_ok=True)
+    cols = {}
+    for key, a in found.items():
+        pad = np.zeros((1,) + a.shape[1:], a.dtype)
+        cols[key.removeprefix("classes/")] = np.concatenate([pad, a])
     cols["name"] = np.array([b.decode() for b in cols["name"]], dtype=object)
     return cols
 
 
 def count_classes(path: Path) -> int:
     """How many score classes a ``five.h5`` holds: its highest valid score."""
-    import h5py
+    from pipeline.query.artifacts import describe_dataset
 
-    with h5py.File(path, "r") as f:
-        return int(f["classes/score"].shape[0])
+    return describe_dataset(path, "classes/score")[1][0]
 
 
 def check_score(s: int, top: int = N_SCORES) -> int:

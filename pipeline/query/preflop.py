@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pipeline.errors import ArtifactError
-from pipeline.query.artifacts import map_dataset
+from pipeline.query.artifacts import map_dataset, read_datasets
 
 MATCHUPS_FILE = "preflop_matchups.h5"
 PREFLOP_FILE = "preflop.h5"
@@ -38,15 +38,10 @@ def map_matchups(path: Path) -> PreflopMatchups:
 
 def read_preflop_datasets(path: Path, names: list[str]) -> dict[str, npt.NDArray[Any]]:
     """Datasets of a ``preflop.h5`` by name, read whole; :class:`ArtifactError` names a missing one."""
-    import h5py
-
-    out = {}
-    with h5py.File(path, "r") as f:
-        for n in names:
-            if n not in f:
-                raise ArtifactError(f"{path} has no {n}; rebuild with `pokertables build preflop`")
-            out[n] = f[n][()]
-    return out
+    try:
+        return read_datasets(path, names)
+    except KeyError as exc:
+        raise ArtifactError(f"{path} has no {exc.args[0]}; rebuild with `pokertables build preflop`") from None
 
 
 __all__ = ["MATCHUPS_FILE", "PREFLOP_FILE", "PreflopMatchups", "map_matchups", "read_preflop_datasets"]

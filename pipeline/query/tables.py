@@ -24,7 +24,7 @@ import numpy.typing as npt
 from pipeline.core.cards import BINOM, CATEGORY_NAMES, COLEX_WEIGHTS, parse_cards
 from pipeline.core.constants import CACTUS_KEV_BASE, DECK_SIZE, N_SCORES
 from pipeline.errors import ArtifactError, InputError
-from pipeline.query.artifacts import REBUILD, ArtifactFolder
+from pipeline.query.artifacts import REBUILD, ArtifactFolder, describe_dataset
 from pipeline.query.classes import ScoreClasses, count_classes, read_classes
 from pipeline.query.preflop import MATCHUPS_FILE, PREFLOP_FILE, PreflopMatchups, map_matchups, read_preflop_datasets
 
@@ -47,19 +47,13 @@ class _MappedTable:
     """One contiguous HDF5 dataset mapped read-only: a numpy view and a fast scalar view."""
 
     def __init__(self, path: Path, dataset: str, expect: dict[str, Any] | None, fix: str) -> None:
-        import h5py
-
         try:
-            with h5py.File(path, "r") as f:
-                ds = f[dataset]
-                offset = ds.id.get_offset()
-                shape = tuple(ds.shape)
-                dtype = ds.dtype
-                self.attrs = dict(ds.attrs)
+            offset, shape, described, self.attrs = describe_dataset(path, dataset)
         except (OSError, KeyError) as exc:
             raise ArtifactError(f"{path} cannot be opened as HDF5 ({exc}); {fix}") from None
         if offset is None:
             raise ArtifactError(f"{path}:{dataset} is not contiguous; {fix}")
+        dtype: Any = described  # any numeric dtype: its one-letter code is memoryview.cast's format
         if expect is not None:
             if list(shape) != list(expect["shape"]) or str(dtype) != expect["dtype"]:
                 raise ArtifactError(f"{path}:{dataset} has shape {shape} {dtype}, manifest says "

@@ -146,9 +146,9 @@ def rank_pattern(hands: np.ndarray) -> np.ndarray:
 
 def read_classes(path: Path | str, deck_size: int = 52) -> DealClasses:
     """Deal classes from ``vp_classes.h5`` (groups ``/deck53``, ``/deck54`` hold the joker decks')."""
-    import h5py
+    from pipeline.query.artifacts import read_datasets
 
-    with h5py.File(path, "r") as f:
-        g = f if deck_size == 52 else f[f"deck{deck_size}"]
-        return DealClasses(deck_size, g["hands"][:], g["weight"][:].astype(np.int64),
-                           g["index5"][:].astype(np.int64))
+    group = "" if deck_size == 52 else f"deck{deck_size}/"
+    d = read_datasets(path, [f"{group}{name}" for name in ("hands", "weight", "index5")])
+    return DealClasses(deck_size, d[f"{group}hands"], d[f"{group}weight"].astype(np.int64),
+                       d[f"{group}index5"].astype(np.int64))

@@ -13,7 +13,6 @@ index, which is also ascending bitmap order, so the row groups' min/max statisti
 
 from __future__ import annotations
 
-import h5py
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -24,6 +23,7 @@ from pipeline.build.store import map_dataset
 from pipeline.core.bits import colex_bitmaps
 from pipeline.core.cards import BINOM, n_combinations
 from pipeline.core.constants import N_SCORES
+from pipeline.query.artifacts import read_datasets
 
 DATASET = "parquet/seven_card_hands"
 N_CATEGORIES = 9
@@ -46,11 +46,9 @@ def stages(config: BuildConfig) -> list[Stage]:
 
 def _category_of_score(ctx: Context) -> np.ndarray:
     """uint8[N_SCORES + 1]: the category of every score (index 0 unused)."""
-    with h5py.File(ctx.path("five.h5"), "r") as f:
-        score = f["classes/score"][:]
-        cat = f["classes/category"][:]
+    d = read_datasets(ctx.path("five.h5"), ["classes/score", "classes/category"])
     out = np.zeros(N_SCORES + 1, np.uint8)
-    out[score] = cat
+    out[d["classes/score"]] = d["classes/category"]
     return out
 
 
