@@ -17,8 +17,10 @@ from vp_reference import JOB96, JOB96_FINAL, MY_STAGES, PAYTABLES, ROOT, naive_c
 
 from pipeline.build.store import TMP_PREFIX
 from pipeline.core.combos import hand_bitmaps
-from pipeline.videopoker.analysis import analyze, compute_counts, hold_table, parse_deal
+from pipeline.videopoker.analysis import analyze, compute_counts
+from pipeline.videopoker.deal_text import parse_deal
 from pipeline.videopoker.deals import RANK_PATTERNS, canonical_index, deal_classes, deck_hands, rank_pattern
+from pipeline.videopoker.holds import hold_table
 from pipeline.videopoker.paytable import load_paytable, parse_paytable
 
 DEUCES = PAYTABLES / "deuces-wild-full-pay.toml"

@@ -45,9 +45,10 @@ import numpy as np
 import pytest
 
 from pipeline.core.cards import parse_cards
-from pipeline.videopoker.analysis import compute_counts, exact_hold_evs
+from pipeline.videopoker.analysis import compute_counts
 from pipeline.videopoker.breakeven import PaySolver, break_even, find_line, with_pay
 from pipeline.videopoker.deals import deal_classes
+from pipeline.videopoker.holds import exact_hold_evs
 from pipeline.videopoker.paytable import load_paytable
 
 #: Wizard of Odds' total of the Royal Bonus Poker tables (all games on the 52-card deck)

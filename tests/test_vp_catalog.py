@@ -22,17 +22,11 @@ from vp_reference import naive_category
 
 from pipeline.core.cards import parse_cards
 from pipeline.core.combos import hand_bitmaps
-from pipeline.videopoker.analysis import (
-    analyze,
-    compute_counts,
-    exact_hold_evs,
-    grade_hold,
-    hold_table,
-    parse_deal,
-    parse_hold,
-)
+from pipeline.videopoker.analysis import analyze, compute_counts
 from pipeline.videopoker.catalog import catalog, paytable_slugs, resolve_paytable
+from pipeline.videopoker.deal_text import parse_deal, parse_hold
 from pipeline.videopoker.deals import canonical_index, deal_classes, deck_hands
+from pipeline.videopoker.holds import exact_hold_evs, grade_hold, hold_table
 from pipeline.videopoker.paytable import load_paytable, parse_paytable
 from pipeline.videopoker.solve import NO_HOLD
 

@@ -21,7 +21,7 @@ import pytest
 from cli_runner import run_cli, run_main
 
 from pipeline.core.cards import BINOM
-from pipeline.videopoker.analysis import compute_counts, hold_table
+from pipeline.videopoker.analysis import compute_counts
 from pipeline.videopoker.bankroll import (
     bankroll_figures,
     deal_moments,
@@ -31,6 +31,7 @@ from pipeline.videopoker.bankroll import (
     ruin_table,
 )
 from pipeline.videopoker.chart import derive_chart, exact_return
+from pipeline.videopoker.holds import hold_table
 from pipeline.videopoker.paytable import ROYAL, load_paytable
 from pipeline.videopoker.strategy_io import cross_play, default_chart, read_strategy_data
 

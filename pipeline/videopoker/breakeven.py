@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 
 from pipeline.errors import ConfigError, InputError, clip
-from pipeline.videopoker.analysis import Analysis, analyze, check_pays, compute_counts, vp_cards_text
+from pipeline.videopoker.analysis import Analysis, analyze, check_pays, compute_counts
+from pipeline.videopoker.deal_text import vp_cards_text
 from pipeline.videopoker.deals import DealClasses
 from pipeline.videopoker.paytable import HAND_NAMES, MAX_PAY, MAX_PAY_DENOMINATOR, Paytable
 

@@ -64,13 +64,10 @@ def hold_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """EV of all 32 holds of a deal, best first."""
-    from pipeline.videopoker.analysis import (
-        compute_counts,
-        hold_table,
-        parse_deal,
-        vp_cards_text,
-    )
+    from pipeline.videopoker.analysis import compute_counts
     from pipeline.videopoker.catalog import load_named
+    from pipeline.videopoker.deal_text import parse_deal, vp_cards_text
+    from pipeline.videopoker.holds import hold_table
     from pipeline.videopoker.paytable_file import artifact_counts, current_artifact
 
     t0 = time.perf_counter()
@@ -189,14 +186,10 @@ def grade_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """The cost of a hold against the best hold of the deal (exact fraction and decimal)."""
-    from pipeline.videopoker.analysis import (
-        compute_counts,
-        grade_hold,
-        parse_deal,
-        parse_hold,
-        vp_cards_text,
-    )
+    from pipeline.videopoker.analysis import compute_counts
     from pipeline.videopoker.catalog import load_named
+    from pipeline.videopoker.deal_text import parse_deal, parse_hold, vp_cards_text
+    from pipeline.videopoker.holds import grade_hold
     from pipeline.videopoker.paytable_file import artifact_counts, current_artifact
 
     t0 = time.perf_counter()
