@@ -1,13 +1,15 @@
 """Abstraction section (issue 18): exact per-street figures, buckets and batch lookup speed.
 
 Targets on the 2-core machine: the exact river table for all 123,156,254 classes <= 2 min;
-turn figures and histograms <= 5 min; flop <= 3 min; clustering with the defaults <= 10 min;
-batch ``index`` + lookup >= 10 M situations/s. For comparison, the same river figures through
-the single-hand path (one situation's 990 opponents scored one by one, as the CLI's river
-check does), extrapolated from a sample.
+turn figures and histograms <= 5 min; flop <= 3 min; clustering with the defaults (flop and
+turn EMD k-medians, river OCHS k-means) <= 10 min; batch ``index`` + lookup >= 10 M
+situations/s. Also timed: the river's OCHS pass (every class against the 8 opponent clusters).
+For comparison, the same river figures through the single-hand path (one situation's 990
+opponents scored one by one, as the CLI's river check does), extrapolated from a sample.
 
 Each pass is timed in this process after one small warm-up call (compilation excluded). The
-full passes hold ~2 GB; the section takes about as long as the targets add up to.
+river OCHS table and its equities hold ~6 GB at their peak; the section takes about as long as
+the targets add up to.
 """
 
 from __future__ import annotations
@@ -28,9 +30,12 @@ def run(report) -> None:  # type: ignore[no-untyped-def]
     """Time the river, turn and flop passes, the default clustering and batch lookups."""
     from pipeline.abstraction import index_batch
     from pipeline.abstraction.buckets import kmedians_emd
-    from pipeline.abstraction.reader import river_counts
+    from pipeline.abstraction.kmeans import kmeans_l2
+    from pipeline.abstraction.ochs import DEFAULT_CLUSTERS, ochs_features, opponent_clusters, river_ochs
     from pipeline.abstraction.strength import canonical_boards, future_figures, river_and_preflop
-    from pipeline.build.stages.abstraction import DEFAULT_BINS, DEFAULT_BUCKETS
+    from pipeline.build.stages.abstraction import DEFAULT_BINS, DEFAULT_BUCKETS, DEFAULT_RIVER_SAMPLE
+    from pipeline.query.abstraction.clusters import hand_clusters
+    from pipeline.query.abstraction.reader import river_counts
     from pipeline.query.tables import Tables
 
     report.head("abstraction: exact per-street figures and buckets (issue 18)")
@@ -38,10 +43,19 @@ def run(report) -> None:  # type: ignore[no-untyped-def]
     boards5, w5 = canonical_boards(5)
     river_and_preflop(table7, DEFAULT_BINS, boards=boards5[:10], board_w=w5[:10])   # compile
     t0 = time.perf_counter()
-    river, _ = river_and_preflop(table7, DEFAULT_BINS)
+    river, pre = river_and_preflop(table7, DEFAULT_BINS)
     secs = time.perf_counter() - t0
     report.value("river_s", round(secs, 1), f"  river: {len(river.weight):,} classes in {secs:.1f} s")
     report.target("river table <= 2 min", secs <= TARGETS_S["river"], f"{secs:.1f} s")
+
+    assert pre is not None and pre.hist is not None and river.value is not None
+    groups = hand_clusters(opponent_clusters(pre.hist, pre.weight, DEFAULT_CLUSTERS, seed=1).labels)
+    river_ochs(table7, groups, DEFAULT_CLUSTERS, boards=boards5[:10])   # compile
+    t0 = time.perf_counter()
+    ochs = river_ochs(table7, groups, DEFAULT_CLUSTERS)
+    secs = time.perf_counter() - t0
+    report.value("river_ochs_s", round(secs, 1),
+                 f"  river OCHS (vs {DEFAULT_CLUSTERS} opponent clusters): {secs:.1f} s")
 
     rng = np.random.default_rng(0)
     sample = [rng.permutation(52)[:7].tolist() for _ in range(SINGLE_SAMPLE)]
@@ -72,8 +86,16 @@ def run(report) -> None:  # type: ignore[no-untyped-def]
         report.say(f"  {street} buckets: objective {c.objective:,} vs random assignment "
                    f"{c.random_objective:,} ({c.random_objective / max(c.objective, 1):.1f}x), "
                    f"{c.iterations} iterations")
+    t1 = time.perf_counter()
+    x = ochs_features(ochs, river.value, groups)
+    del ochs
+    c2 = kmeans_l2(x, river.weight, DEFAULT_BUCKETS, seed=1, sample=DEFAULT_RIVER_SAMPLE)
+    del x
+    report.say(f"  river buckets (OCHS k-means): objective {c2.objective:.4g} vs random assignment "
+               f"{c2.random_objective:.4g} ({c2.random_objective / max(c2.objective, 1e-300):.1f}x), "
+               f"{c2.iterations} iterations, {time.perf_counter() - t1:.1f} s")
     secs = time.perf_counter() - t0
-    report.value("clustering_s", round(secs, 1), f"  clustering (flop + turn, defaults): {secs:.1f} s")
+    report.value("clustering_s", round(secs, 1), f"  clustering (flop + turn + river, defaults): {secs:.1f} s")
     report.target("clustering <= 10 min", secs <= TARGETS_S["clustering"], f"{secs:.1f} s")
 
     cards = np.empty((LOOKUP_ROWS, 7), np.int64)

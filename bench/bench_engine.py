@@ -130,10 +130,10 @@ class Rows:
         rep = self.report
         if unit == "time":
             fig = f"{ours.seconds / ours.work * 1e3:,.3f} ms"
-            omp = f"{theirs.seconds / theirs.work * 1e3:,.3f} ms" if theirs else "not available"
+            omp = f"{theirs.seconds / theirs.work * 1e3:,.3f} ms" if theirs else "OMPEval not available"
         else:
             fig = f"{ours.rate / 1e6:,.2f} M {unit}/s"
-            omp = f"{theirs.rate / 1e6:,.2f} M {unit}/s" if theirs else "not available"
+            omp = f"{theirs.rate / 1e6:,.2f} M {unit}/s" if theirs else "OMPEval not available"
         ratio = ours.rate / theirs.rate if theirs else None
         e7 = ""
         if eval7_target is not None and self.eval7_rate:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from pipeline.abstraction.buckets import cdf_rows, kmedians_emd
+from pipeline.abstraction.kmeans import kmeans_l2
 from pipeline.errors import InputError
 from tests.cli_runner import run_cli
 
@@ -85,11 +86,73 @@ def test_bad_bucket_counts_name_the_value(k: int) -> None:
     hist, w = _histograms(5_000, 4)
     with pytest.raises(InputError, match=str(k)):
         kmedians_emd(hist, w, k, seed=1)
+    with pytest.raises(InputError, match=str(k)):
+        kmeans_l2(hist.astype(np.float32), w, k, seed=1)
+
+
+def _planted_points(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """8-dimensional points (OCHS-like equities) around 12 made-up centres, weights, and which
+    centre each point came from."""
+    rng = np.random.default_rng(seed)
+    centres = rng.random((PLANTED, 8))
+    pick = rng.integers(0, PLANTED, n)
+    x = np.clip(centres[pick] + rng.normal(0, 0.03, (n, 8)), 0, 1).astype(np.float32)
+    return x, rng.integers(1, 25, n).astype(np.uint8), pick
+
+
+def _sq_cost(x: np.ndarray, w: np.ndarray, labels: np.ndarray, k: int) -> float:
+    """Weighted squared L2 to each group's weighted mean, from first principles."""
+    total = 0.0
+    for j in range(k):
+        m = labels == j
+        if m.any():
+            xs, ws = x[m].astype(np.float64), w[m].astype(np.float64)
+            mean = (xs * ws[:, None]).sum(axis=0) / ws.sum()
+            total += float((((xs - mean) ** 2).sum(axis=1) * ws).sum())
+    return total
+
+
+def test_kmeans_is_deterministic_and_a_fixed_point_of_lloyd() -> None:
+    """Same seed, same bytes; the objective (checked from first principles) is that of the
+    labels; run to convergence, every point sits at its nearest centre and every centre is its
+    members' weighted mean; the planted groups' cost is the scale it reaches and a random
+    assignment is far above it. (k-means++ may still merge two planted groups: a local
+    optimum, which is why the bound below is loose.)"""
+    x, w, pick = _planted_points(30_000, 11)
+    a = kmeans_l2(x, w, PLANTED, seed=7, iterations=1000)
+    b = kmeans_l2(x, w, PLANTED, seed=7, iterations=1000)
+    assert a.labels.tobytes() == b.labels.tobytes() and a.centres.tobytes() == b.centres.tobytes()
+    assert a.labels.dtype == np.uint16 and len(a.labels) == len(x) and a.labels.max() < PLANTED
+    assert a.objective == pytest.approx(_sq_cost(x, w, a.labels, PLANTED), rel=1e-9)
+    d = ((x[:, None, :].astype(np.float64) - a.centres[None]) ** 2).sum(axis=2)
+    assert np.array_equal(a.labels, d.argmin(axis=1))
+    for j in range(PLANTED):
+        m = a.labels == j
+        mean = (x[m].astype(np.float64) * w[m, None]).sum(axis=0) / w[m].sum()
+        assert np.allclose(a.centres[j], mean, atol=1e-6)
+    planted = _sq_cost(x, w, pick, PLANTED)
+    print(f"objective {a.objective:.2f}, planted {planted:.2f}, random {a.random_objective:.2f}")
+    assert a.objective <= 10 * planted and 10 * a.objective < a.random_objective
+
+
+def test_kmeans_on_a_sample_labels_every_point_by_its_nearest_centre() -> None:
+    x, w, pick = _planted_points(30_000, 12)
+    part = kmeans_l2(x, w, PLANTED, seed=3, sample=3_000)
+    assert len(part.labels) == len(x)
+    d = ((x[:, None, :].astype(np.float64) - part.centres[None]) ** 2).sum(axis=2)
+    assert np.array_equal(part.labels, d.argmin(axis=1))
+    planted = _sq_cost(x, w, pick, PLANTED)
+    assert part.objective <= 10 * planted and 10 * part.objective < part.random_objective
 
 
 @pytest.mark.parametrize("body,needle", [
     ("bins = 0", "bins"),
     ("flop_buckets = 0", "flop_buckets"),
+    ("river_buckets = 0", "river_buckets"),
+    ("ochs_clusters = 0", "ochs_clusters"),
+    ("ochs_clusters = 170", "ochs_clusters"),
+    ("river_sample = 0", "river_sample"),
+    ('streets = ["river"]', "preflop"),
     ("turn_buckets = 20000000", "turn_buckets"),
     ('streets = ["pre"]', "streets"),
     ("seed = -1", "seed"),

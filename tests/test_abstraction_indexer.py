@@ -1,4 +1,4 @@
-"""The suit-isomorphic hold'em indexers (pipeline.abstraction.indexer): class counts, round trips,
+"""The suit-isomorphic hold'em indexers (pipeline.query.abstraction.indexer): class counts, round trips,
 invariance under the 24 suit permutations and separation of non-isomorphic situations.
 
 Everything is checked against facts computed here, independently of the indexer: Burnside's
@@ -16,7 +16,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from pipeline.abstraction.indexer import (
+from pipeline.core.cards import parse_cards
+from pipeline.errors import InputError
+from pipeline.query.abstraction.indexer import (
     board_size,
     class_count,
     index,
@@ -24,9 +26,7 @@ from pipeline.abstraction.indexer import (
     unindex,
     unindex_batch,
 )
-from pipeline.abstraction.shapes import STREETS, config_count, configurations
-from pipeline.core.cards import parse_cards
-from pipeline.errors import InputError
+from pipeline.query.abstraction.shapes import STREETS, config_count, configurations
 
 PUBLISHED = {"preflop": 169, "flop": 1_286_792, "turn": 13_960_050, "river": 123_156_254}
 N_RANKS, N_SUITS, DECK = 13, 4, 52

@@ -69,3 +69,27 @@ def test_bucket_command_reads_the_preflop_table(built: Path, artifacts: Path) ->
     assert sum(d["histogram"]) == 2_118_760 and d["ehs2"] < d["ehs"]
     text = run_cli("--artifacts", str(built), "bucket", "7c2d")
     assert text.returncode == 0 and text.stdout.startswith("preflop class "), text.stderr
+
+
+def test_tables_abstraction_indexes_and_looks_up_batches(built: Path, artifacts: Path) -> None:
+    """``Tables(...).abstraction(street)``: batch ``index`` equals the indexer, ``lookup`` the
+    file's rows; every hand of a class gets the same figures; bad input names the value."""
+    from pipeline.errors import InputError
+    from pipeline.query.tables import Tables
+
+    tab = Tables(built).abstraction("preflop")
+    hands = np.array([[a, b] for b in range(52) for a in range(b)], np.int64)
+    idx = tab.index(hands)
+    assert np.array_equal(idx, index_batch(hands)) and tab.classes == 169
+    got = tab.lookup(idx)
+    with h5py.File(built / "abstraction" / "preflop.h5", "r") as f:
+        s1 = f["s1"][:]
+        hist = f["hist"][:]
+    assert np.array_equal(got["s1"], s1[idx]) and np.array_equal(got["hist"], hist[idx])
+    assert np.allclose(got["ehs"], s1[idx] / (2_118_760 * 1980), rtol=0, atol=1e-15)
+    with pytest.raises(InputError, match="169"):
+        tab.lookup(np.array([169]))
+    with pytest.raises(InputError, match="shape"):
+        tab.index(np.zeros((3, 5), np.int64))
+    with pytest.raises(InputError, match="street"):
+        Tables(built).abstraction("fourth")

@@ -339,7 +339,9 @@ def test_abstraction_blocks_on_workers_equal_a_local_pass(cluster, artifacts: Pa
     import h5py
     import numpy as np
 
+    from pipeline.abstraction.ochs import ochs_block
     from pipeline.abstraction.strength import canonical_boards, future_block, future_figures
+    from pipeline.query.abstraction.clusters import hand_clusters
 
     with h5py.File(artifacts / "seven.h5", "r") as f:
         table7 = np.asarray(f["score"][:])
@@ -352,8 +354,16 @@ def test_abstraction_blocks_on_workers_equal_a_local_pass(cluster, artifacts: Pa
             handles = [ex.submit(future_block, "flop", 50, p) for p in parts]
             return (h.result() for h in handles)
         remote = future_figures("flop", None, 50, sub, sw, blocks=4, run_blocks=on_workers)
+        # the river's OCHS blocks (rows of class index and counts per opponent cluster) too
+        river_boards = canonical_boards(5)[0][::9_000]
+        groups = hand_clusters(np.arange(169) % 8)
+        river_parts = [river_boards[i::2] for i in range(2)]
+        ochs_remote = [ex.submit(ochs_block, p, groups, 8).result() for p in river_parts]
     finally:
         ex.close()
     assert int((local.weight > 0).sum()) > 4_000
     for name in ("weight", "s1", "s2", "hist"):
         assert getattr(local, name).tobytes() == getattr(remote, name).tobytes(), name
+    for p, (idx, rows) in zip(river_parts, ochs_remote):
+        want_idx, want_rows = ochs_block(p, groups, 8, table7)
+        assert idx.tobytes() == want_idx.tobytes() and rows.tobytes() == want_rows.tobytes()

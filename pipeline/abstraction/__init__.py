@@ -1,7 +1,8 @@
-"""Card abstraction for hold'em: suit-isomorphic hand indexers per street (imperfect recall:
-the hole and the board are one group each), the base of per-street class tables."""
+"""Card abstraction for hold'em, the build side: exact strength figures per suit-isomorphic
+class (:mod:`strength`, :mod:`ochs`) and buckets (:mod:`buckets`: EMD k-medians; :mod:`kmeans`:
+L2 k-means). The indexers and readers are on the read side, :mod:`pipeline.query.abstraction`,
+re-exported here."""
 
-from pipeline.abstraction.indexer import class_count, index, index_batch, unindex, unindex_batch
-from pipeline.abstraction.shapes import STREETS
+from pipeline.query.abstraction import STREETS, class_count, index, index_batch, unindex, unindex_batch
 
 __all__ = ["STREETS", "class_count", "index", "index_batch", "unindex", "unindex_batch"]

@@ -14,6 +14,7 @@ number of threads. Weights are the raw situations each class stands for.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numba as nb
@@ -28,6 +29,8 @@ N_CHUNKS = 64
 SEED_SAMPLE_PER_BUCKET = 50
 #: Lloyd iterations at most; the loop stops earlier once no class changes bucket.
 DEFAULT_ITERATIONS = 25
+#: Integers below this add up exactly in float32, in any order.
+EXACT_FLOAT32 = 1 << 24
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,48 @@ def _medians(x: np.ndarray, w: np.ndarray, labels: np.ndarray, k: int, top: int)
     return out
 
 
+@nb.njit(cache=True)
+def _medians_by_sorting(x: np.ndarray, w: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
+    """:func:`_medians` for values too large to count per value (same result, by sorting)."""
+    n, d = x.shape
+    out = np.zeros((k, d), np.int64)
+    order = np.argsort(labels, kind="mergesort")
+    start = 0
+    for j in range(k):
+        stop = start
+        while stop < n and labels[order[stop]] == j:
+            stop += 1
+        if stop == start:
+            out[j, 0] = -1
+            continue
+        members = order[start:stop]
+        total = 0
+        for i in members:
+            total += w[i]
+        vals = np.empty(stop - start, np.int64)
+        for q in range(d):
+            for t in range(stop - start):
+                vals[t] = x[members[t], q]
+            acc = 0
+            for t in np.argsort(vals, kind="mergesort"):
+                acc += w[members[t]]
+                if 2 * acc >= total:
+                    out[j, q] = vals[t]
+                    break
+        start = stop
+    return out
+
+
+#: Largest value the weighted medians count per value (above it they sort).
+COUNTED_TOP = 1 << 16
+
+
+def _bucket_medians(x: np.ndarray, w: np.ndarray, labels: np.ndarray, k: int, top: int) -> np.ndarray:
+    if top <= COUNTED_TOP:
+        return _medians(x, w, labels, k, top)
+    return _medians_by_sorting(x, w, labels, k)
+
+
 @nb.njit(cache=True, parallel=True)
 def _distances(x: np.ndarray, centre: np.ndarray, out: np.ndarray) -> None:
     for i in nb.prange(x.shape[0]):
@@ -148,26 +193,32 @@ def _distances(x: np.ndarray, centre: np.ndarray, out: np.ndarray) -> None:
 
 def cdf_rows(hist: np.ndarray) -> np.ndarray:
     """Integer CDFs of histogram rows, the last (constant) column dropped."""
-    dtype = np.uint8 if int(hist.sum(axis=1).max(initial=0)) <= np.iinfo(np.uint8).max else np.uint16
+    top = int(hist.sum(axis=1, dtype=np.int64).max(initial=0))
+    dtype = next(t for t in (np.uint8, np.uint16, np.uint32) if top <= np.iinfo(t).max)
     return np.cumsum(hist[:, :-1], axis=1, dtype=np.int64).astype(dtype)
 
 
-def _seed_centres(x: np.ndarray, w: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
-    """k-means++ (distance-weighted) seeding on a weighted sample of the rows."""
+def seed_centres(x: np.ndarray, w: np.ndarray, k: int, rng: np.random.Generator,
+                 distances: Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None = None
+                 ) -> np.ndarray:
+    """k-means++ seeding on a weighted sample of the rows: each next centre is drawn with
+    probability weight x ``distances`` to the nearest centre so far (L1 by default, as suits
+    k-medians; k-means passes squared L2)."""
+    distances = _distances if distances is None else distances
     m = min(len(x), SEED_SAMPLE_PER_BUCKET * k)
     p = w / w.sum()
     pick = rng.choice(len(x), size=m, replace=False, p=p) if m < len(x) else np.arange(len(x))
     pick.sort()
     sample = np.ascontiguousarray(x[pick])
     sw = w[pick].astype(np.float64)
-    centres = np.empty((k, x.shape[1]), np.int64)
+    centres = np.empty((k, x.shape[1]), x.dtype if x.dtype.kind == "f" else np.int64)
     centres[0] = sample[int(rng.choice(m, p=sw / sw.sum()))]
-    best = np.full(m, np.iinfo(np.int64).max, np.int64)
-    dist = np.empty(m, np.int64)
+    best = np.full(m, np.inf)
+    dist = np.empty(m, np.float64)
     for j in range(1, k):
-        _distances(sample, centres[j - 1], dist)
+        distances(sample, centres[j - 1], dist)
         np.minimum(best, dist, out=best)
-        score = sw * best.astype(np.float64)
+        score = sw * best
         if score.sum() <= 0:   # fewer distinct rows than buckets: repeat one (it stays empty)
             centres[j] = sample[int(rng.integers(m))]
             continue
@@ -198,10 +249,12 @@ def kmedians_emd(hist: np.ndarray, weight: np.ndarray, k: int, seed: int,
     uniq, inverse = distinct_rows(np.asarray(hist))
     w = np.bincount(inverse, weights=w_all, minlength=len(uniq)).astype(np.int64)
     x = cdf_rows(uniq)
-    xf = x.astype(np.float32)
     top = int(uniq[0].sum(dtype=np.int64))
+    # float32 sums of integers stay exact below 2**24; a larger total (preflop) takes float64
+    fdt = np.float32 if top * x.shape[1] < EXACT_FLOAT32 else np.float64
+    xf = x.astype(fdt)
     rng = np.random.default_rng(seed)
-    centres = _seed_centres(x, w, min(k, len(uniq)), rng)
+    centres = seed_centres(x, w, min(k, len(uniq)), rng)
     if len(centres) < k:   # fewer distinct rows than buckets: the extra buckets stay empty
         centres = np.vstack([centres, np.repeat(centres[:1], k - len(centres), axis=0)])
     m = len(uniq)
@@ -212,15 +265,15 @@ def kmedians_emd(hist: np.ndarray, weight: np.ndarray, k: int, seed: int,
     half_gap = np.zeros(k, np.float64)
     it = 0
     while it < iterations:
-        cf = centres.astype(np.float32)
+        cf = centres.astype(fdt)
         moved = _assign(xf, cf, labels, upper, lower, shift, half_gap, it == 0)
         it += 1
         if moved == 0 and it > 1:
             break
-        new = _medians(x, w, labels, k, top)
+        new = _bucket_medians(x, w, labels, k, top)
         empty = new[:, 0] < 0
         new[empty] = centres[empty]   # an empty bucket keeps its centre (it may win rows back)
-        _centre_gaps(new.astype(np.float32), cf, shift, half_gap)
+        _centre_gaps(new.astype(fdt), cf, shift, half_gap)
         centres = new
     objective = _labelled_cost(x, w, centres, labels)
     full = labels[inverse]
@@ -228,7 +281,7 @@ def kmedians_emd(hist: np.ndarray, weight: np.ndarray, k: int, seed: int,
     # best (median) centre
     x_all = x[inverse]
     shuffled = rng.permutation(full)
-    rc = _medians(x_all, w_all, shuffled, k, top)
+    rc = _bucket_medians(x_all, w_all, shuffled, k, top)
     rc[rc[:, 0] < 0] = 0
     random_objective = _labelled_cost(x_all, w_all, rc, shuffled)
     return Clustering(full.astype(np.uint16), centres, objective, random_objective, it)
@@ -247,4 +300,5 @@ def _labelled_cost(x: np.ndarray, w: np.ndarray, c: np.ndarray, labels: np.ndarr
     return int(cost.sum())
 
 
-__all__ = ["Clustering", "cdf_rows", "distinct_rows", "kmedians_emd", "DEFAULT_ITERATIONS"]
+__all__ = ["Clustering", "cdf_rows", "distinct_rows", "kmedians_emd", "seed_centres", "DEFAULT_ITERATIONS",
+           "N_CHUNKS"]

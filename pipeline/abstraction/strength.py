@@ -24,14 +24,14 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from pipeline.abstraction.indexer import class_count, index_batch, index_row
-from pipeline.abstraction.shapes import HOLE_SIZE, STREETS, TABLES, IndexerTables
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import unrank_many
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS
 from pipeline.core.parallel import even_chunk
 from pipeline.equity.allhands import board_showdown, showdown_scratch
 from pipeline.equity.symmetry import canonical_subsets, stabilizer, symmetrise_hands
+from pipeline.query.abstraction.indexer import class_count, index_batch, index_row
+from pipeline.query.abstraction.shapes import HOLE_SIZE, STREETS, TABLES, IndexerTables
 
 #: Opponent hands on a river: C(52 - 2 - 5, 2).
 RIVER_OPPONENTS = 990
@@ -54,7 +54,8 @@ def canonical_boards(k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @nb.njit(cache=True)
-def _board_mask(board: np.ndarray) -> np.uint64:
+def board_mask(board: np.ndarray) -> np.uint64:
+    """Bit mask of a row of card ids."""
     m = np.uint64(0)
     for c in board:
         m |= np.uint64(1) << np.uint64(c)
@@ -82,7 +83,7 @@ def river_pass(boards: np.ndarray, board_w: np.ndarray, bins: int, table: np.nda
             for j in range(BOARD_CARDS):
                 board[j] = boards[bi, j]
                 row[0, HOLE_SIZE + j] = board[j]
-            n, _ = board_showdown(board, _board_mask(board), table, binom, parts, gap, live, keys,
+            n, _ = board_showdown(board, board_mask(board), table, binom, parts, gap, live, keys,
                                   pa, pb, less_c, eq_c, lo, eq, srt)
             for k in range(n):
                 row[0, 0] = pa[k]
@@ -118,7 +119,7 @@ def _future_rows(boards: np.ndarray, to_come: int, bins: int, table: np.ndarray,
         full = np.empty(BOARD_CARDS, np.int64)
         row = np.empty((1, HOLE_SIZE + k0), np.int64)
         for bi in range(start, stop):
-            base = _board_mask(boards[bi])
+            base = board_mask(boards[bi])
             n_rest = 0
             for c in range(DECK_SIZE):
                 if not (base >> np.uint64(c)) & np.uint64(1):
@@ -310,5 +311,5 @@ def future_figures(street: str, table7: np.ndarray | None, bins: int, boards: np
     return Figures(street, bins, COMPLETIONS[street], weight.astype(np.uint8), s1=s1, s2=s2, hist=hist)
 
 
-__all__ = ["RIVER_OPPONENTS", "RIVER_SCALE", "UNSET", "COMPLETIONS", "Figures", "canonical_boards",
+__all__ = ["RIVER_OPPONENTS", "RIVER_SCALE", "UNSET", "COMPLETIONS", "Figures", "canonical_boards", "board_mask",
            "river_pass", "river_and_preflop", "future_block", "future_figures"]

@@ -32,6 +32,10 @@ MAX_BINS = 1000
 MAX_BUCKETS = 65_535
 #: most clustering iterations
 MAX_ITERATIONS = 1000
+#: most opponent clusters of the river's OCHS figures (group labels are one byte)
+MAX_OCHS_CLUSTERS = 169
+#: most river classes the OCHS k-means iterates on (123,156,254: all of them)
+MAX_RIVER_SAMPLE = 123_156_254
 #: preflop seeds are offset per opponent count, so leave room below the uint64 limit
 MAX_PREFLOP_SEED = MAX_SEED >> 2
 
@@ -91,6 +95,8 @@ SCHEMA: dict[str, dict[str, Check]] = {
                 "max_samples": _int(1, MAX_PREFLOP_SAMPLES)},
     "abstraction": {**_TOGGLE, "bins": _int(1, MAX_BINS), "streets": _streets,
                     "flop_buckets": _int(1, MAX_BUCKETS), "turn_buckets": _int(1, MAX_BUCKETS),
+                    "river_buckets": _int(1, MAX_BUCKETS), "ochs_clusters": _int(1, MAX_OCHS_CLUSTERS),
+                    "river_sample": _int(1, MAX_RIVER_SAMPLE),
                     "seed": _int(0, MAX_SEED), "iterations": _int(1, MAX_ITERATIONS)},
 }
 

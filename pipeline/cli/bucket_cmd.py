@@ -19,9 +19,9 @@ MAX_FILE_BYTES = 64 * MAX_LINES
 
 
 def _situation(hole: str, board: str, where: str = "") -> tuple[list[int], list[int], str]:
-    from pipeline.abstraction.shapes import STREETS
     from pipeline.core.cards import parse_cards
     from pipeline.errors import InputError
+    from pipeline.query.abstraction.shapes import STREETS
 
     try:
         h = parse_cards(hole, count=2)
@@ -43,21 +43,25 @@ def answer(artifacts: Any, rows: list[tuple[list[int], list[int], str]]) -> list
     """The JSON object of each situation, looked up street by street in batches."""
     import numpy as np
 
-    from pipeline.abstraction import unindex
-    from pipeline.abstraction.reader import open_street, river_counts
     from pipeline.core.cards import format_cards
+    from pipeline.errors import ArtifactError
+    from pipeline.query.abstraction import unindex
+    from pipeline.query.abstraction.clusters import hand_clusters
+    from pipeline.query.abstraction.reader import river_counts
     from pipeline.query.tables import Tables
 
+    tables = Tables(artifacts, check=False)   # each street's files are proven as they open
     out: list[dict[str, Any]] = [{} for _ in rows]
     for street in ("preflop", "flop", "turn", "river"):
         which = [i for i, r in enumerate(rows) if r[2] == street]
         if not which:
             continue
-        tab = open_street(artifacts, street)
+        tab = tables.abstraction(street)
         cards = np.array([rows[i][0] + rows[i][1] for i in which], np.int64)
         idx = tab.index(cards)
         got = tab.lookup(idx)
         table7 = Tables(artifacts).table(7) if street == "river" else None
+        groups = hand_clusters(tab.class_cluster) if tab.class_cluster is not None else None
         for j, i in enumerate(which):
             hole, board = unindex(street, int(idx[j]))
             obj: dict[str, Any] = {
@@ -69,13 +73,22 @@ def answer(artifacts: Any, rows: list[tuple[list[int], list[int], str]]) -> list
                 "bucket": int(got["bucket"][j]) if "bucket" in got else None,
             }
             if table7 is not None:
-                w, t = river_counts(table7, rows[i][0], rows[i][1])
-                if 2 * w + t != int(got["value"][j]):
-                    from pipeline.errors import ArtifactError
-
+                # recount against every opponent hand: the table holds 2*wins + ties only
+                w, t, _ = river_counts(table7, rows[i][0], rows[i][1])
+                stored = [int(got["value"][j])]
+                counted = [int(2 * w[0] + t[0])]
+                obj["wins"], obj["ties"] = int(w[0]), int(t[0])
+                if groups is not None:
+                    wg, tg, ng = river_counts(table7, rows[i][0], rows[i][1], groups)
+                    stored += [int(v) for v in got["ochs"][j]]
+                    counted += [int(v) for v in 2 * wg + tg]
+                    obj["ochs"] = [{"cluster": g, "wins": int(wg[g]), "ties": int(tg[g]),
+                                    "opponents": int(ng[g]),
+                                    "equity": (2 * int(wg[g]) + int(tg[g])) / (2 * int(ng[g])) if ng[g] else None}
+                                   for g in range(len(ng))]
+                if stored != counted:
                     raise ArtifactError(f"{tab.path} row {int(idx[j])} disagrees with the 7-card "
                                         f"scores; rebuild with `pokertables build abstraction --force`")
-                obj["wins"], obj["ties"] = w, t
             out[i] = obj
     return out
 
@@ -91,6 +104,9 @@ def _print(obj: dict[str, Any]) -> None:
         lose = obj["opponents"] - obj["wins"] - obj["ties"]
         typer.echo(f"  vs one random hand: win {obj['wins']}  tie {obj['ties']}  lose {lose}  "
                    f"(of {obj['opponents']})")
+    if obj.get("ochs"):
+        figures = "  ".join(f"{c['equity']:.3f}" if c["equity"] is not None else "-" for c in obj["ochs"])
+        typer.echo(f"  vs opponent clusters 0..{len(obj['ochs']) - 1}: {figures}")
     typer.echo(f"  EHS {obj['ehs']:.6f}  EHS² {obj['ehs2']:.6f}")
     if obj["histogram"] is not None:
         typer.echo(f"  river equity 0 |{_chart(obj['histogram'])}| 1  ({len(obj['histogram'])} bins)")
@@ -105,8 +121,9 @@ def bucket_cmd(
     as_json: bool = typer.Option(False, "--json", help="print JSON (one object per line with --file)"),
 ) -> None:
     """The suit-isomorphism class of a hand on a board (hole and board one group each), its
-    exact strength against one random hand (EHS, EHS², the river-equity histogram) and its
-    bucket, from the abstraction tables (`pokertables build abstraction`)."""
+    exact strength against one random hand (EHS, EHS², the river-equity histogram; on the
+    river wins, ties and the equity against each opponent cluster) and its bucket, from the
+    abstraction tables (`pokertables build abstraction`)."""
     from pipeline.errors import InputError
 
     if (hole is None) == (file is None):

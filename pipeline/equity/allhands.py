@@ -29,6 +29,12 @@ N_CHUNKS = 64
 #: Sort keys pack a score above a pair's index; 11 bits hold the 1,326 pair indices.
 _PAIR_BITS = 11
 _PAIR_MASK = (1 << _PAIR_BITS) - 1
+#: Above the pair index a key holds the hand's group (:func:`group_showdown`), then the score.
+_GROUP_BITS = 8
+_GROUP_MASK = (1 << _GROUP_BITS) - 1
+_SCORE_SHIFT = _GROUP_BITS + _PAIR_BITS
+#: Most groups :func:`group_showdown` takes.
+MAX_GROUPS = 1 << _GROUP_BITS
 #: Blocks the heads-up pass is cut into when progress is reported (the result is the same).
 _PROGRESS_BLOCKS = 16
 
@@ -47,6 +53,10 @@ def showdown_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, 
             np.empty(N_HOLE_PAIRS, np.int64))
 
 
+#: Group labels of the ungrouped showdown: every hand in group 0.
+_ONE_GROUP = np.zeros(N_HOLE_PAIRS, np.int64)
+
+
 @nb.njit(cache=True)
 def board_showdown(board: np.ndarray, used: np.uint64, table: np.ndarray, binom: np.ndarray,
                    parts: np.ndarray, gap: np.ndarray, live: np.ndarray, keys: np.ndarray,
@@ -54,12 +64,39 @@ def board_showdown(board: np.ndarray, used: np.uint64, table: np.ndarray, binom:
                    lo: np.ndarray, eq: np.ndarray, srt: np.ndarray) -> tuple[int, int]:
     """Every live two-card hand against every disjoint live hand on one complete board.
 
-    ``board`` holds 5 sorted cards, ``used`` is a mask of the board and dead cards. The live
-    hands are scored once and sorted; sweeping scores upward with per-card counters gives,
-    for hand {a, b}, the hands below it that avoid a and b by inclusion-exclusion (all - with
-    a - with b; the pair {a, b} itself is never below itself). Fills ``pa[i] < pb[i]``,
-    ``lo[i]`` (opponent hands it beats) and ``eq[i]`` (hands it ties) for i < n and returns
-    ``(n, opponents)``: the live hands and each one's disjoint opponent hands.
+    ``board`` holds 5 sorted cards, ``used`` is a mask of the board and dead cards. Fills
+    ``pa[i] < pb[i]``, ``lo[i]`` (opponent hands it beats) and ``eq[i]`` (hands it ties) for
+    i < n and returns ``(n, opponents)``: the live hands and each one's disjoint opponent hands.
+    It is :func:`group_showdown` with every hand in one group.
+    """
+    totals = np.empty(2, np.int64)
+    n = group_showdown(board, used, table, binom, parts, gap, live, keys, pa, pb, _ONE_GROUP,
+                       less_c.reshape((DECK_SIZE, 1)), eq_c.reshape((DECK_SIZE, 1)),
+                       totals[:1], totals[1:], lo.reshape((N_HOLE_PAIRS, 1)),
+                       eq.reshape((N_HOLE_PAIRS, 1)), srt)
+    m = 0
+    for c in range(DECK_SIZE):
+        m += not (used >> np.uint64(c)) & np.uint64(1)
+    return n, (m - 2) * (m - 3) // 2
+
+
+@nb.njit(cache=True)
+def group_showdown(board: np.ndarray, used: np.uint64, table: np.ndarray, binom: np.ndarray,
+                   parts: np.ndarray, gap: np.ndarray, live: np.ndarray, keys: np.ndarray,
+                   pa: np.ndarray, pb: np.ndarray, group: np.ndarray, less_c: np.ndarray,
+                   eq_c: np.ndarray, less_g: np.ndarray, eq_g: np.ndarray, lo: np.ndarray,
+                   eq: np.ndarray, srt: np.ndarray) -> int:
+    """Every live two-card hand against the disjoint live hands of each group, on one board.
+
+    ``group[h]`` (0 .. G-1, by two-card colex index) labels the opponent hands; ``less_c`` and
+    ``eq_c`` are int64[52, G], ``less_g``/``eq_g`` int64[G], ``lo``/``eq`` int64[>= 1326, G].
+    The live hands are scored once and sorted; sweeping scores upward with per-(card, group)
+    counters gives, for hand {a, b}, the hands of group g below it that avoid a and b by
+    inclusion-exclusion (all - with a - with b; the pair {a, b} itself is never below itself).
+    Fills ``pa[i] < pb[i]``, ``lo[i, g]`` (hands of group g it beats) and ``eq[i, g]`` (ties)
+    for i < n and returns n. Afterwards ``less_c[c, g]`` counts the live hands of group g
+    holding card c and ``less_g[g]`` those of group g, which :func:`group_opponents` turns
+    into each hand's opponents per group.
     """
     prepare_board(board, binom, parts, gap)
     m = 0
@@ -75,34 +112,56 @@ def board_showdown(board: np.ndarray, used: np.uint64, table: np.ndarray, binom:
             b = live[j]
             pa[n] = a
             pb[n] = b
-            keys[n] = (np.int64(table[index7(a, b, parts, gap, binom)]) << _PAIR_BITS) | n
+            g = group[a + ((b * (b - 1)) >> 1)]
+            keys[n] = (((np.int64(table[index7(a, b, parts, gap, binom)]) << _GROUP_BITS) | g)
+                       << _PAIR_BITS) | n
             n += 1
     srt[:n] = np.sort(keys[:n])
+    n_groups = less_g.shape[0]
     less_c[:] = 0
-    less_all = 0
+    less_g[:] = 0
+    eq_g[:] = 0
     g0 = 0
     while g0 < n:
-        s0 = srt[g0] >> _PAIR_BITS
+        s0 = srt[g0] >> _SCORE_SHIFT
         g1 = g0
-        while g1 < n and (srt[g1] >> _PAIR_BITS) == s0:
+        while g1 < n and (srt[g1] >> _SCORE_SHIFT) == s0:
             k = srt[g1] & _PAIR_MASK
-            eq_c[pa[k]] += 1
-            eq_c[pb[k]] += 1
+            h = (srt[g1] >> _PAIR_BITS) & _GROUP_MASK
+            eq_c[pa[k], h] += 1
+            eq_c[pb[k], h] += 1
+            eq_g[h] += 1
             g1 += 1
-        gs = g1 - g0
         for t in range(g0, g1):
             k = srt[t] & _PAIR_MASK
-            lo[k] = less_all - less_c[pa[k]] - less_c[pb[k]]
-            eq[k] = gs - eq_c[pa[k]] - eq_c[pb[k]] + 1
+            a = pa[k]
+            b = pb[k]
+            for g in range(n_groups):
+                lo[k, g] = less_g[g] - less_c[a, g] - less_c[b, g]
+                eq[k, g] = eq_g[g] - eq_c[a, g] - eq_c[b, g]
+            # the hand itself is in its group's tie count once and was subtracted twice
+            eq[k, (srt[t] >> _PAIR_BITS) & _GROUP_MASK] += 1
         for t in range(g0, g1):
             k = srt[t] & _PAIR_MASK
-            eq_c[pa[k]] = 0
-            eq_c[pb[k]] = 0
-            less_c[pa[k]] += 1
-            less_c[pb[k]] += 1
-        less_all += gs
+            h = (srt[t] >> _PAIR_BITS) & _GROUP_MASK
+            eq_c[pa[k], h] = 0
+            eq_c[pb[k], h] = 0
+            less_c[pa[k], h] += 1
+            less_c[pb[k], h] += 1
+            less_g[h] += 1
+            eq_g[h] = 0
         g0 = g1
-    return n, (m - 2) * (m - 3) // 2
+    return n
+
+
+@nb.njit(cache=True)
+def group_opponents(a: int, b: int, group: np.ndarray, less_c: np.ndarray, less_g: np.ndarray,
+                    out: np.ndarray) -> None:
+    """``out[g]`` = live hands of group g disjoint from hand {a, b}, from the counters a
+    :func:`group_showdown` sweep leaves (all - with a - with b + the hand itself)."""
+    for g in range(less_g.shape[0]):
+        out[g] = less_g[g] - less_c[a, g] - less_c[b, g]
+    out[group[a + ((b * (b - 1)) >> 1)]] += 1
 
 
 @nb.njit(cache=True, parallel=True)
@@ -244,5 +303,5 @@ def multiway_all_hands(tables: EvalTables, opponents: int, samples: int, seed: i
     return mc_all_hands(opponents, samples, seed, stream0, N_CHUNKS, *tables)
 
 
-__all__ = ["board_showdown", "showdown_scratch", "heads_up_all_hands", "heads_up_cached",
-           "mc_all_hands", "multiway_all_hands", "N_CHUNKS"]
+__all__ = ["board_showdown", "group_showdown", "group_opponents", "showdown_scratch", "MAX_GROUPS",
+           "heads_up_all_hands", "heads_up_cached", "mc_all_hands", "multiway_all_hands", "N_CHUNKS"]

@@ -33,6 +33,7 @@ _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
 
 if TYPE_CHECKING:
     from pipeline.core.fasteval import EvalTables
+    from pipeline.query.abstraction.reader import StreetTable
 
 #: One hand: card text, a sequence of card ids or texts, or a bitmap int.
 OneHand = Union[str, Sequence[int], Sequence[str], int]
@@ -396,6 +397,14 @@ class Tables(ScoreClasses):
         return self._check_batch(out, k)
 
     # ------------------------------------------------------------------ classes
+    def abstraction(self, street: str) -> StreetTable:
+        """The card-abstraction table of a street (``preflop``, ``flop``, ``turn``, ``river``):
+        batch ``index`` of (hole + board) card rows and ``lookup`` of class figures and buckets
+        (:mod:`pipeline.query.abstraction.reader`)."""
+        from pipeline.query.abstraction.reader import open_street
+
+        return open_street(self.path, street)
+
     def describe(self, hand: HandInput) -> dict[str, Any]:
         """Score, category and name of one 5-, 6- or 7-card hand, as a JSON-ready dict."""
         # parse_cards also takes lists of card text or ids (validating them)

@@ -1,15 +1,21 @@
 """Stages ``abstraction:<street>``: exact card-abstraction figures of every suit-isomorphic class.
 
 reads:   seven.h5 (the 7-card scores)
-writes:  abstraction/<street>.h5 and parquet/abstraction/<street>.parquet per street
-         (preflop 169, flop 1,286,792, turn 13,960,050, river 123,156,254 classes)
-config:  [abstraction] enabled (off by default: minutes of work), bins, streets
+writes:  abstraction/<street>.h5 per street (preflop 169, flop 1,286,792, turn 13,960,050,
+         river 123,156,254 classes); abstraction/river_ochs.h5 (the river against K opponent
+         clusters); abstraction/<street>_buckets.h5 and parquet/abstraction/<street>.parquet
+         (one row per class, with its bucket) per bucketed street; preflop.parquet
+config:  [abstraction] enabled (off by default: minutes of work), bins, streets, *_buckets,
+         ochs_clusters, river_sample, seed, iterations
 
 A class's index is :func:`pipeline.abstraction.index` (imperfect recall: the hole and the
 board are one group each, up to suit permutation); row ``i`` of every dataset describes class
 ``i``. The river and preflop files come from one pass over the 134,459 canonical 5-card boards
 (:func:`pipeline.abstraction.strength.river_and_preflop`); turn and flop each from one pass over
-their canonical boards, one river showdown per completion.
+their canonical boards, one river showdown per completion. The river's OCHS figures need the
+preflop classes' histograms (to make the opponent clusters) and come from a second pass over
+the river boards (:mod:`pipeline.abstraction.ochs`). The flop and turn are bucketed by EMD
+k-medians of their histograms, the river by L2 k-means of its OCHS equities.
 """
 
 from __future__ import annotations
@@ -23,11 +29,12 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.abstraction.buckets import DEFAULT_ITERATIONS, kmedians_emd
-from pipeline.abstraction.indexer import class_count, unindex_batch
-from pipeline.abstraction.shapes import STREETS
+from pipeline.abstraction.kmeans import kmeans_l2
+from pipeline.abstraction.ochs import DEFAULT_CLUSTERS, ochs_block, ochs_features, opponent_clusters, river_ochs
 from pipeline.abstraction.strength import (
     RIVER_OPPONENTS,
     RIVER_SCALE,
+    UNSET,
     Figures,
     future_block,
     future_figures,
@@ -37,21 +44,32 @@ from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path
 from pipeline.errors import ConfigError
+from pipeline.query.abstraction.clusters import hand_clusters
+from pipeline.query.abstraction.indexer import class_count, unindex_batch
+from pipeline.query.abstraction.reader import OCHS_FILE
+from pipeline.query.abstraction.shapes import STREETS
 from pipeline.query.artifacts import map_dataset
 
 #: Off unless the config switches it on (`pokertables build abstraction` builds it regardless).
 ENABLED_BY_DEFAULT = False
 #: Keys the [abstraction] section takes.
-KEYS = ("bins", "streets", "flop_buckets", "turn_buckets", "seed", "iterations")
+KEYS = ("bins", "streets", "flop_buckets", "turn_buckets", "river_buckets", "ochs_clusters",
+        "river_sample", "seed", "iterations")
 #: Histogram bins over river equity 0..1 (width 0.02), as in the abstraction literature.
 DEFAULT_BINS = 50
 #: Buckets per street: 200, as in published blueprint abstractions (Pluribus-style), a size a
 #: CFR solver still holds in memory with every flop and turn action abstraction.
 DEFAULT_BUCKETS = 200
-#: Streets whose classes are clustered by their equity histograms.
-BUCKETED = ("flop", "turn")
+#: River classes the OCHS k-means iterates on (a seeded uniform sample, 5,000 per default
+#: bucket; every class then takes its nearest centre): on 2 M classes a sample of 10% ended
+#: within 2% of the full iterations' objective in a sixth of the time.
+DEFAULT_RIVER_SAMPLE = 1_000_000
+#: Streets with buckets (flop and turn: EMD k-medians of histograms; river: OCHS k-means).
+BUCKETED = ("flop", "turn", "river")
 DEFAULTS: dict[str, Any] = {"bins": DEFAULT_BINS, "streets": list(STREETS),
                             "flop_buckets": DEFAULT_BUCKETS, "turn_buckets": DEFAULT_BUCKETS,
+                            "river_buckets": DEFAULT_BUCKETS, "ochs_clusters": DEFAULT_CLUSTERS,
+                            "river_sample": DEFAULT_RIVER_SAMPLE,
                             "seed": 1, "iterations": DEFAULT_ITERATIONS}
 #: Rows per Parquet row group (and per unindex batch): bounds the memory of the big streets.
 PARQUET_BATCH = 1 << 22
@@ -62,7 +80,10 @@ INDEX_DOC = ("row i = class i of pipeline.abstraction.index(hole, board): suit-i
 
 
 def outputs(street: str) -> tuple[str, ...]:
-    """The files stage ``abstraction:<street>`` writes."""
+    """The files stage ``abstraction:<street>`` writes (a bucketed street's Parquet, which has
+    the bucket column, comes from its buckets stage)."""
+    if street in BUCKETED:
+        return (f"abstraction/{street}.h5",)
     return (f"abstraction/{street}.h5", f"parquet/abstraction/{street}.parquet")
 
 
@@ -74,15 +95,27 @@ def stages(config: BuildConfig) -> list[Stage]:
     streets = [s for s in STREETS if s in settings["streets"]]
     out = [Stage(f"abstraction:{s}", outputs(s), _runner(s), inputs=("seven.h5",),
                  settings={"bins": settings["bins"], "street": s}) for s in streets]
+    if "river" in streets and "preflop" not in streets:
+        raise ConfigError("[abstraction] streets: the river's OCHS clusters are made from the "
+                          "preflop figures; add \"preflop\" to the streets")
     for s in BUCKETED:
-        if s in streets:
-            if settings[f"{s}_buckets"] > class_count(s):
-                raise ConfigError(f"[abstraction] {s}_buckets = {settings[f'{s}_buckets']:,} is more "
-                                  f"than the {class_count(s):,} {s} classes")
-            keys = {"buckets": settings[f"{s}_buckets"], "seed": settings["seed"],
-                    "iterations": settings["iterations"], "street": s}
-            out.append(Stage(f"abstraction:{s}-buckets", (f"abstraction/{s}_buckets.h5",),
-                             _bucket_runner(s, keys), inputs=(f"abstraction/{s}.h5",), settings=keys))
+        if s not in streets:
+            continue
+        if settings[f"{s}_buckets"] > class_count(s):
+            raise ConfigError(f"[abstraction] {s}_buckets = {settings[f'{s}_buckets']:,} is more "
+                              f"than the {class_count(s):,} {s} classes")
+        keys = {"buckets": settings[f"{s}_buckets"], "seed": settings["seed"],
+                "iterations": settings["iterations"], "street": s, "bins": settings["bins"]}
+        inputs: tuple[str, ...] = (f"abstraction/{s}.h5",)
+        if s == "river":
+            ochs_keys = {"clusters": settings["ochs_clusters"], "seed": settings["seed"]}
+            out.append(Stage("abstraction:river-ochs", (OCHS_FILE,), _ochs_runner(ochs_keys),
+                             inputs=("seven.h5", "abstraction/preflop.h5"), settings=ochs_keys))
+            keys["sample"] = settings["river_sample"]
+            inputs += (OCHS_FILE,)
+        out.append(Stage(f"abstraction:{s}-buckets",
+                         (f"abstraction/{s}_buckets.h5", f"parquet/abstraction/{s}.parquet"),
+                         _bucket_runner(s, keys), inputs=inputs, settings=keys))
     return out
 
 
@@ -94,40 +127,141 @@ def _runner(street: str) -> Any:
 
 def _bucket_runner(street: str, keys: dict[str, Any]) -> Any:
     def run(ctx: Context) -> dict[str, Any]:
+        if street == "river":
+            return build_river_buckets(ctx, int(keys["buckets"]), int(keys["seed"]),
+                                       int(keys["iterations"]), int(keys["sample"]))
         return build_buckets(ctx, street, int(keys["buckets"]), int(keys["seed"]),
                              int(keys["iterations"]))
     return run
 
 
+def _ochs_runner(keys: dict[str, Any]) -> Any:
+    def run(ctx: Context) -> dict[str, Any]:
+        return build_river_ochs(ctx, int(keys["clusters"]), int(keys["seed"]))
+    return run
+
+
+def read_figures(path: Any) -> Figures:
+    """A street's :class:`Figures` back from its ``abstraction/<street>.h5`` (memory-mapped)."""
+    with h5py.File(path, "r") as f:
+        street = str(f.attrs["street"])
+        bins = int(f.attrs["bins"])
+        completions = int(f.attrs["completions"])
+        names = [n for n in ("value", "s1", "s2", "hist") if n in f]
+    arrays = {n: map_dataset(path, n) for n in ["weight", *names]}
+    return Figures(street, bins, completions, **arrays)
+
+
+def _bucket_file(ctx: Context, street: str, k: int, seed: int, iterations: int, method: str,
+                 datasets: dict[str, np.ndarray], objectives: dict[str, float]) -> None:
+    with atomic_path(ctx.path(f"abstraction/{street}_buckets.h5")) as tmp, h5py.File(tmp, "w") as f:
+        f.attrs["street"] = street
+        f.attrs["buckets"] = k
+        f.attrs["seed"] = seed
+        f.attrs["iterations"] = iterations
+        f.attrs["method"] = method
+        for name, v in objectives.items():
+            f.attrs[name] = v
+        for name, arr in datasets.items():
+            f.create_dataset(name, data=arr)
+
+
 def build_buckets(ctx: Context, street: str, k: int, seed: int, iterations: int) -> dict[str, Any]:
     """Cluster a street's classes by their equity histograms (EMD k-medians), weighted by the
-    situations each class stands for, and write ``abstraction/<street>_buckets.h5``."""
-    src = ctx.path(f"abstraction/{street}.h5")
-    with h5py.File(src, "r") as f:
-        hist = np.asarray(f["hist"][:])
-        weight = np.asarray(f["weight"][:])
-        completions = int(f.attrs["completions"])
+    situations each class stands for; write ``abstraction/<street>_buckets.h5`` and the
+    street's Parquet rows with their buckets."""
+    fig = read_figures(ctx.path(f"abstraction/{street}.h5"))
+    assert fig.hist is not None
+    hist = np.asarray(fig.hist)
+    weight = np.asarray(fig.weight)
     ctx.progress(f"clustering {len(hist):,} {street} classes into {k} buckets", 0.05)
     t0 = time.perf_counter()
     c = kmedians_emd(hist, weight, k, seed, iterations)
     seconds = time.perf_counter() - t0
     # objectives in equity units: weighted mean EMD between a class's histogram and its centre
-    scale = float(weight.sum(dtype=np.int64)) * completions * hist.shape[1]
-    with atomic_path(ctx.path(f"abstraction/{street}_buckets.h5")) as tmp, h5py.File(tmp, "w") as f:
-        f.attrs["street"] = street
-        f.attrs["buckets"] = k
-        f.attrs["seed"] = seed
-        f.attrs["iterations"] = c.iterations
-        f.attrs["method"] = ("weighted k-medians of the classes' cumulative equity histograms "
-                             "under L1 (= earth mover's distance between the histograms), "
-                             "k-means++ seeding, weights = situations per class")
-        f.attrs["objective_emd"] = c.objective / scale
-        f.attrs["random_assignment_emd"] = c.random_objective / scale
-        f.create_dataset("bucket", data=c.labels)
-        f.create_dataset("centre_cdf", data=c.centres.astype(np.int32))
+    scale = float(weight.sum(dtype=np.int64)) * fig.completions * hist.shape[1]
+    objectives = {"objective_emd": c.objective / scale, "random_assignment_emd": c.random_objective / scale}
+    _bucket_file(ctx, street, k, seed, c.iterations,
+                 "weighted k-medians of the classes' cumulative equity histograms under L1 (= earth "
+                 "mover's distance between the histograms), k-means++ seeding, weights = "
+                 "situations per class", {"bucket": c.labels, "centre_cdf": c.centres.astype(np.int32)},
+                 objectives)
+    ctx.progress(f"writing parquet/abstraction/{street}.parquet", 0.8)
+    write_parquet(ctx.path(f"parquet/abstraction/{street}.parquet"), fig, c.labels)
     return {"buckets": k, "iterations": c.iterations, "seconds": round(seconds, 1),
-            "objective_emd": round(c.objective / scale, 6),
-            "random_assignment_emd": round(c.random_objective / scale, 6)}
+            **{name: round(v, 6) for name, v in objectives.items()}}
+
+
+def build_river_ochs(ctx: Context, k: int, seed: int) -> dict[str, Any]:
+    """Cluster the 169 preflop classes into ``k`` opponent clusters, then count every river
+    class's ``2*wins + ties`` against each cluster; write ``abstraction/river_ochs.h5``."""
+    pre = read_figures(ctx.path("abstraction/preflop.h5"))
+    assert pre.hist is not None
+    clusters = opponent_clusters(np.asarray(pre.hist), np.asarray(pre.weight), k, seed)
+    table7 = np.asarray(map_dataset(ctx.path("seven.h5"), "score"))
+    t0 = time.perf_counter()
+    label = f"counting river figures against {k} opponent clusters"
+    groups = hand_clusters(clusters.labels)
+    shared: dict[str, Any] = {} if ctx.executor.distributed else {"table7": table7}
+
+    def on_executor(parts: list[np.ndarray]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        handles = [ctx.executor.submit(ochs_block, p, groups, k, **shared) for p in parts]
+        return (h.result() for h in handles)
+    ochs = river_ochs(table7, groups, k, blocks=BLOCKS, run_blocks=on_executor,
+                      progress=lambda f: ctx.progress(label, 0.02 + 0.78 * f))
+    seconds = time.perf_counter() - t0
+    if np.any(ochs == UNSET):
+        raise AssertionError("river OCHS: a class was reached by no board")
+    ctx.progress(f"writing {OCHS_FILE}", 0.85)
+    scale = float(pre.weight.sum(dtype=np.int64)) * pre.completions * pre.bins
+    with atomic_path(ctx.path(OCHS_FILE)) as tmp, h5py.File(tmp, "w", track_order=True) as f:
+        f.attrs["street"] = "river"
+        f.attrs["classes"] = len(ochs)
+        f.attrs["index"] = INDEX_DOC
+        f.attrs["clusters"] = k
+        f.attrs["seed"] = seed
+        f.attrs["definitions"] = (
+            "ochs[i, g] = 2*wins + ties of river class i against the live opponent hands of "
+            "cluster g; equity against the cluster = ochs / (2*n_g), n_g = hands of cluster g "
+            "disjoint from the 7 cards (pipeline.query.abstraction.clusters.cluster_opponents); "
+            "class_cluster[c] = cluster of preflop class c (weighted EMD k-medians of the preflop "
+            "classes' river-equity histograms, seed `seed`, weights = hands per class)")
+        f.attrs["cluster_objective_emd"] = clusters.objective / scale
+        f.attrs["cluster_random_assignment_emd"] = clusters.random_objective / scale
+        f.create_dataset("ochs", data=ochs)
+        f.create_dataset("class_cluster", data=clusters.labels.astype(np.uint8))
+        f.create_dataset("cluster_centre_cdf", data=clusters.centres.astype(np.int64))
+    return {"clusters": k, "count_seconds": round(seconds, 1),
+            "cluster_sizes": np.bincount(clusters.labels, minlength=k).tolist()}
+
+
+def build_river_buckets(ctx: Context, k: int, seed: int, iterations: int, sample: int) -> dict[str, Any]:
+    """Cluster the river classes by their equities against the opponent clusters (L2 k-means,
+    weighted by situations per class); write ``abstraction/river_buckets.h5`` and the river's
+    Parquet rows with their OCHS figures and buckets."""
+    fig = read_figures(ctx.path("abstraction/river.h5"))
+    assert fig.value is not None
+    ochs = map_dataset(ctx.path(OCHS_FILE), "ochs")
+    with h5py.File(ctx.path(OCHS_FILE), "r") as f:
+        class_cluster = np.asarray(f["class_cluster"][:])
+    t0 = time.perf_counter()
+    ctx.progress("equities against the opponent clusters", 0.02)
+    x = ochs_features(ochs, fig.value, hand_clusters(class_cluster))
+    ctx.progress(f"clustering {len(x):,} river classes into {k} buckets", 0.2)
+    c = kmeans_l2(x, fig.weight, k, seed, iterations, sample=sample)
+    del x
+    seconds = time.perf_counter() - t0
+    total = float(np.asarray(fig.weight).sum(dtype=np.int64))
+    objectives = {"objective_l2": c.objective / total, "random_assignment_l2": c.random_objective / total}
+    _bucket_file(ctx, "river", k, seed, c.iterations,
+                 "weighted k-means (squared L2) of the classes' equities against the opponent "
+                 f"clusters (OCHS), Lloyd on a seeded sample of {sample:,} classes, then every "
+                 "class to its nearest centre; k-means++ seeding, weights = situations per class",
+                 {"bucket": c.labels, "centre": c.centres}, objectives)
+    ctx.progress("writing parquet/abstraction/river.parquet", 0.7)
+    write_parquet(ctx.path("parquet/abstraction/river.parquet"), fig, c.labels, ochs)
+    return {"buckets": k, "iterations": c.iterations, "seconds": round(seconds, 1),
+            **{name: round(v, 8) for name, v in objectives.items()}}
 
 
 def _on_executor(ctx: Context, street: str, bins: int, table7: np.ndarray
@@ -143,7 +277,7 @@ def _on_executor(ctx: Context, street: str, bins: int, table7: np.ndarray
 
 
 def build_street(ctx: Context, street: str) -> dict[str, Any]:
-    """Count one street's figures, then write its HDF5 and Parquet files."""
+    """Count one street's figures, then write its HDF5 file (and preflop's Parquet)."""
     bins = int({**DEFAULTS, **ctx.config.section("abstraction")}["bins"])
     table7 = np.asarray(map_dataset(ctx.path("seven.h5"), "score"))
     t0 = time.perf_counter()
@@ -161,8 +295,9 @@ def build_street(ctx: Context, street: str) -> dict[str, Any]:
         raise AssertionError(f"{street}: a class was reached by no board")
     ctx.progress(f"writing abstraction/{street}.h5", 0.82)
     write_h5(ctx.path(f"abstraction/{street}.h5"), fig)
-    ctx.progress(f"writing parquet/abstraction/{street}.parquet", 0.9)
-    write_parquet(ctx.path(f"parquet/abstraction/{street}.parquet"), fig)
+    if street not in BUCKETED:
+        ctx.progress(f"writing parquet/abstraction/{street}.parquet", 0.9)
+        write_parquet(ctx.path(f"parquet/abstraction/{street}.parquet"), fig)
     return {"classes": int(len(fig.weight)), "count_seconds": round(seconds, 1),
             "situations": int(fig.weight.sum(dtype=np.int64))}
 
@@ -190,39 +325,52 @@ def write_h5(path: Any, fig: Figures) -> None:
                 f.create_dataset(name, data=arr)  # contiguous: readers memory-map it
 
 
-def write_parquet(path: Any, fig: Figures) -> None:
-    """One row per class: canonical cards, weight, EHS, EHS² (and the histogram off the river)."""
+def write_parquet(path: Any, fig: Figures, bucket: np.ndarray | None = None,
+                  ochs: np.ndarray | None = None) -> None:
+    """One row per class: canonical cards, weight, EHS, EHS², the histogram (off the river),
+    the river's ``2*wins + ties`` against each opponent cluster and the bucket, when given."""
     import pyarrow.parquet as pq
 
     n = len(fig.weight)
     k = STREETS[fig.street]
-    ehs = fig.ehs()
-    ehs2 = fig.ehs2()
-    schema_cols: dict[str, pa.DataType] = {"index": pa.int64(), "hole": pa.list_(pa.uint8(), 2),
-                                           "board": pa.list_(pa.uint8(), k) if k else pa.list_(pa.uint8()),
-                                           "weight": pa.uint8(), "ehs": pa.float64(), "ehs2": pa.float64()}
+    cols_t: dict[str, pa.DataType] = {"index": pa.int64(), "hole": pa.list_(pa.uint8(), 2),
+                                      "board": pa.list_(pa.uint8(), k) if k else pa.list_(pa.uint8()),
+                                      "weight": pa.uint8(), "ehs": pa.float64(), "ehs2": pa.float64()}
     if fig.hist is not None:
-        schema_cols["histogram"] = pa.list_(pa.uint16(), fig.bins)
-    schema = pa.schema(list(schema_cols.items()))
+        cols_t["histogram"] = pa.list_(pa.uint16(), fig.bins)
+    if ochs is not None:
+        cols_t["ochs"] = pa.list_(pa.uint16(), ochs.shape[1])
+    if bucket is not None:
+        cols_t["bucket"] = pa.uint16()
+    schema = pa.schema(list(cols_t.items()))
     with atomic_path(path) as tmp, pq.ParquetWriter(tmp, schema, compression="zstd") as w:
         for lo in range(0, n, PARQUET_BATCH):
             hi = min(n, lo + PARQUET_BATCH)
             idx = np.arange(lo, hi, dtype=np.int64)
             cards = unindex_batch(fig.street, idx, check=False)
+            part = Figures(fig.street, fig.bins, fig.completions, np.asarray(fig.weight[lo:hi]),
+                           *(None if a is None else np.asarray(a[lo:hi])
+                             for a in (fig.value, fig.s1, fig.s2, fig.hist)))
             cols: dict[str, pa.Array] = {
                 "index": pa.array(idx),
                 "hole": pa.FixedSizeListArray.from_arrays(pa.array(cards[:, :2].ravel()), 2),
                 "board": (pa.FixedSizeListArray.from_arrays(pa.array(cards[:, 2:].ravel()), k) if k
                           else pa.array([[]] * (hi - lo), pa.list_(pa.uint8()))),
-                "weight": pa.array(fig.weight[lo:hi]),
-                "ehs": pa.array(ehs[lo:hi]),
-                "ehs2": pa.array(ehs2[lo:hi]),
+                "weight": pa.array(part.weight),
+                "ehs": pa.array(part.ehs()),
+                "ehs2": pa.array(part.ehs2()),
             }
-            if fig.hist is not None:
-                h = fig.hist[lo:hi].astype(np.uint16)
+            if part.hist is not None:
+                h = part.hist.astype(np.uint16)
                 cols["histogram"] = pa.FixedSizeListArray.from_arrays(pa.array(h.ravel()), fig.bins)
+            if ochs is not None:
+                o = np.asarray(ochs[lo:hi])
+                cols["ochs"] = pa.FixedSizeListArray.from_arrays(pa.array(o.ravel()), o.shape[1])
+            if bucket is not None:
+                cols["bucket"] = pa.array(np.asarray(bucket[lo:hi], np.uint16))
             w.write_table(pa.table(cols, schema=schema))
 
 
-__all__ = ["ENABLED_BY_DEFAULT", "KEYS", "DEFAULTS", "outputs", "stages", "build_street",
-           "write_h5", "write_parquet"]
+__all__ = ["ENABLED_BY_DEFAULT", "KEYS", "DEFAULTS", "OCHS_FILE", "outputs", "stages", "build_street",
+           "build_buckets", "build_river_ochs", "build_river_buckets", "read_figures", "write_h5",
+           "write_parquet"]

@@ -11,7 +11,7 @@ isomorphism algorithm":
    not in H)`` (colex of a rank set: ``sum C(r_i, i)``, ranks ascending, i from 1);
 2. the suits in canonical order: ascending (shape code, per-suit index), shape code
    ``m1 * 6 + m2``; the ascending tuple of the 4 shape codes is the *configuration*
-   (:mod:`pipeline.abstraction.shapes` numbers them, lexicographically, and gives offsets);
+   (:mod:`pipeline.query.abstraction.shapes` numbers them, lexicographically, and gives offsets);
 3. each run of ``j`` suits of one shape with indices ``a_1 <= ... <= a_j`` encodes as a multiset,
    ``sum_i C(a_i + i - 1, i)``, out of ``multichoose(N, j)`` with ``N = C(13, m1) C(13 - m1, m2)``;
 4. the runs combine by mixed radix, first run most significant; the class index is the
@@ -20,7 +20,7 @@ isomorphism algorithm":
 :func:`unindex` inverts each step and returns the class's canonical situation: the suits in
 canonical order get the suit ids 0, 1, 2, 3 (clubs first). docs/ALGORITHM.md has a worked example.
 
-The batch kernels read only the small arrays of :data:`~pipeline.abstraction.shapes.TABLES` and
+The batch kernels read only the small arrays of :data:`~pipeline.query.abstraction.shapes.TABLES` and
 never check their rows: :func:`index_batch` and :func:`unindex_batch` validate first.
 """
 
@@ -32,7 +32,13 @@ import numba as nb
 import numpy as np
 from numpy.typing import ArrayLike
 
-from pipeline.abstraction.shapes import (
+from pipeline.core.bits import ctpop64, cttz64
+from pipeline.core.cards import card_text, format_cards, parse_cards
+from pipeline.core.combos import sort_small, unrank_into
+from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_SUITS
+from pipeline.core.parallel import block, block_count
+from pipeline.errors import InputError, clip
+from pipeline.query.abstraction.shapes import (
     COUNTS_BY_BOARD,
     HOLE_SIZE,
     N_RANKS,
@@ -46,12 +52,6 @@ from pipeline.abstraction.shapes import (
     TABLES,
     IndexerTables,
 )
-from pipeline.core.bits import ctpop64, cttz64
-from pipeline.core.cards import card_text, format_cards, parse_cards
-from pipeline.core.combos import sort_small, unrank_into
-from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_SUITS
-from pipeline.core.parallel import block, block_count
-from pipeline.errors import InputError, clip
 
 #: Board sizes the API accepts, in street order.
 BOARD_SIZES = tuple(STREETS.values())

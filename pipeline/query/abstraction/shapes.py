@@ -1,4 +1,4 @@
-"""Shape tables of the suit-isomorphic hold'em indexer (:mod:`pipeline.abstraction.indexer`).
+"""Shape tables of the suit-isomorphic hold'em indexer (:mod:`pipeline.query.abstraction.indexer`).
 
 A situation is a 2-card hole and a k-card board. Per suit, its hole ranks ``H`` (``m1`` of them)
 and board ranks ``B`` (``m2``, disjoint from ``H``) give the suit's *shape* ``(m1, m2)``, coded
