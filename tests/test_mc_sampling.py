@@ -1,11 +1,12 @@
-"""Sampling of the fixed-seat Monte Carlo kernels (pipeline.equity.mcfixed): the batch generator
-is uniform (chi-square over swap positions, dealt cards and opponents' pairs), rejected draws
-are redrawn, and Monte Carlo agrees with exact counts within 4 standard errors."""
+"""Sampling of the Monte Carlo kernels (pipeline.equity.mcfixed, pipeline.equity.mcranges): the
+batch generator is uniform (chi-square over swap positions, dealt cards and opponents' pairs),
+rejected draws are redrawn, the joint table of range assignments lists exactly the compatible
+ones, and Monte Carlo agrees with exact counts within 4 standard errors on every kernel."""
 
 from __future__ import annotations
 
 import math
-from itertools import combinations
+from itertools import combinations, product
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from pipeline.core.rng import REJECTED, seed_state, shuffle_positions, splitmix_fill, step
 from pipeline.equity.engine import equity_seats
 from pipeline.equity.mcfixed import deal_cards
+from pipeline.equity.mcranges import JOINT_MAX, WEIGHT_ONE, prepare_joint, prepare_seats
 
 #: Normal quantile of a one-sided 1e-6 tail: a fair generator fails a test about once in 10^6 runs.
 Z_TAIL = 4.753
@@ -159,3 +161,67 @@ def test_complete_board_deals_nothing(tables) -> None:  # type: ignore[no-untype
     mc = equity_seats(tables, "AsKs", ["QdQc"], board="Qs Js Ts 2h 3d", samples=5_000, seed=1)
     assert mc.method == "monte-carlo"
     assert [p["equity"] for p in mc.players] == [p["equity"] for p in ex.players] == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("hero,vs,board,seed,joint", [
+    ("AA:0.5,KK", ["QQ,AK:0.25"], "", 51, True),                     # weighted ranges, joint table
+    ("QQ+,AKs", ["A2s+", "random"], "2c 4c 5h 9d", 52, True),       # issue 19's shape on a turn
+    ("66+,A9s+,KTs+,AJo+,KQo", ["A2s+,K8s+,Q9s+,J9s+,T9s,98s", "random"], "3d 6h Jc 2s", 53,
+     False),                                                         # seat by seat, redraws
+    ("66+,A9s+,KTs+,AJo+,KQo:0.3", ["A2s+,K8s+,Q9s+,J9s+,T9s,98s"], "3d 6h Jc", 54, False),
+])
+def test_range_seats_mc_within_4_stderr_of_exact(tables, hero, vs, board, seed, joint) -> None:  # type: ignore[no-untyped-def]
+    ex = equity_seats(tables, hero, vs, board=board, exact=True)
+    n = 300_000
+    mc = equity_seats(tables, hero, vs, board=board, samples=n, seed=seed)
+    assert mc.method == "monte-carlo" and mc.samples == n
+    sizes = [p["combos"] for p in mc.players if p["range"] != "random"]
+    assert (math.prod(sizes) <= JOINT_MAX) == joint  # the kernel the spot is meant to run
+    for e, m in zip(ex.players, mc.players):
+        assert m["stderr"] > 0
+        assert abs(m["equity"] - e["equity"]) < 4 * m["stderr"], (e, m)
+        if e["win"] is not None:
+            assert abs(m["win"] - e["win"]) < 4 * math.sqrt(e["win"] * (1 - e["win"]) / n) + 1e-9
+            assert m["win"] + m["tie"] + m["lose"] == pytest.approx(1.0)
+
+
+def test_joint_table_lists_every_compatible_assignment() -> None:
+    keys = np.arange(52, dtype=np.uint64) * np.uint64(1000)  # distinct sums for the check
+    seats = [[(51, 50, 1.0), (51, 49, 0.5), (47, 44, 1.0)], [(51, 44, 0.25), (50, 45, 1.0), (43, 42, 1.0)]]
+    rows = [h for seat in seats for h in seat]
+    off = np.array([0, 3, 6], np.int64)
+    a = np.array([h[0] for h in rows], np.int64)
+    b = np.array([h[1] for h in rows], np.int64)
+    w = np.array([h[2] for h in rows])
+    m = (np.uint64(1) << a.astype(np.uint64)) | (np.uint64(1) << b.astype(np.uint64))
+    deck = np.array([c for c in range(52) if c != 7], np.uint8)  # one dead card
+    hk, hm, multi, lo, size, ck, cm, thr = prepare_seats(off, a, b, w, m, keys)
+    assert multi.tolist() == [0, 1] and size.tolist() == [3, 3]
+    tk, tm, tdeck, tthr = prepare_joint(deck, multi, lo, size, w, ck, cm)
+    want = [(x, y) for y, x in product(seats[1], seats[0]) if not {x[0], x[1]} & {y[0], y[1]}]
+    assert tk.shape[0] == len(want) == 5
+    top = max(x[2] * y[2] for x, y in want)
+    for t, (x, y) in enumerate(want):  # the first seat's hand varies fastest
+        assert tk[t].tolist() == [int(keys[x[0]] + keys[x[1]]), int(keys[y[0]] + keys[y[1]])]
+        gone = {x[0], x[1], y[0], y[1]}
+        live = [c for c in deck.tolist() if c not in gone]
+        assert tdeck[t, :len(live)].tolist() == live
+        assert int(tthr[t]) == math.floor(x[2] * y[2] / top * WEIGHT_ONE)
+
+
+def test_range_seats_same_on_one_or_two_threads(tables) -> None:  # type: ignore[no-untyped-def]
+    import numba
+
+    start = numba.get_num_threads()
+    if start < 2:
+        pytest.skip("needs 2 numba threads (set NUMBA_NUM_THREADS=2) to compare 1 with 2")
+    spots = [("QQ+,AKs", ["A2s+", "random"], ""),                              # joint table
+             ("66+,A9s+,KTs+,AJo+,KQo", ["A2s+,K8s+,Q9s+,J9s+,T9s,98s"], "3d 6h Jc")]  # seat by seat
+    for hero, vs, board in spots:
+        per = []
+        for k in (1, 2):
+            numba.set_num_threads(k)
+            r = equity_seats(tables, hero, vs, board=board, samples=50_000, seed=78)
+            per.append([(p["win"], p["tie"], p["equity"]) for p in r.players] + [r.counts])
+        numba.set_num_threads(start)
+        assert per[0] == per[1]

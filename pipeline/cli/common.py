@@ -223,7 +223,7 @@ def progress_bar() -> tuple[Callable[[float, str], None], Callable[[], None]]:
 
 #: The equity kernels' modules: a query compiles when one of them has no cache index yet.
 EQUITY_KERNEL_MODULES = ("exactcount", "enumerate", "rangeexact", "rangerandom", "montecarlo",
-                         "mcfixed", "omaha", "breakdown", "allhands", "headsup_preflop")
+                         "mcfixed", "mcranges", "omaha", "breakdown", "allhands", "headsup_preflop")
 
 
 def _cache_dirs(module_file: Path) -> list[Path]:

@@ -26,8 +26,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from pipeline.core.constants import SHARE_SCALE
-from pipeline.core.fasteval import hand_key, hand_score
+from pipeline.core.constants import BOARD_CARDS, SHARE_SCALE
+from pipeline.core.fasteval import hand_score
 from pipeline.core.rng import (
     DRAWS_PER_WORD,
     REJECTED,
@@ -48,7 +48,7 @@ WIN, TIE, LOSE, SHARE, SHARE2 = range(5)
 
 
 @nb.njit(cache=True)
-def _batch_size(deals: int, need: int) -> int:
+def batch_size(deals: int, need: int) -> int:
     """Deals per batch: about BATCH_DRAWS draws, the chunk split into equal batches (no
     random numbers made for deals that are not played), a multiple of 8."""
     most = max(8, BATCH_DRAWS // max(need, 1))
@@ -58,7 +58,22 @@ def _batch_size(deals: int, need: int) -> int:
 
 
 @nb.njit(inline="always", cache=True)
-def _swap_in(deck: np.ndarray, pos: np.uint8, i: int, n: int,
+def board_key(cards: np.ndarray, r: int, keys: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """``(key, mask)`` of the first ``r`` (at most BOARD_CARDS) cards: a loop of constant
+    length, so LLVM unrolls it even when ``r`` is only known at run time (a loop of ``r``
+    steps was vectorized into slow gathers)."""
+    key = np.uint64(0)
+    mask = np.uint64(0)
+    for i in range(BOARD_CARDS):
+        if i < r:
+            c = cards[i]
+            key += keys[c]
+            mask |= np.uint64(1) << np.uint64(c)
+    return key, mask
+
+
+@nb.njit(inline="always", cache=True)
+def swap_in(deck: np.ndarray, pos: np.uint8, i: int, n: int,
              s_red: np.uint64) -> tuple[np.uint64, np.uint8]:
     """Fisher-Yates step ``i``: move the card at ``pos`` (a rejected draw is redrawn from
     ``s_red``) to ``deck[i]``; returns (redraw state, card)."""
@@ -84,8 +99,8 @@ def _heads_up(count: int, pos: np.ndarray, deck: np.ndarray, r: int, n_fixed: in
     one = np.uint64(1)
     for d in range(count):
         for i in range(need):
-            s_red, _ = _swap_in(deck, pos[i, d], i, n, s_red)
-        dealt_key, dealt_mask = hand_key(deck, r, keys)
+            s_red, _ = swap_in(deck, pos[i, d], i, n, s_red)
+        dealt_key, dealt_mask = board_key(deck, r, keys)
         bkey = board0_key + dealt_key
         bmask = board0_mask | dealt_mask
         if n_fixed >= 1:
@@ -122,8 +137,8 @@ def _multiway(count: int, pos: np.ndarray, deck: np.ndarray, r: int, n_random: i
     one = np.uint64(1)
     for d in range(count):
         for i in range(need):
-            s_red, _ = _swap_in(deck, pos[i, d], i, n, s_red)
-        dealt_key, dealt_mask = hand_key(deck, r, keys)
+            s_red, _ = swap_in(deck, pos[i, d], i, n, s_red)
+        dealt_key, dealt_mask = board_key(deck, r, keys)
         bkey = board0_key + dealt_key
         bmask = board0_mask | dealt_mask
         # running best and the set of seats holding it, without branches
@@ -161,7 +176,7 @@ def fixed_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
     """
     n_fixed = hk.shape[0]
     need = r + 2 * n_random
-    batch = _batch_size(deals, need)
+    batch = batch_size(deals, need)
     words = np.empty(((need + DRAWS_PER_WORD - 1) // DRAWS_PER_WORD, batch), np.uint64)
     pos = np.empty((need, batch), np.uint8)
     _, s_red = step(s ^ np.uint64(REDRAW_SALT))
@@ -190,7 +205,7 @@ def deal_cards(deals: int, s: np.uint64, deck: np.ndarray, need: int) -> np.ndar
     :func:`fixed_chunk` draws them (same batches, redraw stream and swaps); uint8[deals, need].
     For tests of the sampling and for tools."""
     out = np.empty((deals, need), np.uint8)
-    batch = _batch_size(deals, need)
+    batch = batch_size(deals, need)
     words = np.empty(((need + DRAWS_PER_WORD - 1) // DRAWS_PER_WORD, batch), np.uint64)
     pos = np.empty((need, batch), np.uint8)
     _, s_red = step(s ^ np.uint64(REDRAW_SALT))
@@ -202,7 +217,7 @@ def deal_cards(deals: int, s: np.uint64, deck: np.ndarray, need: int) -> np.ndar
         shuffle_positions(words, n, need, pos)
         for d in range(count):
             for i in range(need):
-                s_red, c = _swap_in(deck, pos[i, d], i, n, s_red)
+                s_red, c = swap_in(deck, pos[i, d], i, n, s_red)
                 out[done + d, i] = c
         done += count
     return out
@@ -237,4 +252,5 @@ def hist_to_sums(hist: np.ndarray, deals: int, acc: np.ndarray) -> None:
         acc[p, LOSE] += deals - wins[p] - ties[p]
 
 
-__all__ = ["BATCH_DRAWS", "deal_cards", "fixed_chunk", "hist_to_sums"]
+__all__ = ["BATCH_DRAWS", "REDRAW_SALT", "batch_size", "board_key", "deal_cards", "fixed_chunk", "hist_to_sums",
+           "swap_in"]

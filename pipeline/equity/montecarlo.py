@@ -1,29 +1,24 @@
 """Monte Carlo equity for every seat: hands, weighted ranges and random hands, with stopping rules.
 
-One deal:
+Every deal gives each seat holding a range (a named hand is a range of one) a hand by
+weight, with the PokerStove/Equilab convention for ranges that collide: an assignment of hands
+is as likely as the product of its weights among the assignments that share no card. The
+board cards to come and the random seats' hands are a uniform draw from the cards left. The
+board's evaluator key is summed once; each seat adds its two cards' keys and looks its score
+up in the cache-resident tables (:mod:`pipeline.core.fasteval`). Three kernels do this, by
+table shape:
 
-1. every seat holding a range (a named hand is a range of one) draws a hand by weight -
-   uniform index, kept with probability equal to its weight; if two seats' hands share a
-   card the whole assignment is thrown away and drawn again. Seats draw independently, so
-   an assignment is accepted with probability proportional to the product of its weights
-   among the non-conflicting ones: exactly the PokerStove/Equilab convention;
-2. the missing board cards and the random seats' hands come from one partial Fisher-Yates
-   shuffle of the live deck, skipping the assigned cards (a drawn card that is taken is
-   moved out of the pool and the draw repeated, so every draw is uniform over the cards
-   still free). Every assignment leaves the same number of free cards, so all board and
-   random-hand completions are equally likely whatever was assigned;
-3. the board's evaluator key is summed once; each seat adds its two cards' keys and looks
-   its score up in the cache-resident tables (:mod:`pipeline.core.fasteval`).
+* every seat one known hand or random: :func:`pipeline.equity.mcfixed.fixed_chunk`;
+* ranges whose compatible assignments can be listed (:data:`~pipeline.equity.mcranges.JOINT_MAX`):
+  :func:`pipeline.equity.mcranges.joint_chunk` draws one row of that list per deal;
+* wider ranges: :func:`pipeline.equity.mcranges.range_chunk` draws each seat's hand and
+  redraws the whole assignment when two hands share a card.
 
-When every seat holds one known hand or a random hand (no ranges), chunks run the batch
-kernel of :mod:`pipeline.equity.mcfixed` instead: same sampling (one partial Fisher-Yates
-shuffle of the live deck per deal), with the random numbers of a batch of deals made in
-vectorized loops.
-
-Per seat the kernel keeps integer sums of the pot share (units of 1/2520) and of its
-square, so means and variances come out of exact integer moments (no rounding, unlike a
-float running variance, and additive over chunks and threads). Chunk ``k`` of a run always
-uses generator stream ``k``, so a result depends only on the seed and the sample count.
+Each chunk counts, per deal, the set of seats holding the best hand; per seat, win/tie/lose
+counts and integer sums of the pot share (units of 1/2520) and of its square follow from
+those counts, so means and variances come out of exact integer moments (additive over chunks
+and threads). Chunk ``k`` of a run always uses generator stream ``k``, so a result depends only
+on the seed and the sample count, never on the number of threads.
 """
 
 from __future__ import annotations
@@ -37,10 +32,9 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.constants import MAX_SAMPLES, SHARE_SCALE
-from pipeline.core.fasteval import hand_key, hand_score
-from pipeline.core.rng import seed_state, step_below, step_below_buffered, step_uniform
+from pipeline.core.rng import seed_state
 from pipeline.equity.mcfixed import fixed_chunk, hist_to_sums
-from pipeline.equity.standing import add_score
+from pipeline.equity.mcranges import joint_chunk, prepare_joint, prepare_seats, range_chunk
 
 #: Default Monte Carlo sample count: shares lie in [0, 1] so a seat's variance is <= 1/4 and
 #: 0.5 / sqrt(300,000) < 0.1 percentage point.
@@ -66,181 +60,59 @@ MAX_SECONDS = 3600.0
 
 
 @nb.njit(cache=True)
-def _deal_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np.uint64,
-                r: int, deck: np.ndarray, ranged: np.ndarray, off: np.ndarray,
-                hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
-                hand_m: np.ndarray, n_random: int, keys: np.ndarray, offsets: np.ndarray,
-                ranks: np.ndarray, flush: np.ndarray, acc: np.ndarray) -> int:
-    """Play ``deals`` deals into acc[P, N_COLS]; returns assignment draws (tries) made, or -1
-    when the ranges kept conflicting. The generator state lives in a register (``s``)."""
-    n_ranged = ranged.shape[0]
-    P = n_ranged + n_random
-    sc = np.empty(P, np.int64)
-    hk = np.empty(n_ranged, np.uint64)
-    hm = np.empty(n_ranged, np.uint64)
-    wins = np.zeros(P, np.int64)
-    ties = np.zeros(P, np.int64)
-    shares = np.zeros(P, np.int64)
-    squares = np.zeros(P, np.int64)
-    n_deck = deck.shape[0]
-    need = r + 2 * n_random
-    tries = 0
-    one = np.uint64(1)
-    buf = np.uint64(0)
-    # seats holding one hand each never redraw: their cards and keys are set once
-    fixed_only = True
-    fixed_used = np.uint64(0)
-    for q in range(n_ranged):
-        p = ranged[q]
-        if off[p + 1] - off[p] != 1:
-            fixed_only = False
-        else:
-            k = off[p]
-            hk[q] = keys[hand_a[k]] + keys[hand_b[k]]
-            hm[q] = hand_m[k]
-            fixed_used |= hand_m[k]
-    for _ in range(deals):
-        used = fixed_used
-        fails = 0
-        while not fixed_only:
-            tries += 1
-            used = np.uint64(0)
-            ok = True
-            for q in range(n_ranged):
-                p = ranged[q]
-                lo = off[p]
-                size = off[p + 1] - lo
-                k = lo
-                if size > 1:
-                    while True:
-                        s, j = step_below(s, size)
-                        k = lo + j
-                        w = hand_w[k]
-                        if w >= 1.0:
-                            break
-                        s, u = step_uniform(s)
-                        if u < w:
-                            break
-                m = hand_m[k]
-                if m & used:
-                    ok = False
-                    break
-                used |= m
-                hk[q] = keys[hand_a[k]] + keys[hand_b[k]]
-                hm[q] = m
-            if ok:
-                break
-            fails += 1
-            if fails > MAX_TRIES:
-                return -1
-        if fixed_only:
-            tries += 1
-        n = n_deck
-        for i in range(need):
-            while True:
-                s, buf, j = step_below_buffered(s, buf, n - i)
-                j += i
-                c = deck[j]
-                if not (used >> np.uint64(c)) & one:
-                    break
-                deck[j] = deck[n - 1]
-                deck[n - 1] = c
-                n -= 1
-            deck[j] = deck[i]
-            deck[i] = c
-        dealt_key, dealt_mask = hand_key(deck, r, keys)
-        bkey = board0_key + dealt_key
-        bmask = board0_mask | dealt_mask
-        best = 0
-        nbest = 0
-        for q in range(n_ranged):
-            v = hand_score(bkey + hk[q], bmask | hm[q], offsets, ranks, flush)
-            sc[q] = v
-            best, nbest = add_score(v, best, nbest)
-        for t in range(n_random):
-            a = deck[r + 2 * t]
-            b = deck[r + 2 * t + 1]
-            v = hand_score(bkey + keys[a] + keys[b],
-                           bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
-                           offsets, ranks, flush)
-            sc[n_ranged + t] = v
-            best, nbest = add_score(v, best, nbest)
-        sh = SHARE_SCALE // nbest
-        for p in range(P):
-            if sc[p] == best:
-                if nbest == 1:
-                    wins[p] += 1
-                else:
-                    ties[p] += 1
-                shares[p] += sh
-                squares[p] += sh * sh
-    for p in range(P):
-        acc[p, 0] += wins[p]
-        acc[p, 1] += ties[p]
-        acc[p, 2] += deals - wins[p] - ties[p]
-        acc[p, 3] += shares[p]
-        acc[p, 4] += squares[p]
-    return tries
-
-
-@nb.njit(cache=True)
-def _fixed_seats(ranged: np.ndarray, off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray,
-                 hand_m: np.ndarray, keys: np.ndarray) -> tuple[bool, np.ndarray, np.ndarray]:
-    """(every ranged seat holds one hand, their card-key sums, their masks)."""
-    n_ranged = ranged.shape[0]
-    hk = np.zeros(n_ranged, np.uint64)
-    hm = np.zeros(n_ranged, np.uint64)
-    for q in range(n_ranged):
-        k = off[ranged[q]]
-        if off[ranged[q] + 1] - k != 1:
-            return False, hk, hm
-        hk[q] = keys[hand_a[k]] + keys[hand_b[k]]
-        hm[q] = hand_m[k]
-    return True, hk, hm
-
-
-@nb.njit(cache=True)
 def _play_chunk(deals: int, seed: int, stream: int, board0_key: np.uint64,
-                board0_mask: np.uint64, r: int, deck: np.ndarray, ranged: np.ndarray,
-                off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
-                hand_m: np.ndarray, n_random: int, keys: np.ndarray, offsets: np.ndarray,
-                ranks: np.ndarray, flush: np.ndarray, fixed_only: bool, hk: np.ndarray,
-                hm: np.ndarray, acc: np.ndarray) -> int:
+                board0_mask: np.uint64, r: int, deck: np.ndarray, n_random: int,
+                keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
+                hk: np.ndarray, hm: np.ndarray, multi: np.ndarray, lo: np.ndarray,
+                size: np.ndarray, hand_w: np.ndarray, thr: np.ndarray, ck: np.ndarray,
+                cm: np.ndarray, tk: np.ndarray, tm: np.ndarray, tdeck: np.ndarray,
+                tthr: np.ndarray, acc: np.ndarray) -> int:
     """One chunk on generator stream ``stream`` into acc[P, N_COLS]; returns its tries."""
     st = seed_state(seed, stream)
-    if fixed_only:
+    hist = np.zeros(1 << acc.shape[0], np.int64)
+    if multi.shape[0] == 0:
         # every seat one hand or random: the batch kernel of mcfixed
-        hist = np.zeros(1 << acc.shape[0], np.int64)
-        fixed_chunk(deals, st[0], board0_key, board0_mask, r, deck.astype(np.uint8), hk, hm,
-                    n_random, keys, offsets, ranks, flush, hist)
+        fixed_chunk(deals, st[0], board0_key, board0_mask, r, deck.copy(), hk, hm, n_random,
+                    keys, offsets, ranks, flush, hist)
+        tries = deals
+    elif tthr.shape[0] > 0:
+        # few enough assignments of the ranges to list the compatible ones
+        tries = joint_chunk(deals, st[0], board0_key, board0_mask, r,
+                            deck.shape[0] - 2 * multi.shape[0], hk.copy(), hm.copy(), multi, tk,
+                            tm, tdeck, tthr, n_random, keys, offsets, ranks, flush, hist)
+    else:
+        tries = range_chunk(deals, st[0], board0_key, board0_mask, r, deck.copy(), hk.copy(),
+                            hm.copy(), multi, lo, size, hand_w, thr, ck, cm, n_random, keys,
+                            offsets, ranks, flush, hist, MAX_TRIES)
+    if tries >= 0:
         hist_to_sums(hist, deals, acc)
-        return deals
-    return _deal_chunk(deals, st[0], board0_key, board0_mask, r, deck.copy(), ranged, off,
-                       hand_a, hand_b, hand_w, hand_m, n_random, keys, offsets, ranks, flush, acc)
+    return tries
 
 
 @nb.njit(cache=True, parallel=True)
 def mc_round(sizes: np.ndarray, seed: int, stream0: int, board0_key: np.uint64,
-             board0_mask: np.uint64, r: int, deck: np.ndarray, ranged: np.ndarray,
-             off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
-             hand_m: np.ndarray, n_random: int, keys: np.ndarray, offsets: np.ndarray,
-             ranks: np.ndarray, flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+             board0_mask: np.uint64, r: int, deck: np.ndarray, off: np.ndarray,
+             hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray, hand_m: np.ndarray,
+             n_random: int, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+             flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Chunks ``stream0 .. stream0 + len(sizes) - 1`` (sizes[i] deals each), in parallel.
 
     Returns (int64[chunks, P, N_COLS] per-seat sums, int64[chunks] assignment draws; -1 if
-    a chunk gave up on conflicting ranges). Seats are the ranged ones (``ranged`` lists their
-    indices into ``off``) followed by ``n_random`` random hands.
+    a chunk gave up on conflicting ranges). Seats are the ranged ones (seat p's hands are rows
+    ``off[p]:off[p + 1]``) followed by ``n_random`` random hands.
     """
     nch = sizes.shape[0]
-    acc = np.zeros((nch, ranged.shape[0] + n_random, N_COLS), np.int64)
+    acc = np.zeros((nch, off.shape[0] - 1 + n_random, N_COLS), np.int64)
     tries = np.zeros(nch, np.int64)
-    fixed_only, hk, hm = _fixed_seats(ranged, off, hand_a, hand_b, hand_m, keys)
+    hk, hm, multi, lo, size, ck, cm, thr = prepare_seats(off, hand_a, hand_b, hand_w, hand_m, keys)
+    deck8 = deck.astype(np.uint8)
+    tk, tm, tdeck, tthr = prepare_joint(deck8, multi, lo, size, hand_w, ck, cm)
     # the chunk is a separate function: the same kernels inlined into the parallel loop body
     # ran about 15 % slower
     for ch in nb.prange(nch):
-        tries[ch] = _play_chunk(sizes[ch], seed, stream0 + ch, board0_key, board0_mask, r, deck,
-                                ranged, off, hand_a, hand_b, hand_w, hand_m, n_random, keys,
-                                offsets, ranks, flush, fixed_only, hk, hm, acc[ch])
+        tries[ch] = _play_chunk(sizes[ch], seed, stream0 + ch, board0_key, board0_mask, r, deck8,
+                                n_random, keys, offsets, ranks, flush, hk, hm, multi, lo, size,
+                                hand_w, thr, ck, cm, tk, tm, tdeck, tthr, acc[ch])
     return acc, tries
 
 
@@ -326,6 +198,7 @@ def drive_rounds(play: Callable[[np.ndarray, int], tuple[np.ndarray, int]], seat
     tries = 0
     next_chunk = 0
     t0 = time.perf_counter()
+    round_s, round_deals = 0.0, 1
     stopped = "samples"
     while True:
         if samples is not None:
@@ -346,16 +219,20 @@ def drive_rounds(play: Callable[[np.ndarray, int], tuple[np.ndarray, int]], seat
                 n_ch = int(min(max(-(-want // TARGET_CHUNK), 1), 64 * ROUND_CHUNKS)) \
                     if math.isfinite(want) else ROUND_CHUNKS
             elif time_limit is not None and done > 0:
-                per_deal = (time.perf_counter() - t0) / done
+                # the last round's pace: the first round also paid for loading the kernels
+                per_deal = round_s / round_deals
                 left_s = time_limit - (time.perf_counter() - t0)
                 n_ch = int(min(max(left_s / per_deal / TARGET_CHUNK, 1), 64 * ROUND_CHUNKS))
                 n_ch = max(1, min(n_ch, int(0.25 / per_deal / TARGET_CHUNK) + 1))
             n_ch = max(1, min(n_ch, -(-(max_samples - done) // TARGET_CHUNK)))
             sizes = np.full(n_ch, TARGET_CHUNK, np.int64)
+        t_round = time.perf_counter()
         acc, tr = play(sizes, next_chunk)
+        round_s = time.perf_counter() - t_round
+        round_deals = int(sizes.sum())
         sums += acc
         tries += tr
-        done += int(sizes.sum())
+        done += round_deals
         next_chunk += n_ch
         elapsed = time.perf_counter() - t0
         tot = McTotals(sums, done, tries, "")
@@ -389,12 +266,11 @@ def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.nda
            progress: Callable[[float, str], None] | None = None) -> McTotals:
     """Hold'em seats dealt until a stopping rule holds (see :func:`drive_rounds`)."""
     P = seats.off.shape[0] - 1 + seats.n_random
-    ranged = np.arange(seats.off.shape[0] - 1, dtype=np.int64)
     deck = np.ascontiguousarray(deck, dtype=np.int64)
 
     def play(sizes: np.ndarray, stream0: int) -> tuple[np.ndarray, int]:
         acc, tr = mc_round(sizes, seed, stream0, np.uint64(board0_key), np.uint64(board0_mask),
-                           r, deck, ranged, seats.off, seats.hand_a, seats.hand_b, seats.hand_w,
+                           r, deck, seats.off, seats.hand_a, seats.hand_b, seats.hand_w,
                            seats.hand_m, seats.n_random, keys, offsets, ranks, flush)
         if (tr < 0).any():
             from pipeline.errors import InputError
