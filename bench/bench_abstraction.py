@@ -39,7 +39,12 @@ def run(report) -> None:  # type: ignore[no-untyped-def]
     from pipeline.query.tables import Tables
 
     report.head("abstraction: exact per-street figures and buckets (issue 18)")
-    table7 = np.asarray(Tables(ROOT / "artifacts").table(7))
+    if (ROOT / "artifacts" / "seven.h5").is_file():
+        table7 = np.asarray(Tables(ROOT / "artifacts").table(7))
+    else:   # no built tables here: the same scores, computed in the process (what a Dask worker does)
+        from pipeline.core.evaluate import seven_scores
+
+        table7 = seven_scores()
     boards5, w5 = canonical_boards(5)
     river_and_preflop(table7, DEFAULT_BINS, boards=boards5[:10], board_w=w5[:10])   # compile
     t0 = time.perf_counter()

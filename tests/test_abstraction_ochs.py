@@ -98,7 +98,7 @@ def test_ochs_of_random_river_situations_equal_a_brute_force(table7: np.ndarray)
         assert got[int(idx[r])].tolist() == (2 * w + t).tolist(), c
         assert n_g[r].tolist() == o.tolist(), c
         if r < 20:   # the CLI's recount agrees too
-            wc, tc, oc = river_counts(table7, c[:2], c[2:], groups)
+            wc, tc, oc = river_counts(table7, c[:2], c[2:], groups, K)
             assert wc.tolist() == w.tolist() and tc.tolist() == t.tolist() and oc.tolist() == o.tolist()
 
 

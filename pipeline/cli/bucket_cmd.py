@@ -79,7 +79,8 @@ def answer(artifacts: Any, rows: list[tuple[list[int], list[int], str]]) -> list
                 counted = [int(2 * w[0] + t[0])]
                 obj["wins"], obj["ties"] = int(w[0]), int(t[0])
                 if groups is not None:
-                    wg, tg, ng = river_counts(table7, rows[i][0], rows[i][1], groups)
+                    wg, tg, ng = river_counts(table7, rows[i][0], rows[i][1], groups,
+                                              got["ochs"].shape[1])
                     stored += [int(v) for v in got["ochs"][j]]
                     counted += [int(v) for v in 2 * wg + tg]
                     obj["ochs"] = [{"cluster": g, "wins": int(wg[g]), "ties": int(tg[g]),

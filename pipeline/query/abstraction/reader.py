@@ -76,7 +76,7 @@ class StreetTable:
             raise ArtifactError(f"no OCHS figures for the {self.street} (river only: "
                                 f"`pokertables build abstraction:river-ochs`)")
         idx = self._checked(idx)
-        k = int(self.class_cluster.max()) + 1
+        k = int(self.arrays["ochs"].shape[1])
         return cluster_opponents(unindex_batch(self.street, idx, check=False),
                                  hand_clusters(self.class_cluster), k)
 
@@ -126,11 +126,12 @@ def open_street(artifacts: Path | str, street: str) -> StreetTable:
 
 
 def river_counts(table7: np.ndarray, hole: list[int], board: list[int],
-                 hand_cluster: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 hand_cluster: np.ndarray | None = None, clusters: int = 1
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Wins, ties and opponent hands of ``hole`` on a complete ``board``, counted one opponent
     hand at a time from the 7-card scores (the tables store only ``2*wins + ties``): int64
-    arrays of one entry (all 990 hands), or per cluster given ``hand_cluster`` (per two-card
-    hand, by colex index)."""
+    arrays of one entry (all 990 hands), or of ``clusters`` entries given ``hand_cluster`` (the
+    cluster of each two-card hand, by colex index)."""
     gone = set(hole) | set(board)
     rest = [c for c in range(DECK_SIZE) if c not in gone]
     pairs = np.array(list(combinations(rest, 2)), np.int64)
@@ -138,7 +139,7 @@ def river_counts(table7: np.ndarray, hole: list[int], board: list[int],
     theirs = np.array([int(table7[colex_index(sorted([int(a), int(b), *board]))]) for a, b in pairs])
     group = (np.zeros(len(pairs), np.int64) if hand_cluster is None
              else np.asarray(hand_cluster)[pairs[:, 0] + pairs[:, 1] * (pairs[:, 1] - 1) // 2])
-    k = 1 if hand_cluster is None else int(np.asarray(hand_cluster).max()) + 1
+    k = 1 if hand_cluster is None else clusters
     return (np.bincount(group, weights=mine > theirs, minlength=k).astype(np.int64),
             np.bincount(group, weights=mine == theirs, minlength=k).astype(np.int64),
             np.bincount(group, minlength=k).astype(np.int64))
