@@ -31,7 +31,7 @@ import numpy as np
 from pipeline.core.cards import format_cards, parse_cards
 from pipeline.core.constants import DECK_SIZE, MAX_PLAYERS, SHARE_SCALE
 from pipeline.equity.montecarlo import DEFAULT_SAMPLES, Seats, check_stop_rule, run_mc, stop_note
-from pipeline.equity.ranges import Range, parse_range
+from pipeline.equity.ranges import Range, parse_range, ranges_fit
 from pipeline.equity.result import EquityResult, seat_row
 from pipeline.equity.starting_hands import HOLE_CARDS, HOLE_MASKS
 from pipeline.errors import ArtifactError, InputError, clip
@@ -190,7 +190,7 @@ def _deck_without(mask: int) -> np.ndarray:
 def _check_fits(table: Table) -> None:
     """InputError when no assignment gives every range seat a hand without a shared card."""
     ranged = tuple(s for s, r in zip(table.seats, table.random) if not r)
-    if _assignable(ranged) is False:
+    if ranges_fit(ranged) is False:
         raise InputError("the ranges cannot all be dealt at once: every assignment of hands "
                          "shares a card")
     need = 5 - len(table.board) + 2 * len(table.seats)
@@ -198,33 +198,6 @@ def _check_fits(table: Table) -> None:
     if need > free:
         raise InputError(f"deck exhausted: {len(table.seats)} hands and {5 - len(table.board)} "
                          f"board cards need {need} cards but only {free} are left")
-
-
-#: Search steps :func:`_assignable` takes before it gives up.
-FIT_BUDGET = 200_000
-
-
-@functools.lru_cache(maxsize=RANGE_CACHE)
-def _assignable(ranged: tuple[Range, ...]) -> bool | None:
-    """Whether some assignment gives every range seat a hand with no card shared (None when
-    the search gave up: the kernels find out themselves)."""
-    masks = [[int(m) for m in HOLE_MASKS[s.hands]] for s in sorted(ranged, key=lambda s: s.combos)]
-    budget = [FIT_BUDGET]
-
-    def dfs(i: int, used: int) -> bool | None:
-        if i == len(masks):
-            return True
-        for m in masks[i]:
-            budget[0] -= 1
-            if budget[0] < 0:
-                return None
-            if not m & used:
-                got = dfs(i + 1, used | m)
-                if got is None or got:
-                    return got
-        return False
-
-    return dfs(0, 0)
 
 
 def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int | None = None,

@@ -329,6 +329,33 @@ def parse_range(text: str, strength: Any = None) -> Range:
     return Range(" ".join(text.split()), idx.astype(np.int64), weights[idx], given)
 
 
+#: Search steps :func:`ranges_fit` takes before it gives up.
+FIT_BUDGET = 200_000
+
+
+@functools.lru_cache(maxsize=REMOVED_CACHE)
+def ranges_fit(ranged: tuple[Range, ...]) -> bool | None:
+    """Whether some assignment gives every range a hand with no card shared (None when the
+    search gave up: the exact and Monte Carlo kernels find out themselves)."""
+    masks = [[int(m) for m in HOLE_MASKS[s.hands]] for s in sorted(ranged, key=lambda s: s.combos)]
+    budget = [FIT_BUDGET]
+
+    def dfs(i: int, used: int) -> bool | None:
+        if i == len(masks):
+            return True
+        for m in masks[i]:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            if not m & used:
+                got = dfs(i + 1, used | m)
+                if got is None or got:
+                    return got
+        return False
+
+    return dfs(0, 0)
+
+
 def single_hand(cards: list[int]) -> Range:
     """The range holding exactly the two given cards."""
     a, b = cards
@@ -336,4 +363,4 @@ def single_hand(cards: list[int]) -> Range:
                  np.ones(1, np.float64), (a, b))
 
 
-__all__ = ["Range", "parse_range", "percent_choices", "single_hand", "MAX_SHOWN"]
+__all__ = ["Range", "parse_range", "percent_choices", "ranges_fit", "single_hand", "MAX_SHOWN"]
