@@ -366,18 +366,24 @@ class Tables(ScoreClasses):
             raise InputError(f"card ids must be integers, got dtype {arr.dtype}")
         out = np.empty(arr.shape[0], np.uint16)
         fast = self._fast_eval()
-        if fast is not None:
-            # the cache-resident evaluator: ~10x the dense table's speed on random hands
-            from pipeline.core.fasteval import score_rows as fast_rows
+        if fast is not None and k == 7:
+            # the 7-card kernel (core/sevens.py): rows checked inside its loop, no generic k
+            from pipeline.core.sevens import score_seven_rows
 
-            nbad = fast_rows(np.ascontiguousarray(arr), fast, out)
+            bad = score_seven_rows(arr, fast, out)
         else:
-            from pipeline.query.lookup import score_rows
+            if fast is not None:
+                # the cache-resident evaluator: ~10x the dense table's speed on random hands
+                from pipeline.core.fasteval import score_rows as fast_rows
 
-            nbad = score_rows(np.ascontiguousarray(arr), BINOM, self._table(k).array, out)
-        if nbad:
-            i = int(np.flatnonzero(out == 0)[0])
-            raise InputError(f"row {i} is not {k} distinct card ids 0..51: {arr[i].tolist()}")
+                nbad = fast_rows(np.ascontiguousarray(arr), fast, out)
+            else:
+                from pipeline.query.lookup import score_rows
+
+                nbad = score_rows(np.ascontiguousarray(arr), BINOM, self._table(k).array, out)
+            bad = int(np.flatnonzero(out == 0)[0]) if nbad else -1
+        if bad >= 0:
+            raise InputError(f"row {bad} is not {k} distinct card ids 0..51: {arr[bad].tolist()}")
         return self._check_batch(out, k)
 
     def _score_bitmaps(self, bits: npt.NDArray[np.uint64], k: int) -> Scores:
