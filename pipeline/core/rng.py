@@ -61,12 +61,6 @@ def below(state: np.ndarray, n: int) -> int:
 
 
 @nb.njit(cache=True)
-def uniform01(state: np.ndarray) -> float:
-    """Uniform double in [0, 1) from the top 53 bits of one splitmix output."""
-    return float(splitmix(state) >> np.uint64(11)) * _INV53
-
-
-@nb.njit(cache=True)
 def seed_state(seed: int, stream: int) -> np.ndarray:
     """Independent generator state for (seed, stream): chunks never share a sequence start."""
     st = np.zeros(3, np.uint64)
@@ -108,27 +102,6 @@ def step_uniform(s: np.uint64) -> tuple[np.uint64, float]:
     """(next state, uniform double in [0, 1))."""
     s, z = step(s)
     return s, float(z >> np.uint64(11)) * _INV53
-
-
-@nb.njit(inline="always", cache=True)
-def step_below_buffered(s: np.uint64, buf: np.uint64, n: int) -> tuple[np.uint64, np.uint64, int]:
-    """Like :func:`step_below`, but each splitmix output serves two draws: ``buf`` holds the
-    unused low 32 bits plus a flag in bit 32 (0 = empty). Returns (state, buffer, draw)."""
-    nn = np.uint64(n)
-    lo32 = np.uint64(0xFFFFFFFF)
-    flag = np.uint64(1) << np.uint64(32)
-    while True:
-        if buf & flag:
-            r32 = buf & lo32
-            buf = np.uint64(0)
-        else:
-            s, z = step(s)
-            r32 = z >> np.uint64(32)
-            buf = (z & lo32) | flag
-        m = r32 * nn
-        low = m & lo32
-        if low >= nn or low >= (np.uint64(0x100000000) - nn) % nn:
-            return s, buf, int(m >> np.uint64(32))
 
 
 #: Bits per bounded draw in the batch generator (four draws per 64-bit word).
@@ -178,6 +151,6 @@ def shuffle_positions(words: np.ndarray, n: int, need: int, out: np.ndarray) -> 
             out[i, d] = pos if (m & lo_mask) >= limit else np.uint8(REJECTED)
 
 
-__all__ = ["splitmix", "bits32", "below", "uniform01", "seed_state", "step", "step_below",
-           "step_uniform", "step_below_buffered", "splitmix_fill", "shuffle_positions",
+__all__ = ["splitmix", "bits32", "below", "seed_state", "step", "step_below", "step_uniform",
+           "splitmix_fill", "shuffle_positions",
            "DRAW_BITS", "DRAWS_PER_WORD", "REJECTED"]
