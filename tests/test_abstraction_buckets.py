@@ -200,3 +200,25 @@ def test_bucket_file_names_the_bad_line(tmp_path: Path) -> None:
 def test_bucket_without_the_tables_says_how_to_build(tmp_path: Path) -> None:
     r = run_cli("--artifacts", str(tmp_path), "bucket", "AhKd", "--board", "Qh7d2c")
     assert r.returncode != 0 and "pokertables build abstraction" in r.stderr, r.stderr
+
+
+def test_the_river_brings_its_ochs_and_bucket_stages(tmp_path: Path) -> None:
+    """Every bucketed street gets a buckets stage (which writes its Parquet); the river's reads
+    the OCHS stage's file, made from the preflop figures."""
+    cfg = tmp_path / "build.toml"
+    cfg.write_text(f'artifacts = "{tmp_path / "art"}"\n[abstraction]\nstreets = ["preflop", "river"]\n')
+    r = run_cli("build", "abstraction", "--config", str(cfg), "--dry-run")
+    assert r.returncode == 0, r.stderr
+    names = [ln.split()[0] for ln in r.stdout.splitlines() if ln.startswith("abstraction:")]
+    assert names == ["abstraction:preflop", "abstraction:river", "abstraction:river-ochs",
+                     "abstraction:river-buckets"]
+    from pipeline.build.config import load_config
+    from pipeline.build.stages.abstraction import stages
+
+    by_name = {s.name: s for s in stages(load_config(cfg))}
+    assert by_name["abstraction:river-ochs"].inputs == ("seven.h5", "abstraction/preflop.h5")
+    assert by_name["abstraction:river-buckets"].outputs == ("abstraction/river_buckets.h5",
+                                                            "parquet/abstraction/river.parquet")
+    assert by_name["abstraction:river"].outputs == ("abstraction/river.h5",)
+    assert by_name["abstraction:preflop"].outputs == ("abstraction/preflop.h5",
+                                                      "parquet/abstraction/preflop.parquet")
