@@ -25,7 +25,7 @@ from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_
 from pipeline.core.fasteval import hand_score
 from pipeline.equity.assignments import next_outer, start_walk
 from pipeline.equity.montecarlo import Seats
-from pipeline.equity.rangeexact import N_CHUNKS, NS_PER_BOARD, NS_PER_ORBIT_TEST, board_key
+from pipeline.equity.rangeexact import N_CHUNKS, NS_PER_BOARD, NS_PER_ORBIT_TEST, SERIAL_SECONDS, board_key
 from pipeline.equity.symmetry import orbit_step
 
 #: Per-card lists of the hands holding the card: at most the other 51 cards.
@@ -35,6 +35,39 @@ NS_PER_LIVE_HAND = 40.0
 NS_PER_COUNT_LEAF = 60.0
 #: Accumulator columns per seat: win, tie, lose, pot share numerator.
 WIN, TIE, LOSE, SHARE = range(4)
+#: A live hand's sort key: score above its two card ids (6 bits each).
+CARD_BITS = 6
+CARD_MASK = (1 << CARD_BITS) - 1
+KEY_SHIFT = 2 * CARD_BITS
+#: Scores are 1..7462 (13 bits), sorted in two radix passes of 7 and 6 bits.
+RADIX_LOW_BITS = 7
+RADIX_HIGH_BITS = 6
+RADIX_BUCKETS = 1 << max(RADIX_LOW_BITS, RADIX_HIGH_BITS)
+
+
+@nb.njit(cache=True)
+def _radix_pass(src: np.ndarray, dst: np.ndarray, n: int, shift: int, bits: int,
+                count: np.ndarray) -> None:
+    """Stable counting sort of ``src[:n]`` into ``dst[:n]`` by ``bits`` bits above ``shift``."""
+    mask = (1 << bits) - 1
+    count[:] = 0
+    for i in range(n):
+        count[((src[i] >> shift) & mask) + 1] += 1
+    for d in range(1, mask + 2):
+        count[d] += count[d - 1]
+    for i in range(n):
+        d = (src[i] >> shift) & mask
+        dst[count[d]] = src[i]
+        count[d] += 1
+
+
+@nb.njit(cache=True)
+def sort_by_score(keys: np.ndarray, n: int, tmp: np.ndarray, count: np.ndarray) -> None:
+    """Sort ``keys[:n]`` by their score bits (above ``KEY_SHIFT``): two radix passes, about 4x
+    faster than a comparison sort of a board's thousand live hands. ``count`` holds
+    ``RADIX_BUCKETS + 1`` entries."""
+    _radix_pass(keys, tmp, n, KEY_SHIFT, RADIX_LOW_BITS, count)
+    _radix_pass(tmp, keys, n, KEY_SHIFT + RADIX_LOW_BITS, RADIX_HIGH_BITS, count)
 
 
 @nb.njit(cache=True, inline="always")
@@ -90,9 +123,9 @@ def _count_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
     score = np.empty(nh, np.int64)
     pair_s = np.full(N_HOLE_PAIRS, -1, np.int64)
     live_h = np.empty(N_HOLE_PAIRS, np.int64)
-    live_lo = np.empty(N_HOLE_PAIRS, np.int64)
-    live_hi = np.empty(N_HOLE_PAIRS, np.int64)
-    live_s = np.empty(N_HOLE_PAIRS, np.int64)
+    live_k = np.empty(N_HOLE_PAIRS, np.int64)
+    live_tmp = np.empty(N_HOLE_PAIRS, np.int64)
+    radix_count = np.empty(RADIX_BUCKETS + 1, np.int64)
     every = np.empty(N_HOLE_PAIRS, np.int64)
     per = np.empty((DECK_SIZE, PER_CARD), np.int64)
     per_n = np.zeros(DECK_SIZE, np.int64)
@@ -111,34 +144,34 @@ def _count_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
         for i in range(r):
             bkey += keys[x[i]]
             bmask |= np.uint64(1) << np.uint64(x[i])
-        # every live hand (both cards in the deck, off the board) scored once, then sorted
+        # every live hand (both cards in the deck, off the board) scored once, then sorted:
+        # a key packs score and cards, so one sort of plain integers orders them
         n_live = 0
         for i in range(n):
             ci = avail[i]
             if (bmask >> np.uint64(ci)) & np.uint64(1):
                 continue
+            ka = bkey + keys[ci]
+            ma = bmask | (np.uint64(1) << np.uint64(ci))
             for j in range(i):
                 cj = avail[j]
                 if (bmask >> np.uint64(cj)) & np.uint64(1):
                     continue
-                lo, hi = (cj, ci) if cj < ci else (ci, cj)
-                h = lo + hi * (hi - 1) // 2
-                s = hand_score(bkey + keys[lo] + keys[hi],
-                               bmask | (np.uint64(1) << np.uint64(lo)) | (np.uint64(1) << np.uint64(hi)),
-                               offsets, ranks, flush)
+                # avail is ascending: cj < ci
+                s = hand_score(ka + keys[cj], ma | (np.uint64(1) << np.uint64(cj)), offsets, ranks, flush)
+                h = cj + ci * (ci - 1) // 2
                 pair_s[h] = s
                 live_h[n_live] = h
-                live_lo[n_live] = lo
-                live_hi[n_live] = hi
-                live_s[n_live] = s
+                live_k[n_live] = (s << KEY_SHIFT) | (cj << CARD_BITS) | ci
                 n_live += 1
-        order = np.argsort(live_s[:n_live])
+        sort_by_score(live_k, n_live, live_tmp, radix_count)
         per_n[:] = 0
         for k in range(n_live):
-            s = live_s[order[k]]
+            key = live_k[k]
+            s = key >> KEY_SHIFT
             every[k] = s
-            lo = live_lo[order[k]]
-            hi = live_hi[order[k]]
+            lo = (key >> CARD_BITS) & CARD_MASK
+            hi = key & CARD_MASK
             per[lo, per_n[lo]] = s
             per_n[lo] += 1
             per[hi, per_n[hi]] = s
@@ -227,6 +260,21 @@ def _count_parallel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.nda
                      hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
 
 
+@nb.njit(cache=True)
+def _count_serial(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
+                  off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
+                  hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                  flush: np.ndarray, binom: np.ndarray, acc_i: np.ndarray, tot_i: np.ndarray,
+                  acc_f: np.ndarray, tot_f: np.ndarray) -> None:
+    """Every chunk of boards on this thread: a small spot costs less than waking the pool
+    and clearing every chunk's scratch."""
+    n_chunks = tot_i.shape[0]
+    b0key, b0mask = board_key(board0, keys)
+    for ch in range(n_chunks):
+        _count_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
+                     hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
+
+
 def range_random_cost(seats: Seats, n_avail: int, r: int, group_size: int) -> float:
     """Estimated seconds of :func:`range_random` on one core."""
     every = math.comb(n_avail, r)
@@ -246,11 +294,14 @@ def range_random(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, pe
     (int64[P+1, 4] win/tie/lose/share counts, deals, float64[P+1, 4] weighted, weighted total).
     ``avail`` is the deck the board and the random hand come from."""
     P = seats.off.shape[0] - 1
-    acc_i = np.zeros((N_CHUNKS, P + 1, 4), np.int64)
-    tot_i = np.zeros(N_CHUNKS, np.int64)
-    acc_f = np.zeros((N_CHUNKS, P + 1, 4), np.float64)
-    tot_f = np.zeros(N_CHUNKS, np.float64)
-    _count_parallel(np.ascontiguousarray(board0, dtype=np.int64),
+    small = range_random_cost(seats, avail.shape[0], r, perms.shape[0]) < SERIAL_SECONDS
+    n_chunks = 1 if small else N_CHUNKS
+    acc_i = np.zeros((n_chunks, P + 1, 4), np.int64)
+    tot_i = np.zeros(n_chunks, np.int64)
+    acc_f = np.zeros((n_chunks, P + 1, 4), np.float64)
+    tot_f = np.zeros(n_chunks, np.float64)
+    kernel = _count_serial if small else _count_parallel
+    kernel(np.ascontiguousarray(board0, dtype=np.int64),
                     np.ascontiguousarray(avail, dtype=np.int64), r, perms, seats.off, seats.hand_a,
                     seats.hand_b, seats.hand_w, seats.hand_m, keys, offsets, ranks, flush, BINOM,
                     acc_i, tot_i, acc_f, tot_f)
