@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.core.codegraph import ImportGraph
+
 ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "pipeline"
 
@@ -422,3 +424,50 @@ def test_the_command_line_never_opens_hdf5_itself() -> None:
     bad = [f"{_module_name(p)}:{line}" for p in MODULES if _sub(_module_name(p)) == "cli"
            for line, mod in _imports(p) if mod.split(".")[0] == "h5py"]
     assert bad == []
+
+
+# ---------------------------------------------------------------- no module only tests call
+def _entry_points() -> set[str]:
+    """Where the product starts: the console script (pyproject), ``python -m pipeline``, the
+    public names of ``pipeline`` (lazy exports) and every build stage module, which the stage
+    registry imports by name (``pipeline.build.stages.plan``: one module per ``STAGE_MODULES``
+    entry, nothing else in the folder)."""
+    import pipeline
+    from pipeline.build.config import STAGE_MODULES
+    from pipeline.core.files import parse_toml
+
+    scripts = parse_toml((ROOT / "pyproject.toml").read_text(), "pyproject.toml")["project"]["scripts"]
+    return ({"pipeline", "pipeline.__main__"} | {v.partition(":")[0] for v in scripts.values()}
+            | {v.partition(":")[0] for v in pipeline._EXPORTS.values()}
+            | {f"pipeline.build.stages.{s}" for s in STAGE_MODULES})
+
+
+def _run_from(graph: ImportGraph, roots: set[str]) -> set[str]:
+    """Modules that run when the roots do: their runtime imports, transitively, with the
+    ``__init__`` of every package on the way (``ImportGraph.closure``)."""
+    out: set[str] = set()
+    for m in roots:
+        out |= set(graph.closure(m))
+    return out
+
+
+def test_no_module_only_tests_call() -> None:
+    """Every module runs when the command line, ``python -m pipeline``, a public name or a
+    build stage does: imports read by the product's own reader (inside functions too; not the
+    ``if TYPE_CHECKING:`` ones, which never run). A module that only tests or benchmarks
+    import fails here; delete it or wire it into the product."""
+    from pipeline.build.config import STAGE_MODULES
+
+    stage_files = {p.stem for p in (PKG / "build" / "stages").glob("*.py") if p.stem != "__init__"}
+    assert stage_files == set(STAGE_MODULES)  # the registry finds exactly these
+    graph = ImportGraph(ROOT)
+    assert sorted(NAMES - _run_from(graph, _entry_points())) == []
+
+    # the check sees a module only a test would call: cut the engine's one edge to enumerate.py
+    class Cut(ImportGraph):
+        def direct(self, module: str) -> frozenset[str]:
+            got = super().direct(module)
+            return got - {"pipeline.equity.enumerate"} if module == "pipeline.equity.exactcount" else got
+
+    assert "pipeline.equity.enumerate" in _run_from(graph, _entry_points())
+    assert "pipeline.equity.enumerate" not in _run_from(Cut(ROOT), _entry_points())
