@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_runner import run_cli
+from cli_runner import run_cli, run_main
 from vp_reference import JOB96, JOB96_FINAL, MY_STAGES, PAYTABLES, ROOT, naive_category
 
 from pipeline.build.store import TMP_PREFIX
@@ -246,23 +246,25 @@ def test_loader_defaults_and_labels() -> None:
 @pytest.mark.parametrize("text", [GOOD.replace('"pair"', '"pairs"'), 'name = "t"\n',
                                   GOOD.replace('pays = 1\n', 'pays = -1\n'), "name = [",
                                   GOOD + '[[line]]\nhand = "royal flush"\npays = 800\n'])
-def test_cli_bad_paytable_exits_2_and_writes_nothing(tmp_path: Path, text: str) -> None:
+def test_cli_bad_paytable_exits_2_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     text: str) -> None:
     f = tmp_path / "bad.toml"
     f.write_text(text)
     art = tmp_path / "art"
     for args in (["vp", "analyze", str(f)], ["vp", "analyze", str(f), "--json"],
                  ["vp", "hold", "Jh Qh Kh Ah 2c", "--paytable", str(f)]):
-        r = run_cli("--artifacts", str(art), *args)
-        assert r.returncode == 2, r.stderr
-        assert r.stderr.startswith("error: ") and str(f) in r.stderr
-        assert "Traceback" not in r.stderr
+        # in this process: an error needs no fresh interpreter, whose start costs seconds each time
+        code, _, err = run_main(capsys, "--artifacts", str(art), *args)
+        assert code == 2, err
+        assert err.startswith("error: ") and str(f) in err
+        assert "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"]
 
 
-def test_cli_bad_cards_exit_2(tmp_path: Path) -> None:
+def test_cli_bad_cards_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for cards in ("Jh Qh Kh Ah Ah", "Jh Qh Kh Ah", "Jh Qh Kh Ah Xx", "Jh Qh Kh Ah Jk"):
-        r = run_cli("--artifacts", str(tmp_path), "vp", "hold", cards, "--paytable", str(JOB96))
-        assert r.returncode == 2 and r.stderr.startswith("error: "), (cards, r.stderr)
+        code, _, err = run_main(capsys, "--artifacts", str(tmp_path), "vp", "hold", cards, "--paytable", str(JOB96))
+        assert code == 2 and err.startswith("error: "), (cards, err)
 
 
 def test_cli_analyze_json_on_the_fly(tmp_path: Path) -> None:
