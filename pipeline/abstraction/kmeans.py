@@ -19,6 +19,10 @@ from pipeline.abstraction.buckets import DEFAULT_ITERATIONS, N_CHUNKS, seed_cent
 from pipeline.core.parallel import even_chunk
 from pipeline.errors import InputError
 
+#: The mean-gap bound stops a scan only past the best distance by this factor, so float
+#: rounding of the bound cannot skip a centre at (nearly) the same distance.
+PRUNE_SLACK = 1.0 + 1e-9
+
 
 @dataclass(frozen=True)
 class MeansClustering:
@@ -149,12 +153,39 @@ def _means(x: np.ndarray, w: np.ndarray, labels: np.ndarray, k: int, keep: np.nd
 
 @nb.njit(cache=True, parallel=True)
 def _nearest(x: np.ndarray, c: np.ndarray, labels: np.ndarray) -> None:
+    """Nearest centre of every row (ties: the lowest index), visiting the centres in order of
+    how far their coordinate mean is from the row's: ``|x - c|² >= d (mean x - mean c)²``
+    (Cauchy-Schwarz), so the scan stops once that bound passes the best distance. OCHS rows
+    spread mostly along their mean, so a row visits a few of the centres."""
+    k, d = c.shape
+    means = np.empty(k, np.float64)
+    for j in range(k):
+        means[j] = c[j].sum() / d
+    order = np.argsort(means)
+    sorted_means = means[order]
     for i in nb.prange(x.shape[0]):
+        mx = 0.0
+        for q in range(d):
+            mx += x[i, q]
+        mx /= d
+        hi = np.searchsorted(sorted_means, mx)
+        lo = hi - 1
         best = np.inf
         arg = 0
-        for j in range(c.shape[0]):
+        while lo >= 0 or hi < k:
+            # the side whose next centre mean is closer goes first
+            if hi >= k or (lo >= 0 and mx - sorted_means[lo] <= sorted_means[hi] - mx):
+                j = order[lo]
+                gap = mx - sorted_means[lo]
+                lo -= 1
+            else:
+                j = order[hi]
+                gap = sorted_means[hi] - mx
+                hi += 1
+            if d * gap * gap > best * PRUNE_SLACK:
+                break
             dj = _sq(x, i, c, j)
-            if dj < best:
+            if dj < best or (dj == best and j < arg):
                 best = dj
                 arg = j
         labels[i] = arg
