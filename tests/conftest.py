@@ -25,8 +25,8 @@ HEAVY = frozenset({"swept"})
 ROOT = Path(__file__).resolve().parent.parent
 #: where the suite builds the default artifacts: persistent, so an unchanged build costs nothing
 TEST_ARTIFACTS = ROOT / ".test-artifacts"
-#: the developer's build (``make tables``), whose up-to-date stages are hard-linked, not rebuilt
-DEV_ARTIFACTS = ROOT / "artifacts"
+#: the build config ``make tables`` uses: its artifacts folder's up-to-date stages are hard-linked
+CONFIG = ROOT / "configs" / "build.toml"
 #: Names a built artifacts folder to test against as it is, without building (development only).
 FROZEN_ENV = "POKERTABLES_TEST_ARTIFACTS"
 
@@ -102,9 +102,9 @@ def artifacts() -> Path:
         # a development shortcut (never set by make or CI): while several people edit the
         # engine at once, every edit makes the heavy stages stale; test against a copy as it is
         return Path(given)
-    cfg = load_config(ROOT / "configs" / "build.toml", TEST_ARTIFACTS)
+    cfg = load_config(CONFIG, TEST_ARTIFACTS)
     # both workers call this: the second waits on the lock, then finds everything up to date
-    run_build(cfg, wait=True, reuse=DEV_ARTIFACTS)
+    run_build(cfg, wait=True, reuse=load_config(CONFIG).artifacts)
     return cfg.artifacts
 
 
