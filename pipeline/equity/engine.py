@@ -374,17 +374,15 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
     acc_i, tot_i, acc_f, tot_f = kernel(seats, np.array(table.board, np.int64), avail, r, perms,
                                         ev.card_keys, ev.offsets, ev.ranks, ev.flush)
     unit = all(s.unit_weights for s in table.seats)
+    # unit weights: integer counts over the deals; otherwise weighted sums over their total
+    sums, total = (acc_i.tolist(), tot_i) if unit else (acc_f.tolist(), tot_f)
     nums: list[Any] = [None] * len(table.seats)
     for k, p in enumerate(order):
-        if unit:
-            w, t, lo, sh = (int(v) for v in acc_i[k])
-            nums[p] = (w / tot_i, t / tot_i, lo / tot_i, sh / (SHARE_SCALE * tot_i), None)
-        else:
-            wf, tf, lf, sf = (float(v) for v in acc_f[k])
-            nums[p] = (wf / tot_f, tf / tot_f, lf / tot_f, sf / (SHARE_SCALE * tot_f), None)
+        w, t, lo, sh = sums[k]
+        nums[p] = (w / total, t / total, lo / total, sh / (SHARE_SCALE * total), None)
     counts = None
     if unit:
-        w, t, lo, sh = (int(v) for v in acc_i[order.index(0)])
+        w, t, lo, sh = sums[order.index(0)]
         counts = {"win": w, "tie": t, "lose": lo, "equity_numerator": sh,
                   "equity_denominator": SHARE_SCALE * tot_i}
     return _result(table, "exact", _rows(table, nums), counts, deals=tot_i if unit else None)
