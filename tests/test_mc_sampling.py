@@ -163,12 +163,18 @@ def test_complete_board_deals_nothing(tables) -> None:  # type: ignore[no-untype
     assert [p["equity"] for p in mc.players] == [p["equity"] for p in ex.players] == [1.0, 0.0]
 
 
+#: Two ranges whose pairs of hands are too many to list (over JOINT_MAX): drawn seat by seat.
+WIDE_HERO = "22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+"
+WIDE_VILLAIN = "A2s+,K2s+,Q8s+,J8s+,T8s+,97s+,87s,76s,A2o+"
+
+
 @pytest.mark.parametrize("hero,vs,board,seed,joint", [
     ("AA:0.5,KK", ["QQ,AK:0.25"], "", 51, True),                     # weighted ranges, joint table
     ("QQ+,AKs", ["A2s+", "random"], "2c 4c 5h 9d", 52, True),       # issue 19's shape on a turn
-    ("66+,A9s+,KTs+,AJo+,KQo", ["A2s+,K8s+,Q9s+,J9s+,T9s,98s", "random"], "3d 6h Jc 2s", 53,
-     False),                                                         # seat by seat, redraws
-    ("66+,A9s+,KTs+,AJo+,KQo:0.3", ["A2s+,K8s+,Q9s+,J9s+,T9s,98s"], "3d 6h Jc", 54, False),
+    ("66+,A9s+,KTs+,AJo+,KQo", ["A2s+,K8s+,Q9s+,J9s+,T9s,98s", "random"], "3d 6h Jc 2s", 55,
+     True),                                                          # 10,824 pairs: still listed
+    (WIDE_HERO, [WIDE_VILLAIN, "random"], "3d 6h Jc 2s", 53, False),  # seat by seat, redraws
+    (WIDE_HERO + ":0.3", [WIDE_VILLAIN], "3d 6h Jc", 54, False),
 ])
 def test_range_seats_mc_within_4_stderr_of_exact(tables, hero, vs, board, seed, joint) -> None:  # type: ignore[no-untyped-def]
     ex = equity_seats(tables, hero, vs, board=board, exact=True)
@@ -216,7 +222,7 @@ def test_range_seats_same_on_one_or_two_threads(tables) -> None:  # type: ignore
     if start < 2:
         pytest.skip("needs 2 numba threads (set NUMBA_NUM_THREADS=2) to compare 1 with 2")
     spots = [("QQ+,AKs", ["A2s+", "random"], ""),                              # joint table
-             ("66+,A9s+,KTs+,AJo+,KQo", ["A2s+,K8s+,Q9s+,J9s+,T9s,98s"], "3d 6h Jc")]  # seat by seat
+             (WIDE_HERO, [WIDE_VILLAIN], "3d 6h Jc")]                                 # seat by seat
     for hero, vs, board in spots:
         per = []
         for k in (1, 2):

@@ -252,7 +252,8 @@ def range_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
 #: Build one table of every compatible assignment of the ranged seats when their combo counts
 #: multiply to at most this: each deal then draws one row (no conflicting draws to throw away)
 #: and copies that row's live deck (64 bytes), so the shuffle never deals past ranged cards.
-JOINT_MAX = 4096
+#: About 100 bytes a row for two seats: the largest table (1.7 MB) still fits in L2.
+JOINT_MAX = 16384
 #: Bytes per live deck row of the joint table (a deck holds at most 64 live cards) ...
 DECK_ROW = 64
 #: ... copied as this many 64-bit words per deal (a loop of 64 byte copies cost a third of a deal)

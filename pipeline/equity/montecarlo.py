@@ -91,26 +91,24 @@ def _play_chunk(deals: int, seed: int, stream: int, board0_key: np.uint64,
 
 @nb.njit(cache=True, parallel=True)
 def mc_round(sizes: np.ndarray, seed: int, stream0: int, board0_key: np.uint64,
-             board0_mask: np.uint64, r: int, deck: np.ndarray, off: np.ndarray,
-             hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray, hand_m: np.ndarray,
-             n_random: int, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-             flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+             board0_mask: np.uint64, r: int, deck: np.ndarray, n_random: int, keys: np.ndarray,
+             offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
+             ranged: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Chunks ``stream0 .. stream0 + len(sizes) - 1`` (sizes[i] deals each), in parallel.
 
     Returns (int64[chunks, P, N_COLS] per-seat sums, int64[chunks] assignment draws; -1 if
-    a chunk gave up on conflicting ranges). Seats are the ranged ones (seat p's hands are rows
-    ``off[p]:off[p + 1]``) followed by ``n_random`` random hands.
+    a chunk gave up on conflicting ranges). Seats are the ranged ones, described by
+    ``ranged`` (:func:`ranged_seats`), followed by ``n_random`` random hands; ``deck`` is
+    uint8.
     """
+    hk, hm, multi, lo, size, hand_w, thr, ck, cm, tk, tm, tdeck, tthr = ranged
     nch = sizes.shape[0]
-    acc = np.zeros((nch, off.shape[0] - 1 + n_random, N_COLS), np.int64)
+    acc = np.zeros((nch, hk.shape[0] + n_random, N_COLS), np.int64)
     tries = np.zeros(nch, np.int64)
-    hk, hm, multi, lo, size, ck, cm, thr = prepare_seats(off, hand_a, hand_b, hand_w, hand_m, keys)
-    deck8 = deck.astype(np.uint8)
-    tk, tm, tdeck, tthr = prepare_joint(deck8, multi, lo, size, hand_w, ck, cm)
     # the chunk is a separate function: the same kernels inlined into the parallel loop body
     # ran about 15 % slower
     for ch in nb.prange(nch):
-        tries[ch] = _play_chunk(sizes[ch], seed, stream0 + ch, board0_key, board0_mask, r, deck8,
+        tries[ch] = _play_chunk(sizes[ch], seed, stream0 + ch, board0_key, board0_mask, r, deck,
                                 n_random, keys, offsets, ranks, flush, hk, hm, multi, lo, size,
                                 hand_w, thr, ck, cm, tk, tm, tdeck, tthr, acc[ch])
     return acc, tries
@@ -259,6 +257,16 @@ def drive_rounds(play: Callable[[np.ndarray, int], tuple[np.ndarray, int]], seat
     return McTotals(sums, done, tries, stopped)
 
 
+def ranged_seats(seats: Seats, deck: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, ...]:
+    """What the kernels read about the ranged seats, made once per run (the joint table can
+    take a millisecond): :func:`~pipeline.equity.mcranges.prepare_seats` with the seats'
+    weights, then :func:`~pipeline.equity.mcranges.prepare_joint` (empty for wide ranges)."""
+    hk, hm, multi, lo, size, ck, cm, thr = prepare_seats(seats.off, seats.hand_a, seats.hand_b,
+                                                         seats.hand_w, seats.hand_m, keys)
+    joint = prepare_joint(deck, multi, lo, size, seats.hand_w, ck, cm)
+    return (hk, hm, multi, lo, size, seats.hand_w, thr, ck, cm, *joint)
+
+
 def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.ndarray,
            keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
            seed: int, samples: int | None = None, target: float | None = None,
@@ -266,12 +274,12 @@ def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.nda
            progress: Callable[[float, str], None] | None = None) -> McTotals:
     """Hold'em seats dealt until a stopping rule holds (see :func:`drive_rounds`)."""
     P = seats.off.shape[0] - 1 + seats.n_random
-    deck = np.ascontiguousarray(deck, dtype=np.int64)
+    deck8 = np.ascontiguousarray(deck, dtype=np.uint8)
+    ranged = ranged_seats(seats, deck8, keys)
 
     def play(sizes: np.ndarray, stream0: int) -> tuple[np.ndarray, int]:
         acc, tr = mc_round(sizes, seed, stream0, np.uint64(board0_key), np.uint64(board0_mask),
-                           r, deck, seats.off, seats.hand_a, seats.hand_b, seats.hand_w,
-                           seats.hand_m, seats.n_random, keys, offsets, ranks, flush)
+                           r, deck8, seats.n_random, keys, offsets, ranks, flush, ranged)
         if (tr < 0).any():
             from pipeline.errors import InputError
 
@@ -282,5 +290,5 @@ def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.nda
     return drive_rounds(play, P, samples, target, time_limit, max_samples, progress)
 
 
-__all__ = ["DEFAULT_SAMPLES", "CHUNK", "Seats", "McTotals", "mc_round", "run_mc", "drive_rounds", "check_stop_rule",
-           "stop_note"]
+__all__ = ["DEFAULT_SAMPLES", "CHUNK", "Seats", "McTotals", "mc_round", "ranged_seats", "run_mc",
+           "drive_rounds", "check_stop_rule", "stop_note"]
