@@ -120,6 +120,28 @@ def test_exact_matches_brute_force(tables, nb, nv, nr, left, seed) -> None:
     assert Fraction(r.counts["equity_numerator"], r.counts["equity_denominator"]) == eq / (w + t + lo)
 
 
+#: One random opponent on flush-heavy boards, where the rank-pair count of exactcount scores
+#: only the hands that can flush one by one: (hole, board, named hands, the live cards left).
+ONE_RANDOM_FLUSH = [
+    ("Qs Js", "Ah Kh 7h 2c", [], "3h 4h 9h Th 5d 6d 8c Jc Qd Kd 4s 8s"),     # 3 of a suit: need 2
+    ("Ad Kc", "2h 7h Th 9h", [], "3h 5h Jh 4d 8d Qc Kd 3s 6s Js 4c 5c"),     # 4 of a suit: need 1
+    ("Ac Kc", "2h 5h 7h Jh Kh", [], "3h 4h Ah 6d 9d Td Ts Js 8c 9c 2s 3s"),  # a flush on the board
+    ("Ah 2d", "3h 8h Ts", ["Kh Qd"], "4h 6h 9h Jh 5c 5d 7s 9c Qc Ks 2s 3c"),  # a flop, a named hand
+]
+
+
+@pytest.mark.parametrize("hole,board,vs,live", ONE_RANDOM_FLUSH)
+def test_one_random_opponent_on_flush_boards_equals_brute_force(tables, hole, board, vs, live) -> None:  # type: ignore[no-untyped-def]
+    hole_c, board_c = parse_cards(hole), parse_cards(board)
+    vs_c = [parse_cards(v) for v in vs]
+    keep = set(parse_cards(live)) | set(hole_c) | set(board_c) | {c for v in vs_c for c in v}
+    dead = [c for c in range(52) if c not in keep]
+    r = equity(tables, hole_c, board=board_c, vs=vs_c, opponents=1, dead=dead, exact=True)
+    w, t, lo, eq = brute_force(tables, hole_c, board_c, dead, vs_c, 1)
+    assert r.method == "exact" and _counts(r) == (w, t, lo)
+    assert Fraction(r.counts["equity_numerator"], r.counts["equity_denominator"]) == eq / (w + t + lo)
+
+
 def test_multiway_is_not_the_independence_shortcut(tables) -> None:
     one = equity(tables, "7d8d", board="6d9d2hKc")
     three = equity(tables, "7d8d", board="6d9d2hKc", opponents=3)

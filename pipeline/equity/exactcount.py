@@ -4,6 +4,8 @@ Board completions are enumerated once per orbit of the suit permutations that fi
 card set, weighted by orbit size (:mod:`pipeline.equity.symmetry`). On each complete board the
 face-up hands are scored directly, and the ordered tuples of random opponent hands that stay
 below (or tie) a score are counted by inclusion-exclusion (:mod:`pipeline.equity.disjoint`).
+One random opponent needs no tuples: its hands are counted by rank pair, and only the hands
+that can make a flush are scored one by one (:func:`one_random_counts`).
 Preflop heads-up against one random hand is a row of the all-hands table instead
 (:mod:`pipeline.equity.allhands`).
 
@@ -19,10 +21,11 @@ import time
 import numba as nb
 import numpy as np
 
+from pipeline.core.bits import ctpop64
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
-from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
-from pipeline.core.fasteval import EvalTables, hand_score
+from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, N_SUITS, SHARE_SCALE
+from pipeline.core.fasteval import RANK_KEY_MASK, SUIT_LANE, EvalTables, hand_score, rank_score
 from pipeline.equity.allhands import heads_up_cached
 from pipeline.equity.boardindex import score_live_pairs
 from pipeline.equity.disjoint import MAX_EXACT_RANDOM, tuple_poly, tuple_scratch
@@ -44,6 +47,92 @@ SERIAL_LOOKUPS = 50_000
 WIN, TIE, LOSE, SHARE = range(4)
 
 
+#: Ranks in a deck; a card id is 4 * rank + suit.
+N_RANKS = DECK_SIZE // N_SUITS
+#: Cards of one suit that make a flush.
+FLUSH_CARDS = 5
+
+
+@nb.njit(cache=True)
+def one_random_counts(live: np.ndarray, m: int, bkey: np.uint64, bmask: np.uint64, keys: np.ndarray,
+                      offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, fs: np.ndarray,
+                      below: np.ndarray, equal: np.ndarray, ent_s: np.ndarray,
+                      ent_n: np.ndarray, rank_n: np.ndarray) -> None:
+    """For each fixed score ``fs[p]``: how many two-card hands from the m live cards score below
+    it (``below[p]``) and equal to it (``equal[p]``) on the complete board ``bkey``/``bmask``.
+
+    A hand that cannot make a flush scores by its ranks alone, so the hands of one rank pair
+    share a score: one evaluation counts all of them. Only hands that can reach five cards of
+    the board's longest suit f are scored one by one: none while f has at most 2 board cards,
+    the two-f-card hands with 3, every hand holding an f card with 4, every hand with 5. The
+    counts are the same integers as scoring every hand (``ent_s``/``ent_n`` are scratch of
+    at least ``N_HOLE_PAIRS + N_RANKS ** 2`` entries, ``rank_n`` of ``2 * N_RANKS``)."""
+    f = 0
+    most = 0
+    for t in range(N_SUITS):
+        n_t = ctpop64(bmask & (np.uint64(SUIT_LANE) << np.uint64(t)))
+        if n_t > most:
+            f = t
+            most = n_t
+    need = FLUSH_CARDS - most  # cards of suit f a hand must hold to make a flush
+    n_ent = 0
+    if need > 0:
+        cnt = rank_n[:N_RANKS]  # live cards of each rank that cannot help a flush
+        fl = rank_n[N_RANKS:]  # need 2: the live f card of each rank (0 or 1)
+        cnt[:] = 0
+        fl[:] = 0
+        for i in range(m):
+            c = live[i]
+            if not (need <= 2 and (c & 3) == f):
+                cnt[c >> 2] += 1
+        if need == 2:
+            for i in range(m):
+                if (live[i] & 3) == f:
+                    fl[live[i] >> 2] = 1
+        for r1 in range(N_RANKS):
+            for r2 in range(r1, N_RANKS):
+                if r1 == r2:
+                    mult = cnt[r1] * (cnt[r1] - 1) // 2 + cnt[r1] * fl[r1]
+                else:
+                    # need 2: one f card is harmless, so f cards join the rank counts here
+                    mult = (cnt[r1] + fl[r1]) * (cnt[r2] + fl[r2]) - fl[r1] * fl[r2]
+                if mult == 0:
+                    continue
+                k = np.int64(bkey + keys[N_SUITS * r1] + keys[N_SUITS * r2])
+                ent_s[n_ent] = rank_score(k & RANK_KEY_MASK, offsets, ranks)
+                ent_n[n_ent] = mult
+                n_ent += 1
+    # hands that may flush, scored one by one: none when need > 2, every pair when the board
+    # is a flush, else the pairs of f cards, and with need 1 each f card with each other card
+    one = np.uint64(1)
+    for i in range(m if need <= 2 else 0):
+        a = live[i]
+        a_f = (a & 3) == f
+        if need > 0 and not a_f:
+            continue
+        ka = bkey + keys[a]
+        ma = bmask | (one << np.uint64(a))
+        for j in range(m):
+            b = live[j]
+            b_f = (b & 3) == f
+            # each pair once: both scored cards in index order, or a non-f partner
+            if (j <= i and (need <= 0 or b_f)) or (need == 2 and not b_f):
+                continue
+            ent_s[n_ent] = hand_score(ka + keys[b], ma | (one << np.uint64(b)), offsets, ranks, flush)
+            ent_n[n_ent] = 1
+            n_ent += 1
+    for p in range(fs.shape[0]):
+        lo = 0
+        eq = 0
+        for e in range(n_ent):
+            if ent_s[e] < fs[p]:
+                lo += ent_n[e]
+            elif ent_s[e] == fs[p]:
+                eq += ent_n[e]
+        below[p] = lo
+        equal[p] = eq
+
+
 @nb.njit(cache=True)
 def _board_chunk(ch: int, n_chunks: int, fixed: np.ndarray, b0key: np.uint64, b0mask: np.uint64,
                  avail: np.ndarray, r: int, nr: int, total_tuples: int, perms: np.ndarray,
@@ -61,6 +150,11 @@ def _board_chunk(ch: int, n_chunks: int, fixed: np.ndarray, b0key: np.uint64, b0
     live = np.empty(DECK_SIZE, np.int64)
     pair_s = np.empty(N_HOLE_PAIRS, np.int64)
     dL, dE, NL, NE, poly = tuple_scratch()
+    below = np.empty(P, np.int64)
+    equal = np.empty(P, np.int64)
+    ent_s = np.empty(N_HOLE_PAIRS + N_RANKS * N_RANKS, np.int64)
+    ent_n = np.empty(N_HOLE_PAIRS + N_RANKS * N_RANKS, np.int64)
+    rank_n = np.empty(2 * N_RANKS, np.int64)
     m = 0
     for idx in range(start, stop):
         w = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
@@ -87,14 +181,21 @@ def _board_chunk(ch: int, n_chunks: int, fixed: np.ndarray, b0key: np.uint64, b0
                     continue
                 live[m] = avail[i]
                 m += 1
-            score_live_pairs(live, m, bkey, bmask, keys, offsets, ranks, flush, pair_s)
+            if nr == 1:
+                one_random_counts(live, m, bkey, bmask, keys, offsets, ranks, flush, fs, below,
+                                  equal, ent_s, ent_n, rank_n)
+            else:
+                score_live_pairs(live, m, bkey, bmask, keys, offsets, ranks, flush, pair_s)
         for p in range(P):
             s = fs[p]
             greater, eqf = rivals(fs, p)
             if greater:
                 acc[ch, p, LOSE] += w * total_tuples
                 continue
-            if nr > 0:
+            if nr == 1:
+                poly[0] = below[p]
+                poly[1] = equal[p]
+            elif nr > 1:
                 tuple_poly(pair_s, m, nr, s, dL, dE, NL, NE, poly)
             else:
                 poly[:] = 0
