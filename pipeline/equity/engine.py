@@ -55,6 +55,7 @@ _ONLY_CARDS = re.compile(r"(?:(?:10|[2-9tjqka])[cdhs])+", re.IGNORECASE)
 HOLDEM_HOLE, OMAHA_HOLE = 2, 4
 
 
+@functools.lru_cache(maxsize=RANGE_CACHE)
 def hole_cards_given(hero: str) -> int | None:
     """How many cards ``hero`` names when it is bare cards (``AsKs``, ``As Kd Qh Jc``), else None.
 

@@ -106,9 +106,11 @@ class Range:
 
     def label(self) -> str:
         """Short text for output: the hand for a single combo, else the range text."""
-        if self.is_single:
-            return format_cards(self.cards())
-        return self.text
+        return self._label
+
+    @functools.cached_property
+    def _label(self) -> str:
+        return format_cards(self.cards()) if self.is_single else self.text
 
     def without(self, mask: int, why: str) -> Range:
         """The range minus every hand touching a card of ``mask``; InputError if that empties it.
