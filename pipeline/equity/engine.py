@@ -355,9 +355,11 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
     # one random seat is counted per board (rangerandom); otherwise random seats are ranges
     # of every hand in the deal walk (rangeexact)
     counted = table.n_random == 1 and bool(ranged)
-    order = [i for i in range(len(table.seats)) if not table.random[i]] + \
-        [i for i in range(len(table.seats)) if table.random[i]]
-    walked = tuple(ranged) if counted else tuple(table.seats[i] for i in order)
+    # the largest range last: the kernels' innermost loop runs over the last seat's hands
+    fixed = sorted((i for i in range(len(table.seats)) if not table.random[i]),
+                   key=lambda i: table.seats[i].combos)
+    order = fixed + [i for i in range(len(table.seats)) if table.random[i]]
+    walked = tuple(table.seats[i] for i in (fixed if counted else order))
     seats = _exact_seats(walked)
     estimate = range_random_cost if counted else range_exact_cost
     gone = 0
