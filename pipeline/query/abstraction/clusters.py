@@ -13,6 +13,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.constants import DECK_SIZE
+from pipeline.errors import InputError
 from pipeline.query.abstraction.indexer import class_count, index_batch
 
 #: Hole cards.
@@ -24,7 +25,7 @@ def hand_clusters(class_cluster: np.ndarray) -> np.ndarray:
     from the cluster of each of the 169 preflop classes."""
     class_cluster = np.asarray(class_cluster)
     if class_cluster.shape != (class_count("preflop"),):
-        raise ValueError(f"expected one cluster per preflop class, got shape {class_cluster.shape}")
+        raise InputError(f"expected one cluster per preflop class, got shape {class_cluster.shape}")
     hands = np.array([[a, b] for b in range(DECK_SIZE) for a in range(b)], np.int64)
     return class_cluster[index_batch(hands, check=False)].astype(np.int64)
 
@@ -73,7 +74,7 @@ def cluster_opponents(cards: np.ndarray, hand_cluster: np.ndarray, k: int) -> np
     (int64[n, k]; rows of distinct card ids, hole first; unchecked)."""
     cards = np.ascontiguousarray(cards)
     if cards.ndim != 2 or cards.shape[1] < _HOLE:
-        raise ValueError(f"expected rows of cards, got shape {cards.shape}")
+        raise InputError(f"expected rows of cards, got shape {cards.shape}")
     per_card, total = card_counts(np.ascontiguousarray(hand_cluster, np.int64), k)
     out = np.empty((cards.shape[0], k), np.int64)
     _opponents(cards, hand_cluster, per_card, total, out)
