@@ -107,16 +107,9 @@ def exact_section(report: Any) -> None:
     quick = equity(tabs, "As Ks", vs=["Qd Qc"], exact=True)  # rank multisets + flush corrections
     quick_ms = best_of(lambda: equity(tabs, "As Ks", vs=["Qd Qc"], exact=True), repeat=20) * 1e3
     same_quick = (quick.counts["win"], quick.counts["tie"]) == (int(res.win[0]), int(res.tie[0]))
-    report.say(f"  hand.equity (two named hands preflop: rank multisets plus flush corrections, "
+    report.say(f"  pipeline.hand_equity (two named hands preflop: rank multisets plus flush corrections, "
                f"equity/headsup_preflop.py), same spot: {quick_ms:.2f} ms, same counts: {same_quick}")
     report.value("exact/headsup_preflop_ms", quick_ms)
-    seven = tabs.table(7)  # a bare 7-card array: the orbit walk of exactcount.py
-    old = equity(seven, "As Ks", vs=["Qd Qc"], exact=True)
-    old_ms = best_of(lambda: equity(seven, "As Ks", vs=["Qd Qc"], exact=True), repeat=3) * 1e3
-    same = (old.counts["win"], old.counts["tie"]) == (int(res.win[0]), int(res.tie[0]))
-    report.say(f"  orbit enumeration on seven.h5, same spot: {old_ms:.1f} ms "
-               f"({old_ms / ms:.1f}x slower than the rank-first walk), same counts: {same}")
-    report.value("exact/engine_ms", old_ms)
     report.target("exact AsKs vs QdQc preflop <= 10 ms", ms <= TARGET_EXACT_MS,
                   f"{ms:.2f} ms ({ms / OMPEVAL_EXACT_MS:.2f}x OMPEval's time)")
 
