@@ -394,7 +394,6 @@ H5PY_OWNERS = {
     "pipeline.query.artifacts": "opens every artifact for the read side and the build's checks",
     "pipeline.videopoker.paytable_file": "paytables/<slug>.h5: the one writer and reader",
     "pipeline.query.abstraction.reader": "abstraction/<street>.h5: the reader",
-    "pipeline.abstraction.reader": "abstraction/<street>.h5: the reader (before its move to query)",
     "pipeline.build.store": "writer's helper: contiguous datasets to fill through a memory map, "
                             "the manifest's description of a written file",
     "pipeline.build.score_files": "five.h5, six.h5, seven.h5 /score: the writer",

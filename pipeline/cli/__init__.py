@@ -5,7 +5,7 @@ the application of :mod:`pipeline.cli.common` (which also holds what the groups 
 * :mod:`pipeline.cli.equity`: ``equity``, ``preflop``, ``range``, ``hits``
 * :mod:`pipeline.cli.hands`: ``eval``, ``showdown``
 * :mod:`pipeline.cli.vp`: the ``vp`` group, a package of two modules (``play``, ``games``)
-* :mod:`pipeline.cli.bucket_cmd`: ``bucket`` (the card-abstraction tables)
+* :mod:`pipeline.cli.bucket`: ``bucket`` (the card-abstraction tables)
 
 This package imports them all and runs the application (:func:`main`, the console script).
 Errors a user can fix (bad cards, bad files, missing artifacts) print one line and exit 2;
@@ -19,7 +19,7 @@ import sys
 
 
 def _register() -> None:
-    from pipeline.cli import bucket_cmd, build, equity, hands  # noqa: F401  (commands register on import)
+    from pipeline.cli import bucket, build, equity, hands  # noqa: F401  (commands register on import)
     from pipeline.cli.vp import games, play  # noqa: F401
 
 

@@ -3,7 +3,7 @@
 timed log lines, an equity run's bar), and the note that a query must first compile its kernels.
 
 Each command group (:mod:`pipeline.cli.build`, :mod:`pipeline.cli.equity`,
-:mod:`pipeline.cli.hands`, :mod:`pipeline.cli.vp`, :mod:`pipeline.cli.bucket_cmd`) imports from
+:mod:`pipeline.cli.hands`, :mod:`pipeline.cli.vp`, :mod:`pipeline.cli.bucket`) imports from
 here and registers on :data:`app`; :mod:`pipeline.cli` imports them all and runs it
 (:func:`pipeline.cli.main`). Nothing here loads numpy, rich or the engines until a command runs.
 """

@@ -1,4 +1,5 @@
-"""``pokertables bucket HOLE --board BOARD``: a situation's abstraction class and exact figures."""
+"""The abstraction group: ``pokertables bucket HOLE --board BOARD``, a situation's class in the
+card-abstraction tables, its exact figures and its bucket."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any, Optional
 
 import typer
 
-from pipeline.cli.app import app, artifacts_dir
+from pipeline.cli.common import app, artifacts_dir
 
 #: Bars of the text histogram, lowest to highest.
 BARS = " ▁▂▃▄▅▆▇█"
