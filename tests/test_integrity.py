@@ -377,9 +377,9 @@ def test_7_9_bad_build_configs_rejected_before_any_work(tmp_path: Path,
 
 def test_7_8_showdown_refuses_folders_and_devices(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for bad in (str(ROOT), "/dev/zero"):
-        code, _, err = run_main(capsys, "showdown", bad)
+        code, _, err = run_main(capsys, "-a", str(artifacts), "showdown", bad)
         assert code == 2 and "not a regular file" in one_error_line(err)
-    r = subprocess.run(f"{sys.executable} -m pipeline showdown < /dev/zero", shell=True, cwd=ROOT,
+    r = subprocess.run(f"{sys.executable} -m pipeline -a {artifacts} showdown < /dev/zero", shell=True, cwd=ROOT,
                        capture_output=True, text=True, timeout=120, check=False)
     assert r.returncode == 2 and "longer than" in one_error_line(r.stderr)
 

@@ -103,16 +103,16 @@ def test_standard_rule_file_reproduces_five_h5(artifacts: Path) -> None:
         assert [n.decode() for n in f["classes/name"][:]] == t.names
 
 
-def test_rule_builds_leave_standard_files_byte_identical(artifacts: Path) -> None:
+def test_rule_builds_leave_standard_files_byte_identical(built_here: Path) -> None:
     from pipeline.build.config import load_config
     from pipeline.build.runner import run_build
     from pipeline.build.store import read_manifest, sha256_file
 
-    before = {n: sha256_file(artifacts / n) for n in ("five.h5", "six.h5")}
-    run_build(load_config(ROOT / "configs" / "build.toml"), ["rules"], force=True, wait=True)
-    after = {n: sha256_file(artifacts / n) for n in before}
+    before = {n: sha256_file(built_here / n) for n in ("five.h5", "six.h5")}
+    run_build(load_config(ROOT / "configs" / "build.toml", built_here), ["rules"], force=True, wait=True)
+    after = {n: sha256_file(built_here / n) for n in before}
     assert before == after
-    mf = read_manifest(artifacts)["files"]
+    mf = read_manifest(built_here)["files"]
     assert all(mf[n]["sha256"] == after[n] for n in after)
 
 
