@@ -355,37 +355,6 @@ def test_the_private_check_sees_what_it_forbids(source: str, flagged: bool) -> N
     assert bool(_private_uses(ast.parse(source))) is flagged
 
 
-def _reachable(graph: dict[str, set[str]], roots: set[str]) -> set[str]:
-    seen: set[str] = set()
-    todo = list(roots)
-    while todo:
-        m = todo.pop()
-        if m not in seen and m in graph:
-            seen.add(m)
-            todo += graph[m]
-    return seen
-
-
-def test_every_module_is_used_by_the_product() -> None:
-    """No module that only tests and benchmarks call: each is reached from the command line,
-    a build stage or a public name (``pipeline.X``), following imports."""
-    import pipeline
-    from pipeline.build.config import STAGE_MODULES
-
-    public = {pipeline._EXPORTS[n].partition(":")[0] for n in pipeline.__all__ if n in pipeline._EXPORTS}
-    # packages run on import of their children; their own imports (lazy exports) count
-    roots = {"pipeline.__main__", "pipeline.cli", "pipeline"} | public | \
-        {f"pipeline.build.stages.{s}" for s in STAGE_MODULES}
-    graph = _graph()
-    packages = {_module_name(p) for p in MODULES if p.name == "__init__.py"}
-    roots |= packages
-    assert sorted(set(graph) - _reachable(graph, roots)) == []
-    # the check sees a module only a test would call: cut the engine's one edge to enumerate.py
-    cut = {**graph, "pipeline.equity.exactcount": graph["pipeline.equity.exactcount"] -
-           {"pipeline.equity.enumerate"}}
-    assert "pipeline.equity.enumerate" not in _reachable(cut, roots)
-
-
 #: The only modules that may import h5py, with the artifact families each opens or writes. The
 #: read side opens every HDF5 file through pipeline.query.artifacts (open_h5, read_datasets,
 #: describe_dataset, map_dataset); each family has one writer; the paytable and abstraction files
