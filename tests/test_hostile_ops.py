@@ -167,6 +167,7 @@ def test_build_from_another_folder_plans_nothing_stale(artifacts: Path, tmp_path
         r.stdout[-3000:]
 
 
+@pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
 def test_config_folder_build_is_not_called_forged(tmp_path: Path) -> None:
     """Item 11: the README's config-folder example (9/6 with full house 8) builds a paytable
     the shipped digests do not describe; verify checks it by its invariants, with no
@@ -203,6 +204,7 @@ def test_read_only_folder_is_one_error(tmp_path: Path) -> None:
         assert list(ro.iterdir()) == []
 
 
+@pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
 def test_subfolder_on_another_file_system_builds_and_verifies(tmp_path: Path) -> None:
     """Item 19: paytables/ symlinked to another file system: copy then rename inside it."""
     from pipeline.build.verify import verify

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cli_runner import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +38,7 @@ def _analyze(tmp_path: Path, slug: str) -> dict[str, Any]:
     return doc
 
 
+@pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
 def test_fractional_two_pair_gives_bracketed_long_run_ruin(tmp_path: Path) -> None:
     """Item 3: two pair paying 2.5 makes 9/6 a 106% game; its long-run risk of ruin is below 1
     at every bankroll, with a positive error bound (a fractional pay is bracketed, not exact),

@@ -161,6 +161,7 @@ def test_unchanged_build_skips_everything(built_here: Path) -> None:
     assert os.path.exists(built_here / "manifest.json")
 
 
+@pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
 def test_failed_stage_changes_no_artifact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A stage that dies after writing some outputs leaves every artifact as it was."""
     from pipeline.build.config import load_config

@@ -267,6 +267,7 @@ def test_cli_bad_cards_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         assert code == 2 and err.startswith("error: "), (cards, err)
 
 
+@pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
 def test_cli_analyze_json_on_the_fly(tmp_path: Path) -> None:
     """A paytable no build has seen is computed on the fly; JSON keys as the issue says."""
     f = tmp_path / "my-game.toml"

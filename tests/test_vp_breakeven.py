@@ -152,6 +152,7 @@ def test_cli_bad_input_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 
+@pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
 def test_cli_breakeven_table_and_compare(tmp_path: Path) -> None:
     r = _cli(tmp_path, "breakeven", "jacks-or-better-9-6", "--json")
     assert r.returncode == 0, r.stderr

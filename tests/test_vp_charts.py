@@ -150,6 +150,7 @@ def test_strategy_cross_play(artifacts: Path) -> None:
     assert json.loads(r.stdout)["played_strategy"]["return_exact"] == x["return_exact"]
 
 
+@pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
 def test_analyze_solves_each_game_once_without_artifacts(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """With no current artifact ``vp analyze`` solves the game once, also with ``--strategy``
