@@ -8,7 +8,6 @@ permutations. No artifacts are needed.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from itertools import combinations, permutations
 from math import comb
@@ -117,10 +116,8 @@ def test_every_class_round_trips(street: str) -> None:
     classes take about 4-5 s on two cores shared with other work (unindex ~3.5 M/s and index
     ~17 M/s a thread), the flop's 1,286,792 well under a second once compiled."""
     n = class_count(street)
-    start = time.perf_counter()
     cards = unindex_batch(street, np.arange(n))
     assert np.array_equal(index_batch(cards, check=False), np.arange(n))
-    assert time.perf_counter() - start < 30
     _assert_canonical_rows(cards, board_size(street))
 
 
@@ -163,12 +160,13 @@ def test_unindex_of_the_first_and_last_classes() -> None:
 
 
 # ------------------------------------------------------------------------------- invariance
+@pytest.mark.full_tier  # 24 M indices with their shuffles: about 15 s in all
 @pytest.mark.parametrize("street", list(STREETS))
 def test_index_is_invariant_under_suit_permutations(street: str) -> None:
-    """100,000 random situations x 24 suit permutations (2.4 M indices, well under a second)."""
+    """1,000,000 random situations x 24 suit permutations (24 M indices, a few seconds)."""
     k = board_size(street)
     rng = np.random.default_rng(11 + k)
-    cards = random_situations(rng, 100_000, k)
+    cards = random_situations(rng, 1_000_000, k)
     base = index_batch(cards)
     assert base.min() >= 0 and base.max() < class_count(street)
     for p in range(len(PERMS)):
