@@ -73,6 +73,37 @@ def board_key(cards: np.ndarray, r: int, keys: np.ndarray) -> tuple[np.uint64, n
 
 
 @nb.njit(inline="always", cache=True)
+def winners(dealt: np.ndarray, r: int, board0_key: np.uint64, board0_mask: np.uint64, hk: np.ndarray,
+            hm: np.ndarray, n_seats: int, n_random: int, keys: np.ndarray, offsets: np.ndarray,
+            ranks: np.ndarray, flush: np.ndarray) -> int:
+    """The set of seats holding the best hand on one deal, as bits: seats ``0..n_seats-1`` hold
+    ``hk``/``hm``, then ``n_random`` random seats take ``dealt[r:]`` two cards each; the board
+    is ``dealt[:r]`` on top of ``board0``. Shared by every Monte Carlo kernel."""
+    one = np.uint64(1)
+    dealt_key, dealt_mask = board_key(dealt, r, keys)
+    bkey = board0_key + dealt_key
+    bmask = board0_mask | dealt_mask
+    # running best and the set of seats holding it, without branches
+    best = 0
+    code = 0
+    for q in range(n_seats):
+        v = hand_score(bkey + hk[q], bmask | hm[q], offsets, ranks, flush)
+        bit = 1 << q
+        code = bit if v > best else (code | bit if v == best else code)
+        best = max(best, v)
+    for t in range(n_random):
+        a = dealt[r + 2 * t]
+        b = dealt[r + 2 * t + 1]
+        v = hand_score(bkey + keys[a] + keys[b],
+                       bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
+                       offsets, ranks, flush)
+        bit = 1 << (n_seats + t)
+        code = bit if v > best else (code | bit if v == best else code)
+        best = max(best, v)
+    return code
+
+
+@nb.njit(inline="always", cache=True)
 def swap_in(deck: np.ndarray, pos: np.uint8, i: int, n: int,
              s_red: np.uint64) -> tuple[np.uint64, np.uint8]:
     """Fisher-Yates step ``i``: move the card at ``pos`` (a rejected draw is redrawn from
@@ -134,30 +165,11 @@ def _multiway(count: int, pos: np.ndarray, deck: np.ndarray, r: int, n_random: i
     n = deck.shape[0]
     n_fixed = hk.shape[0]
     need = r + 2 * n_random
-    one = np.uint64(1)
     for d in range(count):
         for i in range(need):
             s_red, _ = swap_in(deck, pos[i, d], i, n, s_red)
-        dealt_key, dealt_mask = board_key(deck, r, keys)
-        bkey = board0_key + dealt_key
-        bmask = board0_mask | dealt_mask
-        # running best and the set of seats holding it, without branches
-        best = 0
-        code = 0
-        for q in range(n_fixed):
-            v = hand_score(bkey + hk[q], bmask | hm[q], offsets, ranks, flush)
-            bit = 1 << q
-            code = bit if v > best else (code | bit if v == best else code)
-            best = max(best, v)
-        for t in range(n_random):
-            a = deck[r + 2 * t]
-            b = deck[r + 2 * t + 1]
-            v = hand_score(bkey + keys[a] + keys[b],
-                           bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
-                           offsets, ranks, flush)
-            bit = 1 << (n_fixed + t)
-            code = bit if v > best else (code | bit if v == best else code)
-            best = max(best, v)
+        code = winners(deck, r, board0_key, board0_mask, hk, hm, n_fixed, n_random, keys, offsets,
+                       ranks, flush)
         hist[np.uint64(code)] += 1
     return s_red
 

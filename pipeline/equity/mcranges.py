@@ -32,7 +32,6 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.constants import BOARD_CARDS
-from pipeline.core.fasteval import hand_score
 from pipeline.core.rng import (
     DRAWS_PER_WORD,
     shuffle_positions,
@@ -41,7 +40,7 @@ from pipeline.core.rng import (
     step_below,
     step_uniform,
 )
-from pipeline.equity.mcfixed import REDRAW_SALT, batch_size, board_key, swap_in
+from pipeline.equity.mcfixed import REDRAW_SALT, batch_size, swap_in, winners
 
 #: Low 32 bits of a word: the Lemire remainder and the weight test of one seat's first try.
 LOW32 = 0xFFFFFFFF
@@ -167,25 +166,8 @@ def _deals(count: int, seat_words: np.ndarray, pos: np.ndarray, deck: np.ndarray
             c8 = deck[i]
             dealt[kept] = c8
             kept += 1 - np.int64((used >> np.uint64(c8)) & one)
-        dealt_key, dealt_mask = board_key(dealt, r, keys)
-        bkey = board0_key + dealt_key
-        bmask = board0_mask | dealt_mask
-        best = 0
-        code = 0
-        for q in range(n_ranged):
-            v = hand_score(bkey + hk[q], bmask | hm[q], offsets, ranks, flush)
-            bit = 1 << q
-            code = bit if v > best else (code | bit if v == best else code)
-            best = max(best, v)
-        for t in range(n_random):
-            a = dealt[r + 2 * t]
-            b = dealt[r + 2 * t + 1]
-            v = hand_score(bkey + keys[a] + keys[b],
-                           bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
-                           offsets, ranks, flush)
-            bit = 1 << (n_ranged + t)
-            code = bit if v > best else (code | bit if v == best else code)
-            best = max(best, v)
+        code = winners(dealt, r, board0_key, board0_mask, hk, hm, n_ranged, n_random, keys, offsets,
+                       ranks, flush)
         hist[np.uint64(code)] += 1
     return s_red, tries
 
@@ -324,7 +306,6 @@ def _joint_deals(count: int, row_words: np.ndarray, pos: np.ndarray, dk: np.ndar
     assignment attempts)."""
     need = r + 2 * n_random
     n_rows = np.uint64(thr.shape[0])
-    one = np.uint64(1)
     low32 = np.uint64(LOW32)
     tries = 0
     for d in range(count):
@@ -347,25 +328,8 @@ def _joint_deals(count: int, row_words: np.ndarray, pos: np.ndarray, dk: np.ndar
             hm[multi[j]] = tm[t, j]
         for i in range(need):
             s_red, _ = swap_in(dk, pos[i, d], i, n_live, s_red)
-        dealt_key, dealt_mask = board_key(dk, r, keys)
-        bkey = board0_key + dealt_key
-        bmask = board0_mask | dealt_mask
-        best = 0
-        code = 0
-        for q in range(n_ranged):
-            v = hand_score(bkey + hk[q], bmask | hm[q], offsets, ranks, flush)
-            bit = 1 << q
-            code = bit if v > best else (code | bit if v == best else code)
-            best = max(best, v)
-        for x in range(n_random):
-            a = dk[r + 2 * x]
-            b = dk[r + 2 * x + 1]
-            v = hand_score(bkey + keys[a] + keys[b],
-                           bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
-                           offsets, ranks, flush)
-            bit = 1 << (n_ranged + x)
-            code = bit if v > best else (code | bit if v == best else code)
-            best = max(best, v)
+        code = winners(dk, r, board0_key, board0_mask, hk, hm, n_ranged, n_random, keys, offsets,
+                       ranks, flush)
         hist[np.uint64(code)] += 1
     return s_red, tries
 
