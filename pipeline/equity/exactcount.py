@@ -25,14 +25,13 @@ from pipeline.core.bits import ctpop64
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, N_SUITS, SHARE_SCALE
-from pipeline.core.fasteval import RANK_KEY_MASK, SUIT_LANE, EvalTables, hand_score, rank_score
+from pipeline.core.fasteval import RANK_KEY_MASK, SUIT_LANE, EvalTables, hand_key, hand_score, rank_score
 from pipeline.equity.allhands import heads_up_cached
 from pipeline.equity.boardindex import score_live_pairs
 from pipeline.equity.disjoint import MAX_EXACT_RANDOM, tuple_poly, tuple_scratch
 from pipeline.equity.enumerate import count_fixed
 from pipeline.equity.hand_question import Spot, spot_result
 from pipeline.equity.headsup_preflop import headsup_preflop
-from pipeline.equity.rangeexact import board_key
 from pipeline.equity.result import EquityResult
 from pipeline.equity.standing import rivals
 from pipeline.equity.starting_hands import hole_index
@@ -160,11 +159,9 @@ def _board_chunk(ch: int, n_chunks: int, fixed: np.ndarray, b0key: np.uint64, b0
         w = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
         if w == 0:
             continue
-        bkey = b0key
-        bmask = b0mask
-        for i in range(r):
-            bkey += keys[x[i]]
-            bmask |= np.uint64(1) << np.uint64(x[i])
+        dealt_key, dealt_mask = hand_key(x, r, keys)
+        bkey = b0key + dealt_key
+        bmask = b0mask | dealt_mask
         for p in range(P):
             a = fixed[p, 0]
             b = fixed[p, 1]
@@ -220,7 +217,7 @@ def exact_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: in
     P = fixed.shape[0]
     acc = np.zeros((n_chunks, P, 4), np.int64)
     wsum = np.zeros(n_chunks, np.int64)
-    b0key, b0mask = board_key(board0, keys)
+    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     for ch in nb.prange(n_chunks):
         _board_chunk(ch, n_chunks, fixed, b0key, b0mask, avail, r, nr, total_tuples, perms, keys,
                      offsets, ranks, flush, binom, acc, wsum)
@@ -235,7 +232,7 @@ def exact_serial(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: in
     the pool."""
     acc = np.zeros((1, fixed.shape[0], 4), np.int64)
     wsum = np.zeros(1, np.int64)
-    b0key, b0mask = board_key(board0, keys)
+    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     _board_chunk(0, 1, fixed, b0key, b0mask, avail, r, nr, total_tuples, perms, keys, offsets,
                  ranks, flush, binom, acc, wsum)
     return acc, wsum

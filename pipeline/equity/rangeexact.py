@@ -20,7 +20,7 @@ import numpy as np
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, SHARE_SCALE
-from pipeline.core.fasteval import hand_score
+from pipeline.core.fasteval import hand_key, hand_score
 from pipeline.equity.assignments import next_outer, start_walk
 from pipeline.equity.montecarlo import Seats
 from pipeline.equity.symmetry import orbit_step, range_stabilizer
@@ -62,11 +62,9 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
         wb = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
         if wb == 0:
             continue
-        bkey = b0key
-        bmask = b0mask
-        for i in range(r):
-            bkey += keys[x[i]]
-            bmask |= np.uint64(1) << np.uint64(x[i])
+        dealt_key, dealt_mask = hand_key(x, r, keys)
+        bkey = b0key + dealt_key
+        bmask = b0mask | dealt_mask
         for k in range(nh):
             if hand_m[k] & bmask:
                 score[k] = -1
@@ -144,17 +142,6 @@ def _add(acc_i: np.ndarray, acc_f: np.ndarray, ch: int, p: int, col: int, n: int
         acc_f[ch, p, SHARE] += w * sh
 
 
-@nb.njit(cache=True)
-def board_key(board0: np.ndarray, keys: np.ndarray) -> tuple[np.uint64, np.uint64]:
-    """The evaluator key and card mask of the known board cards."""
-    key = np.uint64(0)
-    mask = np.uint64(0)
-    for i in range(board0.shape[0]):
-        key += keys[board0[i]]
-        mask |= np.uint64(1) << np.uint64(board0[i])
-    return key, mask
-
-
 @nb.njit(cache=True, parallel=True)
 def _range_parallel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
                     off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
@@ -163,7 +150,7 @@ def _range_parallel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.nda
                     acc_f: np.ndarray, tot_f: np.ndarray) -> None:
     """Every chunk of boards, spread over the threads."""
     n_chunks = tot_i.shape[0]
-    b0key, b0mask = board_key(board0, keys)
+    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     for ch in nb.prange(n_chunks):
         _range_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
                      hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
@@ -177,7 +164,7 @@ def _range_serial(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarr
                   acc_f: np.ndarray, tot_f: np.ndarray) -> None:
     """Every chunk of boards on this thread: a small spot costs less than waking the pool."""
     n_chunks = tot_i.shape[0]
-    b0key, b0mask = board_key(board0, keys)
+    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     for ch in range(n_chunks):
         _range_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
                      hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
@@ -225,4 +212,4 @@ def range_exact(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, per
     return acc_i.sum(axis=0), int(tot_i.sum()), acc_f.sum(axis=0), float(tot_f.sum())
 
 
-__all__ = ["board_key", "range_exact", "range_exact_cost", "range_group"]
+__all__ = ["range_exact", "range_exact_cost", "range_group"]

@@ -22,10 +22,10 @@ import numpy as np
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
-from pipeline.core.fasteval import hand_score
+from pipeline.core.fasteval import hand_key, hand_score
 from pipeline.equity.assignments import next_outer, start_walk
 from pipeline.equity.montecarlo import Seats
-from pipeline.equity.rangeexact import N_CHUNKS, NS_PER_BOARD, NS_PER_ORBIT_TEST, SERIAL_SECONDS, board_key
+from pipeline.equity.rangeexact import N_CHUNKS, NS_PER_BOARD, NS_PER_ORBIT_TEST, SERIAL_SECONDS
 from pipeline.equity.symmetry import orbit_step
 
 #: Per-card lists of the hands holding the card: at most the other 51 cards.
@@ -139,11 +139,9 @@ def _count_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
         wb = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
         if wb == 0:
             continue
-        bkey = b0key
-        bmask = b0mask
-        for i in range(r):
-            bkey += keys[x[i]]
-            bmask |= np.uint64(1) << np.uint64(x[i])
+        dealt_key, dealt_mask = hand_key(x, r, keys)
+        bkey = b0key + dealt_key
+        bmask = b0mask | dealt_mask
         # every live hand (both cards in the deck, off the board) scored once, then sorted:
         # a key packs score and cards, so one sort of plain integers orders them
         n_live = 0
@@ -254,7 +252,7 @@ def _count_parallel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.nda
                     acc_f: np.ndarray, tot_f: np.ndarray) -> None:
     """Every chunk of boards, spread over the threads."""
     n_chunks = tot_i.shape[0]
-    b0key, b0mask = board_key(board0, keys)
+    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     for ch in nb.prange(n_chunks):
         _count_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
                      hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
@@ -269,7 +267,7 @@ def _count_serial(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarr
     """Every chunk of boards on this thread: a small spot costs less than waking the pool
     and clearing every chunk's scratch."""
     n_chunks = tot_i.shape[0]
-    b0key, b0mask = board_key(board0, keys)
+    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     for ch in range(n_chunks):
         _count_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
                      hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
