@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from itertools import combinations, product
+from typing import Any
 
 import numpy as np
 import pytest
@@ -92,6 +93,17 @@ def test_same_stream_same_cards() -> None:
     assert (a == b).all()
 
 
+def _agrees_with_exact(ex: Any, mc: Any, n: int) -> None:
+    """Every seat's sampled equity within 4 of its standard errors of the exact one, and its
+    win rate within 4 binomial standard errors."""
+    for e, m in zip(ex.players, mc.players):
+        assert m["stderr"] > 0
+        assert abs(m["equity"] - e["equity"]) < 4 * m["stderr"], (e, m)
+        if e["win"] is not None:
+            assert abs(m["win"] - e["win"]) < 4 * math.sqrt(e["win"] * (1 - e["win"]) / n) + 1e-9
+            assert m["win"] + m["tie"] + m["lose"] == pytest.approx(1.0)
+
+
 @pytest.mark.parametrize("hero,vs,opponents,board,seed", [
     ("AsKs", ["QdQc"], None, "", 21),            # hand vs hand preflop (heads-up loop)
     ("7h6h", [], 1, "", 22),                      # hand vs one random preflop (heads-up loop)
@@ -105,12 +117,7 @@ def test_fixed_seats_mc_within_4_stderr_of_exact(tables, hero, vs, opponents, bo
     mc = equity_seats(tables, hero, vs, opponents=opponents, board=board, samples=n, seed=seed)
     assert mc.method == "monte-carlo" and mc.samples == n
     assert len(ex.players) == len(mc.players)
-    for e, m in zip(ex.players, mc.players):
-        assert m["stderr"] > 0
-        assert abs(m["equity"] - e["equity"]) < 4 * m["stderr"], (e, m)
-        if e["win"] is not None:
-            assert abs(m["win"] - e["win"]) < 4 * math.sqrt(e["win"] * (1 - e["win"]) / n) + 1e-9
-            assert m["win"] + m["tie"] + m["lose"] == pytest.approx(1.0)
+    _agrees_with_exact(ex, mc, n)
 
 
 def test_five_random_matches_preflop_table(tables) -> None:  # type: ignore[no-untyped-def]
@@ -183,12 +190,7 @@ def test_range_seats_mc_within_4_stderr_of_exact(tables, hero, vs, board, seed, 
     assert mc.method == "monte-carlo" and mc.samples == n
     sizes = [p["combos"] for p in mc.players if p["range"] != "random"]
     assert (math.prod(sizes) <= JOINT_MAX) == joint  # the kernel the spot is meant to run
-    for e, m in zip(ex.players, mc.players):
-        assert m["stderr"] > 0
-        assert abs(m["equity"] - e["equity"]) < 4 * m["stderr"], (e, m)
-        if e["win"] is not None:
-            assert abs(m["win"] - e["win"]) < 4 * math.sqrt(e["win"] * (1 - e["win"]) / n) + 1e-9
-            assert m["win"] + m["tie"] + m["lose"] == pytest.approx(1.0)
+    _agrees_with_exact(ex, mc, n)
 
 
 def test_joint_table_lists_every_compatible_assignment() -> None:
