@@ -3,6 +3,7 @@
 The supported names load lazily, so ``import pipeline`` (and the command line) stays fast:
 
 * :class:`Tables` — read-only lookups in built artifacts (:mod:`pipeline.query.tables`);
+* :class:`SevenCards` — a batch of 7-card hands checked once (:mod:`pipeline.query.seven_cards`);
 * :func:`hand_equity` — hold'em win/tie/lose and equity (:func:`pipeline.equity.equity`; the
   name ``pipeline.equity`` is the equity sub-package itself);
 * :func:`analyze`, :func:`load_paytable` — exact video-poker analysis of a paytable;
@@ -26,6 +27,7 @@ from pipeline.version import __version__
 
 if TYPE_CHECKING:
     from pipeline.equity.hand_api import equity as hand_equity
+    from pipeline.query.seven_cards import SevenCards
     from pipeline.query.tables import Tables
     from pipeline.rules import load_rules
     from pipeline.videopoker.analysis import analyze
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
 #: public name -> "module:attribute" it is loaded from on first use (read by the stage-key walk)
 _EXPORTS = {
     "Tables": "pipeline.query.tables:Tables",
+    "SevenCards": "pipeline.query.seven_cards:SevenCards",
     "hand_equity": "pipeline.equity.hand_api:equity",
     "analyze": "pipeline.videopoker.analysis:analyze",
     "load_paytable": "pipeline.videopoker.paytable:load_paytable",
@@ -43,5 +46,5 @@ _EXPORTS = {
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
 
 
-__all__ = ["Tables", "hand_equity", "analyze", "load_paytable", "load_rules", "PokertablesError",
+__all__ = ["Tables", "SevenCards", "hand_equity", "analyze", "load_paytable", "load_rules", "PokertablesError",
            "InputError", "ConfigError", "ArtifactError", "BuildError", "__version__"]

@@ -12,7 +12,9 @@ from refpoker import colex, random_hands
 from pipeline.core.cards import parse_cards
 from pipeline.core.fasteval import EvalTables, build_eval_tables, score_rows
 from pipeline.core.sevens import first_bad_seven, score_seven_rows, score_sevens
-from pipeline.errors import InputError
+from pipeline.errors import ArtifactError, InputError
+from pipeline.query.artifacts import map_eval_tables
+from pipeline.query.seven_cards import SevenCards
 from pipeline.query.tables import Tables
 
 #: Seven-card hands per category (Wikipedia, "Poker probability", 7-card table): high card
@@ -43,6 +45,22 @@ def test_random_hands_equal_generic_kernel_and_seven_h5(ev: EvalTables, tables: 
     assert np.array_equal(got, tables.table(7)[colex(hands)])
     small = _sevens(hands[:1000], ev)          # below SERIAL_MAX: the serial path
     assert np.array_equal(small, got[:1000])
+
+
+def test_kernels_equal_the_generic_kernel_without_artifacts(ev: EvalTables) -> None:
+    """No built tables needed (so the bounds-checked tier runs it): 100,000 random hands and
+    every 7-card one-suit hand of ranks 2..9 (all flushes, in blocks where most rows are
+    flushes), through the unchecked and the checked kernel, serial and parallel sizes."""
+    hands = random_hands(np.random.default_rng(1907), 100_000, 7).astype(np.uint8)
+    flushes = np.array([[4 * r + s for r in ranks] for s in range(4)
+                        for ranks in combinations(range(8), 7)], np.uint8)
+    for rows in (hands, flushes, np.concatenate([flushes, hands[:50_000], flushes])):
+        generic = np.empty(len(rows), np.uint16)
+        assert score_rows(rows, ev, generic) == 0
+        assert np.array_equal(_sevens(rows, ev), generic)
+        checked = np.empty(len(rows), np.uint16)
+        assert score_seven_rows(rows, ev, checked) == -1
+        assert np.array_equal(checked, generic)
 
 
 def test_every_flush_shape(ev: EvalTables, tables: Tables) -> None:
@@ -115,3 +133,57 @@ def test_score_table_seven_in_order(tables: Tables) -> None:
     assert np.array_equal(score_table(7, rt), hist)
     per_category = np.bincount(rt.class_category[1:], weights=hist[1:], minlength=9).astype(np.int64)
     assert per_category.tolist() == list(SEVEN_CATEGORY_COUNTS)
+
+
+def test_seven_cards_batch_scores_like_seven_h5(tables: Tables) -> None:
+    """A checked SevenCards batch (drawn, or made from int64 rows) scores like seven.h5 through
+    Tables.score7's unchecked path, serial and parallel sizes; its rows are uniform draws."""
+    drawn = SevenCards.random(200_000, seed=1904)
+    assert drawn.ids.shape == (200_000, 7) and drawn.ids.dtype == np.uint8
+    assert np.array_equal(tables.score7(drawn), tables.table(7)[colex(drawn.ids)])
+    counts = np.bincount(drawn.ids.reshape(-1), minlength=52)  # each card in 7/52 of the rows
+    assert counts.min() > 0.97 * 200_000 * 7 / 52 and counts.max() < 1.03 * 200_000 * 7 / 52
+    hands = random_hands(np.random.default_rng(1905), 5_000, 7)
+    small = SevenCards(hands)
+    assert np.array_equal(tables.score7(small), tables.table(7)[colex(hands)])
+    assert tables.score7(SevenCards(np.zeros((0, 7), np.uint8))).shape == (0,)
+
+
+def test_seven_cards_is_checked_once_and_cannot_change() -> None:
+    """Every bad row is refused when the batch is made (naming it); the batch holds a read-only
+    copy, so neither the caller's array nor the batch can be changed after the check."""
+    good = random_hands(np.random.default_rng(1906), 50, 7)
+    for bad_row, bad in ((7, [0, 0, 1, 2, 3, 4, 5]), (3, [52, 1, 2, 3, 4, 5, 6]),
+                         (0, [300, 1, 2, 3, 4, 5, 6]), (49, [-1, 1, 2, 3, 4, 5, 6])):
+        h = good.copy()
+        h[bad_row] = bad
+        with pytest.raises(InputError, match=f"row {bad_row} is not 7 distinct card ids"):
+            SevenCards(h)
+    for shape_or_dtype, what in (((50, 6), "shape"), ((50, 7, 1), "shape"), (np.float64, "dtype")):
+        arr = good.astype(shape_or_dtype) if shape_or_dtype is np.float64 else np.zeros(shape_or_dtype, int)
+        with pytest.raises(InputError, match=what):
+            SevenCards(arr)
+    src = good.astype(np.uint8)
+    batch = SevenCards(src)
+    src[0] = [0, 0, 0, 0, 0, 0, 0]
+    assert batch.ids[0].tolist() == good[0].tolist()
+    with pytest.raises(ValueError):
+        batch.ids[0, 0] = 1
+    with pytest.raises(ValueError):
+        batch.ids.flags.writeable = True
+
+
+def test_eval_tables_with_a_bad_score_are_refused(tmp_path, artifacts) -> None:  # type: ignore[no-untyped-def]
+    """The unchecked scorers return the tables' values as they are: a score above 7462 in
+    eval_tables.h5 is refused when the file is opened."""
+    import shutil
+
+    import h5py
+
+    bad = tmp_path / "eval_tables.h5"
+    shutil.copy(artifacts / "eval_tables.h5", bad)
+    assert map_eval_tables(bad).ranks.size
+    with h5py.File(bad, "r+") as f:
+        f["ranks"][5] = 9999
+    with pytest.raises(ArtifactError, match="score above 7462"):
+        map_eval_tables(bad)

@@ -14,6 +14,8 @@ CACTUS_KEV_BASE = N_SCORES + 1
 N_HOLE_PAIRS = 1326
 #: Community cards of a complete hold'em board.
 BOARD_CARDS = 5
+#: Cards in a hold'em showdown hand: two hole cards and the board.
+SEVEN = 7
 #: Suits in the deck; the suit symmetry group is their 4! = 24 permutations.
 N_SUITS = 4
 #: Starting-hand classes: 13 pairs + 78 suited + 78 offsuit.
@@ -33,6 +35,6 @@ MAX_CONFIG_BYTES = 1 << 20
 #: Largest manifest or catalog read (a real one is ~50 kB): a bigger file is not one.
 MAX_MANIFEST_BYTES = 64 << 20
 
-__all__ = ["DECK_SIZE", "N_SCORES", "TOP_SCORE", "CACTUS_KEV_BASE", "N_HOLE_PAIRS", "BOARD_CARDS",
+__all__ = ["DECK_SIZE", "N_SCORES", "TOP_SCORE", "CACTUS_KEV_BASE", "N_HOLE_PAIRS", "BOARD_CARDS", "SEVEN",
            "N_SUITS", "N_HAND_CLASSES", "SHARE_SCALE", "MAX_PLAYERS", "MAX_OPPONENTS", "MAX_SAMPLES",
            "MAX_SEED", "MAX_CONFIG_BYTES", "MAX_MANIFEST_BYTES"]

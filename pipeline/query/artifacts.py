@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import h5py
 import numpy as np
 
-from pipeline.core.constants import MAX_MANIFEST_BYTES
+from pipeline.core.constants import MAX_MANIFEST_BYTES, N_SCORES
 from pipeline.errors import ArtifactError
 
 if TYPE_CHECKING:
@@ -98,9 +98,16 @@ def map_dataset(path: Path, name: str, mode: Literal["r", "r+"] = "r") -> np.mem
 
 def map_eval_tables(path: Path) -> EvalTables:
     """The cache-resident evaluator's four arrays in ``eval_tables.h5``, memory-mapped read-only."""
-    from pipeline.core.fasteval import EvalTables
+    from pipeline.core.fasteval import EvalTables, card_keys
 
-    return EvalTables(*(map_dataset(path, name) for name in EvalTables._fields))
+    ev = EvalTables(*(map_dataset(path, name) for name in EvalTables._fields))
+    # the batch scorers index with these arrays unchecked and return their values unchecked:
+    # the scores and keys are checked once here (0.2 ms) instead of every batch's output
+    if (ev.ranks.size == 0 or int(ev.ranks.max()) > N_SCORES or int(ev.flush.max()) > N_SCORES
+            or not np.array_equal(ev.card_keys, card_keys())):
+        raise ArtifactError(f"{path} holds a score above {N_SCORES} or a wrong card key: the file is "
+                            f"corrupt; rebuild with `pokertables build eval_tables --force`")
+    return ev
 
 
 def sha256_file(path: Path, chunk: int = 1 << 22) -> str:

@@ -16,7 +16,7 @@ import mmap
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union, overload
+from typing import TYPE_CHECKING, Any, Union, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,7 @@ from pipeline.errors import ArtifactError, InputError
 from pipeline.query.artifacts import REBUILD, ArtifactFolder, describe_dataset
 from pipeline.query.classes import ScoreClasses, count_classes, read_classes
 from pipeline.query.preflop import MATCHUPS_FILE, PREFLOP_FILE, PreflopMatchups, map_matchups, read_preflop_datasets
+from pipeline.query.seven_cards import SevenCards
 
 # colex weights C(c, j) per position j, bound once for the single-hand fast path
 _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
@@ -314,10 +315,16 @@ class Tables(ScoreClasses):
     @overload
     def score7(self, hand: OneHand) -> int: ...
     @overload
+    def score7(self, hand: SevenCards) -> Scores: ...
+    @overload
     def score7(self, hand: npt.NDArray[Any]) -> Scores | int: ...
 
-    def score7(self, hand: HandInput) -> Scores | int:
-        """Score (1..7462, higher is stronger) of a 7-card hand or batch of hands."""
+    def score7(self, hand: HandInput | SevenCards) -> Scores | int:
+        """Score (1..7462, higher is stronger) of a 7-card hand or batch of hands.
+
+        A :class:`~pipeline.query.seven_cards.SevenCards` batch was checked when it was made,
+        so it is scored without a check per row (the fastest batch path).
+        """
         items = self._fast7
         if items is not None and (type(hand) is list or type(hand) is tuple):
             # fast path for a sequence of 7 ids: this is the hot single-hand call (one sort,
@@ -332,7 +339,19 @@ class Tables(ScoreClasses):
                     return self._checked_score(v, 7)
             except (TypeError, ValueError):  # not 7 ids (text, wrong count, odd types):
                 pass                         # the general path parses or explains
+        if isinstance(hand, SevenCards):
+            return self._score_seven_cards(hand)
         return self.score(hand, 7)
+
+    def _score_seven_cards(self, batch: SevenCards) -> Scores:
+        fast = self._fast_eval()
+        if fast is None:  # other rules, or no evaluator tables: the general (checking) path
+            return cast(Scores, self.score(batch.ids, 7))
+        from pipeline.core.sevens import score_sevens
+
+        out = np.empty(len(batch), np.uint16)
+        score_sevens(batch.ids.reshape(-1), fast, out)
+        return out  # in 1..7462: eval_tables() checked the tables' scores when it opened them
 
     @overload
     def score6(self, hand: OneHand) -> int: ...
@@ -371,6 +390,8 @@ class Tables(ScoreClasses):
             from pipeline.core.sevens import score_seven_rows
 
             bad = score_seven_rows(arr, fast, out)
+            if bad < 0:
+                return out  # in 1..7462: eval_tables() checked the tables' scores on opening
         else:
             if fast is not None:
                 # the cache-resident evaluator: ~10x the dense table's speed on random hands
