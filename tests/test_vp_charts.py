@@ -429,8 +429,18 @@ def test_ruin_recursion_equals_the_plain_per_bankroll_loop() -> None:
         probs /= probs.sum()
         hands = [0, 1, 7, 30]
         for upper in (False, True):
-            got = _ruin_dp(probs, np.array(pays, np.int64), bet, top, np.array(hands, np.int64), upper)
-            assert got.tolist() == plain(probs.tolist(), pays, bet, top, hands, upper)
+            want = plain(probs.tolist(), pays, bet, top, hands, upper)
+            got = _ruin_dp(probs, np.array(pays, np.int64), bet, top, np.array(hands, np.int64), upper,
+                           0.0)
+            assert got.tolist() == want
+            # with a floor, values below it become 0 after every step: each differs from the
+            # plain loop's by at most floor per step, and none is left in (0, floor)
+            floor = sorted(x for row in want for x in row if x > 0)[10]   # bites: 10 below it
+            cut = _ruin_dp(probs, np.array(pays, np.int64), bet, top, np.array(hands, np.int64),
+                           upper, floor)
+            for h, row, ref in zip(hands, cut.tolist(), want):
+                assert all(x == 0 or x >= floor for x in row)
+                assert max(abs(x - y) for x, y in zip(row, ref)) <= h * floor
 
 
 def test_long_run_ruin_with_fractional_pays_is_bracketed_not_certain() -> None:
