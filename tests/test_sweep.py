@@ -180,3 +180,28 @@ def test_full_disk_mid_sweep_keeps_the_old_result_and_says_so(
     code, _, err = run_main(capsys, "-a", str(fresh), "vp", "sweep", str(sweep))
     assert code == 2 and one_error_line(err).endswith(": nothing was written"), err
     assert not (fresh / "sweeps").exists()
+
+
+def test_shared_solve_equals_one_analysis_per_variant_under_every_tie_break() -> None:
+    """The sweep's many-variant kernel gives each variant's final-hand counts exactly as a full
+    ``analyze`` of it: whole and fractional pays, every tie-break rule (the same ``_better``
+    on the same exact EVs and second moments), a game paying only the royal."""
+    from dataclasses import replace
+
+    from pipeline.videopoker.analysis import analyze, compute_counts
+    from pipeline.videopoker.deals import deal_classes
+    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.sweep import solve_shared
+
+    base = load_paytable(PAYTABLES / "jacks-or-better-9-6.toml")
+    only_royal = tuple(replace(ln, pays=Fraction(800 if i == 0 else 0)) for i, ln in enumerate(base.lines))
+    half = tuple(replace(ln, pays=ln.pays + Fraction(1, 2) if 0 < ln.pays < 10 else ln.pays)
+                 for ln in base.lines)
+    rules = ("fewest-cards", "low-variance", "lowest-mask")
+    variants = [replace(base, lines=only_royal, tie_break=tb) for tb in rules]
+    variants += [replace(base, lines=half, tie_break="low-variance"), base]
+    cls = deal_classes(52)
+    pay_cat, counts = compute_counts(base)
+    got = solve_shared(variants, cls.hands, cls.weight, cls.index5, pay_cat, *counts)
+    full = [analyze(pt, cls, (pay_cat, counts)) for pt in variants]
+    assert got == [a.final_counts for a in full]

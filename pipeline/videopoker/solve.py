@@ -182,3 +182,103 @@ def solve_holds(hands: np.ndarray, counts: list[np.ndarray], pay_cat: np.ndarray
            scale, TIE_CODES[tie_break], VP_BINOM, out.ev, out.best, out.best_num,
            out.best_counts, out.second, out.second_num)
     return out
+
+
+@nb.njit(cache=True, parallel=True)
+def _final_counts_many(hands: np.ndarray, weight: np.ndarray, c0: np.ndarray, c1: np.ndarray,
+                       c2: np.ndarray, c3: np.ndarray, c4: np.ndarray, pay_cat: np.ndarray,
+                       pays: np.ndarray, modes: np.ndarray, ways: np.ndarray, mult: np.ndarray,
+                       binom: np.ndarray, blocks: int) -> np.ndarray:
+    """Final-hand counts (over ``C(deck, 5) * L``) of every pay vector ``pays[v]`` (units, one
+    row per variant, same lines) under its optimal strategy: :func:`_solve`'s hold counts and
+    choice (same exact EVs, same tie-break), the counts of a deal computed once for all."""
+    n = hands.shape[0]
+    n_var, k_cat = pays.shape
+    acc = np.zeros((blocks, n_var, k_cat), np.int64)
+    for blk in nb.prange(blocks):
+        g = np.empty((32, k_cat), np.int64)
+        e = np.empty(32, np.int64)
+        s2 = np.zeros(32, np.int64)
+        kept = np.empty(32, np.int64)
+        gt = np.empty((k_cat, 32), np.int64)
+        hold_mult = np.empty(32, np.int64)   # L / C(R, cards drawn) of each hold
+        for m in range(32):
+            c = 0
+            for t in range(5):
+                c += (m >> t) & 1
+            hold_mult[m] = mult[5 - c]
+        for i in range(blk * n // blocks, (blk + 1) * n // blocks):
+            for m in range(32):
+                k = 0
+                idx = np.int64(0)
+                for t in range(5):
+                    if (m >> t) & 1:
+                        k += 1
+                        idx += binom[hands[i, t], k]
+                kept[m] = k
+                for p in range(k_cat):
+                    g[m, p] = 0
+                if k == 5:
+                    g[m, pay_cat[idx]] = 1
+                elif k == 4:
+                    for p in range(k_cat):
+                        g[m, p] = c4[idx, p]
+                elif k == 3:
+                    for p in range(k_cat):
+                        g[m, p] = c3[idx, p]
+                elif k == 2:
+                    for p in range(k_cat):
+                        g[m, p] = c2[idx, p]
+                elif k == 1:
+                    for p in range(k_cat):
+                        g[m, p] = c1[idx, p]
+                else:
+                    for p in range(k_cat):
+                        g[m, p] = c0[0, p]
+            for b in range(5):
+                bit = 1 << b
+                for m in range(32):
+                    if (m & bit) == 0:
+                        for p in range(k_cat):
+                            g[m, p] -= g[m | bit, p]
+            for p in range(k_cat):
+                for m in range(32):
+                    gt[p, m] = g[m, p]
+            for v in range(n_var):
+                mode = modes[v]
+                # hold by hold in the inner loop: contiguous, so the compiler vectorises it
+                e[:] = 0
+                for p in range(k_cat):
+                    pv = pays[v, p]
+                    for m in range(32):
+                        e[m] += pv * gt[p, m]
+                if mode == 1:
+                    s2[:] = 0
+                    for p in range(k_cat):
+                        pv = pays[v, p] * pays[v, p]
+                        for m in range(32):
+                            s2[m] += pv * gt[p, m]
+                for m in range(32):
+                    e[m] *= hold_mult[m]
+                best = 0
+                for m in range(1, 32):
+                    if e[m] >= e[best] and _better(m, best, e, kept, s2, ways, mode):
+                        best = m
+                f = weight[i] * hold_mult[best]
+                for p in range(k_cat):
+                    acc[blk, v, p] += g[best, p] * f
+    return acc.sum(axis=0)
+
+
+def final_counts_many(hands: np.ndarray, weight: np.ndarray, counts: list[np.ndarray],
+                      pay_cat: np.ndarray, pays: list[np.ndarray], deck_size: int,
+                      tie_breaks: list[str]) -> list[list[int]]:
+    """The final-hand counts of several pay vectors of one set of lines (a pay sweep), each
+    under its own optimal strategy, as ``analyze(...).final_counts`` gives them one by one."""
+    ways, mult, _ = draw_denominators(deck_size)
+    h = np.ascontiguousarray(hands, dtype=np.uint8)
+    out = _final_counts_many(h, weight.astype(np.int64), counts[0], counts[1], counts[2],
+                             counts[3], counts[4], pay_cat, np.array(pays, np.int64),
+                             np.array([TIE_CODES[t] for t in tie_breaks], np.int64), ways, mult,
+                             VP_BINOM, 64)
+    return [[int(x) for x in row] for row in out]

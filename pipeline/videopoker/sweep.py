@@ -12,8 +12,9 @@ paytable over ranges (every combination is a variant)::
 or lists paytable files (``paytables = ["a.toml", "b.toml"]``, relative to the sweep file).
 
 Without wild cards the pay category of a deal and the subset counts depend only on the
-lines, not on the pays: they are computed once, and each variant only re-runs the 32-hold
-solve (:func:`pipeline.videopoker.analysis.analyze` with ``counts``). Variants are solved
+lines, not on the pays: they are computed once, and so are a deal's 32 hold counts for all
+the variants of a task, each variant then only picking its best hold
+(:func:`pipeline.videopoker.solve.final_counts_many`). Variants are solved
 as pure tasks on an executor (local or Dask); each returns its exact final-hand counts, from
 which return, variance and hit frequency are exact fractions.
 """
@@ -24,7 +25,7 @@ import itertools
 import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from math import prod
+from math import comb, prod
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,10 @@ import numpy as np
 
 from pipeline.core.files import read_toml_file
 from pipeline.errors import ConfigError
-from pipeline.videopoker.analysis import analyze, compute_counts
+from pipeline.videopoker.analysis import analyze, check_pays, compute_counts
 from pipeline.videopoker.deals import DealClasses
 from pipeline.videopoker.paytable import Paytable, check_pay, load_paytable, slugify
+from pipeline.videopoker.solve import draw_denominators, final_counts_many
 
 #: variants per task: a few, so one task is ~1 s of work and the scheduler overhead is noise
 VARIANTS_PER_TASK = 4
@@ -188,9 +190,19 @@ def load_sweep(path: Path) -> Sweep:
 def solve_shared(variants: list[Paytable], hands: np.ndarray, weight: np.ndarray,
                  index5: np.ndarray, pay_cat: np.ndarray, c0: np.ndarray, c1: np.ndarray,
                  c2: np.ndarray, c3: np.ndarray, c4: np.ndarray) -> list[list[int]]:
-    """Final-hand counts of each variant, reusing one set of pay categories and subset counts."""
-    classes = DealClasses(variants[0].deck_size, hands, weight, index5)
-    return [analyze(pt, classes, (pay_cat, [c0, c1, c2, c3, c4])).final_counts for pt in variants]
+    """Final-hand counts of each variant, reusing one set of pay categories and subset counts,
+    and each deal's 32 hold counts for all the variants of the task (:func:`final_counts_many`:
+    what ``analyze(pt, classes, counts).final_counts`` gives, ~4x faster for 4 variants)."""
+    deck = variants[0].deck_size
+    for pt in variants:
+        check_pays(pt)
+    out = final_counts_many(hands, weight, [c0, c1, c2, c3, c4], pay_cat,
+                            [pt.pay_units()[0] for pt in variants], deck,
+                            [pt.tie_break for pt in variants])
+    total = comb(deck, 5) * draw_denominators(deck)[2]
+    if any(sum(fc) != total for fc in out):
+        raise AssertionError("final-hand counts do not add up to the number of deals x draws")
+    return out
 
 
 def solve_full(variants: list[Paytable], hands: np.ndarray, weight: np.ndarray,
