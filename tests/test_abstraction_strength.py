@@ -39,26 +39,36 @@ def _river_e(table7: np.ndarray, hole: list[int], board: list[int]) -> int:
     return int(2 * (mine > theirs).sum() + (mine == theirs).sum())
 
 
-def _future(table7: np.ndarray, hole: list[int], board: list[int]) -> tuple[int, int, np.ndarray]:
-    """(sum e, sum e², histogram of e) over every completion of ``board`` to five cards: each
-    completion's e counts its opponents one by one (the opponents that avoid it)."""
-    rest = [c for c in range(52) if c not in hole and c not in board]
+def _future(table7: np.ndarray, board: list[int], holes: list[list[int]]
+            ) -> list[tuple[int, int, np.ndarray]]:
+    """(sum e, sum e², histogram of e) of each hole in ``holes`` over every completion of
+    ``board`` to five cards: each completion's e counts its opponents one by one (the opponents
+    that avoid it and the hole). The opponents' scores depend on the board alone, so every
+    (completion, opponent) pair of the board is scored once, for all its holes."""
+    rest = [c for c in range(52) if c not in board]
     comp = np.array(list(combinations(rest, 5 - len(board))), np.int64).reshape(-1, 5 - len(board))
     opp = np.array(list(combinations(rest, 2)), np.int64)
     bit = np.int64(1) << np.arange(52, dtype=np.int64)
     cmask = bit[comp].sum(axis=1)
     omask = bit[opp].sum(axis=1)
-    valid = (cmask[:, None] & omask[None, :]) == 0          # completions x opponent hands
-    assert np.all(valid.sum(axis=1) == RIVER_SCALE // 2)
     full = np.hstack([np.tile(board, (len(comp), 1)).reshape(len(comp), -1), comp])  # 5-card boards
-    mine = _scores(table7, np.hstack([np.tile(hole, (len(comp), 1)), full]))
-    e = np.empty(len(comp), np.int64)
-    for i in range(len(comp)):
-        o = opp[valid[i]]
-        theirs = _scores(table7, np.hstack([o, np.tile(full[i], (len(o), 1))]))
-        e[i] = 2 * (mine[i] > theirs).sum() + (mine[i] == theirs).sum()
-    hist = np.bincount(np.minimum(e * BINS // RIVER_SCALE, BINS - 1), minlength=BINS)
-    return int(e.sum()), int((e * e).sum()), hist
+    apart = (cmask[:, None] & omask[None, :]) == 0           # completions x opponent hands
+    ci, oi = np.nonzero(apart)
+    theirs = np.zeros(apart.shape, table7.dtype)          # 0 (no score) where they overlap
+    theirs[ci, oi] = _scores(table7, np.hstack([opp[oi], full[ci]]))
+    out = []
+    for hole in holes:
+        hmask = bit[hole].sum()
+        rows = (cmask & hmask) == 0                             # completions avoiding the hole
+        ok = apart[rows] & ((omask & hmask) == 0)[None, :]      # opponents avoiding both
+        assert np.all(ok.sum(axis=1) == RIVER_SCALE // 2)
+        f = full[rows]
+        mine = _scores(table7, np.hstack([np.tile(hole, (len(f), 1)), f]))
+        t = theirs[rows]
+        e = 2 * ((mine[:, None] > t) & ok).sum(axis=1) + ((mine[:, None] == t) & ok).sum(axis=1)
+        hist = np.bincount(np.minimum(e * BINS // RIVER_SCALE, BINS - 1), minlength=BINS)
+        out.append((int(e.sum()), int((e * e).sum()), hist))
+    return out
 
 
 def _situations(rng: np.random.Generator, n_boards: int, per_board: int, k: int) -> list[tuple[list[int], list[int]]]:
@@ -112,9 +122,13 @@ def _check_future(table7: np.ndarray, street: str, sit: list[tuple[list[int], li
     fig = future_figures(street, table7, BINS, boards=boards)
     assert fig.s1 is not None and fig.s2 is not None and fig.hist is not None
     idx = index_batch(np.array([h + b for h, b in sit], np.int64))
-    for (h, b), i in zip(sit, idx):
-        s1, s2, hist = _future(table7, h, b)
-        assert (int(fig.s1[i]), int(fig.s2[i])) == (s1, s2) and np.array_equal(fig.hist[i], hist)
+    by_board: dict[tuple[int, ...], list[int]] = {}
+    for j, (_, b) in enumerate(sit):
+        by_board.setdefault(tuple(b), []).append(j)
+    for b, js in by_board.items():
+        for j, (s1, s2, hist) in zip(js, _future(table7, list(b), [sit[j][0] for j in js])):
+            i = idx[j]
+            assert (int(fig.s1[i]), int(fig.s2[i])) == (s1, s2) and np.array_equal(fig.hist[i], hist)
     assert np.all(fig.hist[idx].sum(axis=1) == fig.completions)
 
 
