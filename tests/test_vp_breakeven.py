@@ -10,8 +10,6 @@ build and prove the commands write nothing.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -119,11 +117,6 @@ def test_table_bounds() -> None:
         table_pays(Fraction(900), Fraction(800), None)
 
 
-def _cli(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pipeline", "-a", str(folder), "vp", *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
-
-
 @pytest.mark.parametrize("args,needle", [
     (["breakeven", "no-such-game"], "unknown paytable"),
     (["breakeven", "jacks-or-better-8-5", "--line", "five aces"], "not a line"),
@@ -153,19 +146,21 @@ def test_cli_bad_input_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
-def test_cli_breakeven_table_and_compare(tmp_path: Path) -> None:
-    r = _cli(tmp_path, "breakeven", "jacks-or-better-9-6", "--json")
-    assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)
+def test_cli_breakeven_table_and_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # in this process (the CLI's pipes and exit codes have tests of their own): three fresh
+    # interpreters cost seconds each and solve the same games again
+    def vp(*args: str) -> str:
+        code, out, err = run_main(capsys, "-a", str(tmp_path), "vp", *args)
+        assert code == 0, err
+        return out
+
+    out = json.loads(vp("breakeven", "jacks-or-better-9-6", "--json"))
     assert out["break_even"] == 976 and out["below"]["pay"] == 975
     assert out["meters"][1] == {"coins": 5, "coins_paid": 4880.0, "bet": 5.0, "paid": 4880.0}
     assert out["strategy_changes"]["classes"] == 1320 and out["exact_break_even"] == "45110169982/46219759"
-    r = _cli(tmp_path, "breakeven", "jacks-or-better-9-6", "--table", "--stop", "1000", "--step", "100")
-    assert r.returncode == 0, r.stderr
-    assert [ln.split()[0] for ln in r.stdout.splitlines()[2:5]] == ["800", "900", "1,000"]
-    r = _cli(tmp_path, "compare", "jacks-or-better-9-6", "deuces-wild-full-pay", "--json")
-    assert r.returncode == 0, r.stderr
-    games = json.loads(r.stdout)["games"]
+    text = vp("breakeven", "jacks-or-better-9-6", "--table", "--stop", "1000", "--step", "100")
+    assert [ln.split()[0] for ln in text.splitlines()[2:5]] == ["800", "900", "1,000"]
+    games = json.loads(vp("compare", "jacks-or-better-9-6", "deuces-wild-full-pay", "--json"))["games"]
     assert [g["break_even_royal"] for g in games] == [976, 451]
     assert [g["source"] for g in games] == ["computed now"] * 2
     assert round(games[0]["return"], 6) == 0.995439 and round(games[0]["royal_cycle"]) == 40391
