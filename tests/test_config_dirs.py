@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import run_cli
+from cli_runner import run_cli, run_main
 
 from pipeline.core.cards import parse_cards
 from pipeline.errors import InputError
@@ -110,18 +110,36 @@ def _user_folder(root: Path) -> Path:
     return folder
 
 
-def test_user_folder_overrides_builtin_slug(artifacts: Path, tmp_path: Path) -> None:
+def test_user_folder_overrides_builtin_slug(artifacts: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # in this process, from the tmp folder (three interpreters cost seconds each); the CLI sets
+    # its --config-dir folders on every call, and the last call here sets none
+    from pipeline.registry import set_config_dirs
+
     folder = _user_folder(tmp_path)
-    by_path = _run(tmp_path, "-a", str(artifacts.resolve()), "vp", "analyze",
-                   str(folder / "paytables" / "jacks-or-better-9-6.toml"), "--json")
-    assert by_path.returncode == 0, by_path.stderr
-    want = json.loads(by_path.stdout)["return_exact"]
-    assert want != JOB96_RETURN
-    for args, env in ((("--config-dir", str(folder)), None), ((), {ENV_VAR: str(folder)})):
-        r = _run(tmp_path, "-a", str(artifacts.resolve()), *args, "vp", "analyze", "jacks-or-better-9-6",
-                 "--json", env=env)
-        assert r.returncode == 0, r.stderr
-        assert json.loads(r.stdout)["return_exact"] == want
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    a = str(artifacts.resolve())
+    try:
+        code, out, err = run_main(capsys, "-a", a, "vp", "analyze",
+                                  str(folder / "paytables" / "jacks-or-better-9-6.toml"), "--json")
+        assert code == 0, err
+        want = json.loads(out)["return_exact"]
+        assert want != JOB96_RETURN
+        code, out, err = run_main(capsys, "-a", a, "--config-dir", str(folder), "vp", "analyze",
+                                  "jacks-or-better-9-6", "--json")
+        assert code == 0, err
+        assert json.loads(out)["return_exact"] == want
+        monkeypatch.setenv(ENV_VAR, str(folder))
+        code, out, err = run_main(capsys, "-a", a, "vp", "analyze", "jacks-or-better-9-6", "--json")
+        assert code == 0, err
+        assert json.loads(out)["return_exact"] == want
+        monkeypatch.delenv(ENV_VAR)
+        code, out, err = run_main(capsys, "-a", a, "vp", "analyze", "jacks-or-better-9-6", "--json")
+        assert code == 0, err
+        assert json.loads(out)["return_exact"] == JOB96_RETURN   # the built-in again
+    finally:
+        set_config_dirs([])
 
 
 def test_user_rule_set_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
