@@ -30,6 +30,7 @@ BOUNDSCHECKED = (
     "tests/test_vp_charts.py::test_ruin_recursion_equals_the_plain_per_bankroll_loop",
     "tests/test_vp_charts.py::test_long_run_ruin_with_fractional_pays_is_bracketed_not_certain",
     "tests/test_fasteval.py",
+    "tests/test_sevens.py::test_kernels_equal_the_generic_kernel_without_artifacts",
     # the two-joker deck: canonical classes, the pay classifier and a whole solve
     "tests/test_vp_catalog.py::test_two_joker_deck_classes",
     "tests/test_vp_catalog.py::test_double_joker_classifier_against_naive_judge",
@@ -129,6 +130,7 @@ def test_joker_id_has_one_owner_and_no_single_id_tests() -> None:
 
 
 @pytest.mark.long_serial
+@pytest.mark.full_tier  # ~30 s of bounds-checked compiling: `make test` runs it, `make check` not
 @pytest.mark.skipif(os.environ.get(CHILD) == "1", reason="inside the bounds-checked run already")
 def test_kernel_tests_pass_with_bounds_checks(tmp_path: Path) -> None:
     """The bounds-checked tier: the kernel tests above, compiled with NUMBA_BOUNDSCHECK=1 into a
