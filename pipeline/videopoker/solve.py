@@ -71,6 +71,38 @@ def _better(a: int, b: int, e: np.ndarray, kept: np.ndarray, s2: np.ndarray, way
     return a < b
 
 
+@nb.njit(cache=True, inline="always")
+def _hold_counts(hands: np.ndarray, i: int, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray,
+                 c3: np.ndarray, c4: np.ndarray, pay_cat: np.ndarray, binom: np.ndarray,
+                 g: np.ndarray, kept: np.ndarray) -> None:
+    """``g[H, p]`` = final hands in pay category ``p`` when deal ``i`` holds the cards of bit
+    mask ``H`` (32 holds), ``kept[H]`` = cards held: the subset counts of each held subset,
+    then a superset Moebius transform (counts over supersets become counts of exactly ``H``)."""
+    k_cat = g.shape[1]
+    for m in range(32):
+        k = 0
+        idx = np.int64(0)
+        for t in range(5):
+            if (m >> t) & 1:
+                k += 1
+                idx += binom[hands[i, t], k]
+        kept[m] = k
+        if k == 5:
+            for p in range(k_cat):
+                g[m, p] = 0
+            g[m, pay_cat[idx]] = 1
+        else:  # k cards held: row idx (0 when none) of the k-card subset counts
+            src = c4 if k == 4 else c3 if k == 3 else c2 if k == 2 else c1 if k == 1 else c0
+            for p in range(k_cat):
+                g[m, p] = src[idx, p]
+    for b in range(5):
+        bit = 1 << b
+        for m in range(32):
+            if (m & bit) == 0:
+                for p in range(k_cat):
+                    g[m, p] -= g[m | bit, p]
+
+
 @nb.njit(cache=True, parallel=True)
 def _solve(hands: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray, c3: np.ndarray,
            c4: np.ndarray, pay_cat: np.ndarray, pays: np.ndarray, ways: np.ndarray,
@@ -84,40 +116,7 @@ def _solve(hands: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray, c3
         e = np.empty(32, np.int64)
         s2 = np.empty(32, np.int64)
         kept = np.empty(32, np.int64)
-        for m in range(32):
-            k = 0
-            idx = np.int64(0)
-            for t in range(5):
-                if (m >> t) & 1:
-                    k += 1
-                    idx += binom[hands[i, t], k]
-            kept[m] = k
-            for p in range(k_cat):
-                g[m, p] = 0
-            if k == 5:
-                g[m, pay_cat[idx]] = 1
-            elif k == 4:
-                for p in range(k_cat):
-                    g[m, p] = c4[idx, p]
-            elif k == 3:
-                for p in range(k_cat):
-                    g[m, p] = c3[idx, p]
-            elif k == 2:
-                for p in range(k_cat):
-                    g[m, p] = c2[idx, p]
-            elif k == 1:
-                for p in range(k_cat):
-                    g[m, p] = c1[idx, p]
-            else:
-                for p in range(k_cat):
-                    g[m, p] = c0[0, p]
-        # superset Moebius transform: g[H] becomes the final-hand counts of hold H
-        for b in range(5):
-            bit = 1 << b
-            for m in range(32):
-                if (m & bit) == 0:
-                    for p in range(k_cat):
-                        g[m, p] -= g[m | bit, p]
+        _hold_counts(hands, i, c0, c1, c2, c3, c4, pay_cat, binom, g, kept)
         for m in range(32):
             d = 5 - kept[m]
             s = np.int64(0)
@@ -208,39 +207,7 @@ def _final_counts_many(hands: np.ndarray, weight: np.ndarray, c0: np.ndarray, c1
                 c += (m >> t) & 1
             hold_mult[m] = mult[5 - c]
         for i in range(blk * n // blocks, (blk + 1) * n // blocks):
-            for m in range(32):
-                k = 0
-                idx = np.int64(0)
-                for t in range(5):
-                    if (m >> t) & 1:
-                        k += 1
-                        idx += binom[hands[i, t], k]
-                kept[m] = k
-                for p in range(k_cat):
-                    g[m, p] = 0
-                if k == 5:
-                    g[m, pay_cat[idx]] = 1
-                elif k == 4:
-                    for p in range(k_cat):
-                        g[m, p] = c4[idx, p]
-                elif k == 3:
-                    for p in range(k_cat):
-                        g[m, p] = c3[idx, p]
-                elif k == 2:
-                    for p in range(k_cat):
-                        g[m, p] = c2[idx, p]
-                elif k == 1:
-                    for p in range(k_cat):
-                        g[m, p] = c1[idx, p]
-                else:
-                    for p in range(k_cat):
-                        g[m, p] = c0[0, p]
-            for b in range(5):
-                bit = 1 << b
-                for m in range(32):
-                    if (m & bit) == 0:
-                        for p in range(k_cat):
-                            g[m, p] -= g[m | bit, p]
+            _hold_counts(hands, i, c0, c1, c2, c3, c4, pay_cat, binom, g, kept)
             for p in range(k_cat):
                 for m in range(32):
                     gt[p, m] = g[m, p]
