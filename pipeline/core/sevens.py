@@ -220,6 +220,17 @@ def score_sevens(flat: np.ndarray, tables: EvalTables, out: np.ndarray) -> None:
         _sevens_parallel(flat, *tables, BYTE_LANES, out)
 
 
+def card_bytes(cards: np.ndarray) -> tuple[np.ndarray, int]:
+    """``(cards as uint8, -1)``, or ``(cards, i)`` for the first row ``i`` holding an id outside
+    0..51. uint8 input is returned as it is; wider integers are range-checked before they are
+    narrowed (300 would become a valid-looking 44)."""
+    if cards.dtype == np.uint8:
+        return cards, -1
+    if cards.size and (cards.min() < 0 or cards.max() >= DECK_SIZE):
+        return cards, int(np.flatnonzero(((cards < 0) | (cards >= DECK_SIZE)).any(axis=1))[0])
+    return cards.astype(np.uint8), -1
+
+
 def score_seven_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray) -> int:
     """``out[i]`` = score of row ``i`` of an integer (N, 7) id array (cards in any order);
     returns the first row that is not 7 distinct ids 0..51 (``out`` is then incomplete), or -1.
@@ -227,11 +238,9 @@ def score_seven_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray) -> 
     The check rides in the scoring loop (:func:`_checked_block`); uint8 rows are read in place,
     other integer types are range-checked and narrowed to uint8 first.
     """
-    arr = cards
-    if arr.dtype != np.uint8:
-        if arr.size and (arr.min() < 0 or arr.max() >= DECK_SIZE):
-            return int(np.flatnonzero(((arr < 0) | (arr >= DECK_SIZE)).any(axis=1))[0])
-        arr = arr.astype(np.uint8)
+    arr, bad_row = card_bytes(cards)
+    if bad_row >= 0:
+        return bad_row
     flat = np.ascontiguousarray(arr).reshape(-1)
     _check_sizes(flat, out)
     keys = _byte_keys(tables.card_keys)
@@ -243,4 +252,4 @@ def score_seven_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray) -> 
     return int(first_bad_seven(flat)) if bad else -1
 
 
-__all__ = ["first_bad_seven", "score_seven_rows", "score_sevens"]
+__all__ = ["card_bytes", "first_bad_seven", "score_seven_rows", "score_sevens"]

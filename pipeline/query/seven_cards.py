@@ -40,20 +40,17 @@ def _checked_ids(rows: Any) -> npt.NDArray[np.uint8]:
         raise InputError(f"expected an (N, {SEVEN}) array of card ids, got shape {arr.shape}")
     if arr.dtype.kind not in "iu":
         raise InputError(f"card ids must be integers, got dtype {arr.dtype}")
-    if arr.dtype != np.uint8 and arr.size:
-        # range first: narrowing 300 to uint8 would make it a valid-looking 44
-        out_of_deck = (arr < 0) | (arr >= DECK_SIZE)
-        if out_of_deck.any():
-            bad = int(np.flatnonzero(out_of_deck.any(axis=1))[0])
-            raise InputError(f"row {bad} is not {SEVEN} distinct card ids 0..{DECK_SIZE - 1}: "
-                             f"{arr[bad].tolist()}")
-    from pipeline.core.sevens import first_bad_seven  # numba: loaded on first use, not on import
+    # numba: loaded on first use, not on import
+    from pipeline.core.sevens import card_bytes, first_bad_seven
 
-    base = np.array(arr, dtype=np.uint8, order="C", copy=True)
-    bad = int(first_bad_seven(base.reshape(-1)))
+    narrow, bad = card_bytes(arr)
+    if bad < 0:
+        # a copy the caller cannot reach (card_bytes returns uint8 input itself)
+        base = np.array(narrow, order="C", copy=True if narrow is arr else None)
+        bad = int(first_bad_seven(base.reshape(-1)))
     if bad >= 0:
         raise InputError(f"row {bad} is not {SEVEN} distinct card ids 0..{DECK_SIZE - 1}: "
-                         f"{base[bad].tolist()}")
+                         f"{arr[bad].tolist()}")
     base.flags.writeable = False
     ids = base.view()  # a view of a read-only base cannot be made writeable again
     return ids
