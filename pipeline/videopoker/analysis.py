@@ -105,9 +105,7 @@ def analyze(pt: Paytable, classes: DealClasses | None = None,
     # int64 is safe: each class adds at most 48 * L per category, in all <= C(54,5) * L < 2^63
     final = (best_counts * factor[:, None]).sum(axis=0)
     final_counts = [int(x) for x in final]
-    denominator = comb(pt.deck_size, 5) * big
-    if sum(final_counts) != denominator:
-        raise AssertionError("final-hand counts do not add up to the number of deals x draws")
+    denominator = checked_total(final_counts, pt.deck_size)
     pay_list = pt.pays
     ret = sum((Fraction(c) * p for c, p in zip(final_counts, pay_list)), Fraction(0)) / denominator
     second = sum((Fraction(c) * p * p for c, p in zip(final_counts, pay_list)), Fraction(0)) / denominator
@@ -115,6 +113,15 @@ def analyze(pt: Paytable, classes: DealClasses | None = None,
     return Analysis(pt, classes, pay_cat, subsets, ev, best, best_num, best_counts, final_counts,
                     denominator, big * scale, ret, second - ret * ret, seconds, h.second,
                     h.second_num)
+
+
+def checked_total(final_counts: list[int], deck_size: int) -> int:
+    """The number of deals x draws, ``C(deck, 5) * L``, which ``final_counts`` must add up to
+    (an internal error if they do not: a solve lost or doubled some final hands)."""
+    total = comb(deck_size, 5) * draw_denominators(deck_size)[2]
+    if sum(final_counts) != total:
+        raise AssertionError("final-hand counts do not add up to the number of deals x draws")
+    return total
 
 
 def summary_dict(pt: Paytable, final_counts: list[int], denominator: int, seconds: float

@@ -25,7 +25,7 @@ import itertools
 import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from math import comb, prod
+from math import prod
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +33,10 @@ import numpy as np
 
 from pipeline.core.files import read_toml_file
 from pipeline.errors import ConfigError
-from pipeline.videopoker.analysis import analyze, check_pays, compute_counts
+from pipeline.videopoker.analysis import analyze, check_pays, checked_total, compute_counts
 from pipeline.videopoker.deals import DealClasses
 from pipeline.videopoker.paytable import Paytable, check_pay, load_paytable, slugify
-from pipeline.videopoker.solve import draw_denominators, final_counts_many
+from pipeline.videopoker.solve import final_counts_many
 
 #: variants per task: a few, so one task is ~1 s of work and the scheduler overhead is noise
 VARIANTS_PER_TASK = 4
@@ -199,9 +199,8 @@ def solve_shared(variants: list[Paytable], hands: np.ndarray, weight: np.ndarray
     out = final_counts_many(hands, weight, [c0, c1, c2, c3, c4], pay_cat,
                             [pt.pay_units()[0] for pt in variants], deck,
                             [pt.tie_break for pt in variants])
-    total = comb(deck, 5) * draw_denominators(deck)[2]
-    if any(sum(fc) != total for fc in out):
-        raise AssertionError("final-hand counts do not add up to the number of deals x draws")
+    for fc in out:
+        checked_total(fc, deck)
     return out
 
 
