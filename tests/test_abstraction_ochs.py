@@ -5,11 +5,11 @@ the opponent clusters of the 169 preflop classes (EMD k-medians on totals past 2
 from __future__ import annotations
 
 from itertools import combinations
-from math import comb
 from pathlib import Path
 
 import numpy as np
 import pytest
+from refpoker import colex
 
 from pipeline.abstraction.buckets import _medians, _medians_by_sorting, kmedians_emd
 from pipeline.abstraction.ochs import RIVER_HANDS, ochs_block
@@ -40,18 +40,13 @@ def _random_clusters(seed: int) -> np.ndarray:
     return labels
 
 
-#: C(n, k) for the colex index of a sorted card set: sum of C(card_i, i + 1).
-CHOOSE = np.array([[comb(n, k) for k in range(8)] for n in range(53)], np.int64)
-
-
 def _brute(table7: np.ndarray, cards: list[int], groups: np.ndarray) -> tuple[np.ndarray, ...]:
     """Wins, ties and opponents per cluster, over the opponent hands one by one (each hand's
     7 cards looked up by their colex index; numpy does the 990 lookups as one batch)."""
     board = cards[2:]
     mine = int(table7[colex_index(sorted(cards))])
     opp = np.array(list(combinations([c for c in range(52) if c not in cards], 2)), np.int64)
-    seven = np.sort(np.hstack([opp, np.tile(board, (len(opp), 1))]), axis=1)
-    s = table7[CHOOSE[seven, np.arange(1, 8)].sum(axis=1)].astype(np.int64)
+    s = table7[colex(np.hstack([opp, np.tile(board, (len(opp), 1))]))].astype(np.int64)
     g = groups[opp[:, 0] + opp[:, 1] * (opp[:, 1] - 1) // 2]
     return (np.bincount(g, weights=mine > s, minlength=K).astype(np.int64),
             np.bincount(g, weights=mine == s, minlength=K).astype(np.int64),
