@@ -27,7 +27,7 @@ from pipeline.errors import ArtifactError, InputError
 from pipeline.query.artifacts import REBUILD, ArtifactFolder, describe_dataset
 from pipeline.query.classes import ScoreClasses, count_classes, read_classes
 from pipeline.query.preflop import MATCHUPS_FILE, PREFLOP_FILE, PreflopMatchups, map_matchups, read_preflop_datasets
-from pipeline.query.seven_cards import SevenCards
+from pipeline.query.seven_cards import SevenCards, plain_ids, trusted_rows
 
 # colex weights C(c, j) per position j, bound once for the single-hand fast path
 _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
@@ -213,7 +213,7 @@ class Tables(ScoreClasses):
 
         ``win[a, b]`` = boards (of 1,712,304) where hand ``a`` beats hand ``b``, ``tie[a, b]``
         where they tie; 0 when the hands share a card. Hands are numbered in colex order of
-        their card ids ``c1 < c2``: ``c1 + c2*(c2-1)/2`` (:func:`pipeline.equity.starting_hands.hole_index`).
+        their card ids ``c1 < c2``: ``c1 + c2*(c2-1)/2`` (:func:`pipeline.equity.hands.starting_hands.hole_index`).
         Raises :class:`ArtifactError` if ``preflop_matchups.h5`` is not built (stage
         ``preflop_matchups``, see configs/build.toml).
         """
@@ -253,6 +253,7 @@ class Tables(ScoreClasses):
         a batch (``uint16[N]``).
         """
         if isinstance(hand, np.ndarray):
+            hand = plain_ids(hand)  # a masked array's hidden ids are refused, not scored
             if hand.dtype == np.uint64 and hand.ndim == 1:
                 if k is None:
                     raise InputError("a bitmap batch needs k: call score5/score6/score7")
@@ -345,12 +346,15 @@ class Tables(ScoreClasses):
 
     def _score_seven_cards(self, batch: SevenCards) -> Scores:
         fast = self._fast_eval()
-        if fast is None:  # other rules, or no evaluator tables: the general (checking) path
-            return cast(Scores, self.score(batch.ids, 7))
+        flat = trusted_rows(batch)
+        if fast is None or flat is None:
+            # other rules, no evaluator tables, or a batch not provably the one checked (a
+            # subclass, ids swapped in after the check): the general (checking) path
+            return cast(Scores, self.score(_batch_ids(batch), 7))
         from pipeline.core.sevens import score_sevens
 
         out = np.empty(len(batch), np.uint16)
-        score_sevens(batch.ids.reshape(-1), fast, out)
+        score_sevens(flat, fast, out)
         return out  # in 1..7462: eval_tables() checked the tables' scores when it opened them
 
     @overload
@@ -454,6 +458,17 @@ class Tables(ScoreClasses):
             info["rules"] = self.rules.name
             info["classes"] = len(self.classes["name"]) - 1
         return info
+
+
+def _batch_ids(batch: SevenCards) -> npt.NDArray[Any]:
+    """The ids of a batch that :func:`trusted_rows` could not prove, as an array for the
+    checking path (whatever was put in their place)."""
+    ids = batch.ids
+    if not isinstance(ids, np.ndarray):
+        raise InputError(f"a SevenCards batch's ids must be an array, got {type(ids).__name__}")
+    if ids.ndim != 2:
+        raise InputError(f"expected an (N, 7) array of card ids, got shape {ids.shape}")
+    return ids
 
 
 def _bitmap_to_cards(bits: int) -> list[int]:
