@@ -87,7 +87,7 @@ def batch_section(report: Any) -> None:
 def exact_section(report: Any) -> None:
     """Exact AsKs vs QdQc preflop by rank-first enumeration."""
     from pipeline.core.cards import parse_cards
-    from pipeline.equity.enumerate import exact_fixed
+    from pipeline.equity.exact.enumerate import exact_fixed
     from pipeline.equity.hand_api import equity
     from pipeline.query.tables import Tables
 
@@ -108,7 +108,7 @@ def exact_section(report: Any) -> None:
     quick_ms = best_of(lambda: equity(tabs, "As Ks", vs=["Qd Qc"], exact=True), repeat=20) * 1e3
     same_quick = (quick.counts["win"], quick.counts["tie"]) == (int(res.win[0]), int(res.tie[0]))
     report.say(f"  pipeline.hand_equity (two named hands preflop: rank multisets plus flush corrections, "
-               f"equity/headsup_preflop.py), same spot: {quick_ms:.2f} ms, same counts: {same_quick}")
+               f"equity/exact/headsup_preflop.py), same spot: {quick_ms:.2f} ms, same counts: {same_quick}")
     report.value("exact/headsup_preflop_ms", quick_ms)
     report.target("exact AsKs vs QdQc preflop <= 10 ms", ms <= TARGET_EXACT_MS,
                   f"{ms:.2f} ms ({ms / OMPEVAL_EXACT_MS:.2f}x OMPEval's time)")
@@ -116,7 +116,7 @@ def exact_section(report: Any) -> None:
 
 def matchups_section(report: Any) -> None:
     """preflop_matchups: a timed sample of classes, then the whole stage in a scratch folder."""
-    from pipeline.equity.matchups import matchup_classes, solve_classes
+    from pipeline.equity.exact.matchups import matchup_classes, solve_classes
     from pipeline.query.tables import Tables
 
     ev = Tables(ARTIFACTS).eval_tables()

@@ -16,7 +16,7 @@ def run(report) -> None:
     """Time the rule-set builds and Omaha scoring; check Omaha against phevaluator."""
     from phevaluator import _pheval, evaluate_omaha_cards
 
-    from pipeline.equity.omaha import score_omaha
+    from pipeline.equity.games.omaha import score_omaha
     from pipeline.query.tables import Tables
     from pipeline.rules import load_rules
     from pipeline.rules.tables import build_five, build_k

@@ -25,7 +25,7 @@ TARGET_RATIO = 1.6
 
 
 def _classes(deck: int) -> Any:
-    from pipeline.videopoker.deals import deal_classes, read_classes
+    from pipeline.videopoker.solver.deals import deal_classes, read_classes
 
     p = ROOT / "artifacts" / "vp_classes.h5"
     return read_classes(p, deck) if p.exists() else deal_classes(deck)
@@ -41,7 +41,7 @@ def _warm(sweep: Any, ex: Any) -> None:
 
 
 def _timed(sweep: Any, ex: Any) -> tuple[float, list[Any]]:
-    from pipeline.videopoker.sweep import solve_sweep
+    from pipeline.videopoker.tools.sweep import solve_sweep
 
     t0 = time.perf_counter()
     rows = solve_sweep(sweep, _classes, ex)
@@ -57,7 +57,7 @@ def run(report: Any) -> None:
         report.say("  (dask/distributed not installed: section skipped)")
         return
     from pipeline.build.executor import DaskExecutor, LocalExecutor
-    from pipeline.videopoker.sweep import load_sweep
+    from pipeline.videopoker.tools.sweep import load_sweep
 
     sweep = load_sweep(SWEEP)
     n = len(sweep.variants())

@@ -39,10 +39,10 @@ CHART_CLI_GAMES = ("jacks-or-better-9-6", "deuces-wild-full-pay")
 
 def _phases(pt: Any, classes: Any) -> dict[str, float]:
     """Seconds of each phase of one analysis (classify, subset counts, solve)."""
-    from pipeline.videopoker.classify import classify_deals
-    from pipeline.videopoker.deals import deck_hands
-    from pipeline.videopoker.solve import solve_holds
-    from pipeline.videopoker.subsets import subset_counts
+    from pipeline.videopoker.solver.classify import classify_deals
+    from pipeline.videopoker.solver.deals import deck_hands
+    from pipeline.videopoker.solver.solve import solve_holds
+    from pipeline.videopoker.solver.subsets import subset_counts
 
     t0 = time.perf_counter()
     pay_cat = classify_deals(pt, deck_hands(pt.deck_size, 5))
@@ -61,7 +61,7 @@ LIST_TARGET_S = 1.0
 def bench_list(report: Any) -> None:
     """`pokertables vp list` on the repository's built artifacts: a fresh process (what a user
     waits for, interpreter and imports included) and the catalog read alone, best of ROUNDS."""
-    from pipeline.videopoker.catalog import catalog
+    from pipeline.videopoker.catalog.games import catalog
 
     cmd = [sys.executable, "-m", "pipeline", "--artifacts", str(ROOT / "artifacts"), "vp", "list",
            "--json"]
@@ -75,7 +75,7 @@ def bench_list(report: Any) -> None:
     t0 = time.perf_counter()
     catalog(ROOT / "artifacts")
     inside = time.perf_counter() - t0
-    from pipeline.videopoker.digest import solver_digest, walk_digest
+    from pipeline.videopoker.solver.digest import solver_digest, walk_digest
 
     t0 = time.perf_counter()
     walk_digest()
@@ -99,9 +99,9 @@ def bench_list(report: Any) -> None:
 
 def run(report: Any) -> None:
     """Time every shipped paytable's analysis and the vp stages of the build."""
-    from pipeline.videopoker.analysis import analyze
-    from pipeline.videopoker.deals import deal_classes, deck_hands
-    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.paytables.paytable import load_paytable
+    from pipeline.videopoker.solver.analysis import analyze
+    from pipeline.videopoker.solver.deals import deal_classes, deck_hands
 
     report.head("vp")
     bench_list(report)
@@ -170,9 +170,9 @@ def run(report: Any) -> None:
 
 def run_charts(report: Any, files: list[Path]) -> None:
     """Seconds to derive and judge each paytable's chart, and of the ``vp chart`` command."""
-    from pipeline.videopoker.chart import derive_chart
-    from pipeline.videopoker.paytable import load_paytable
-    from pipeline.videopoker.strategy_io import strategy_data
+    from pipeline.videopoker.charts.chart import derive_chart
+    from pipeline.videopoker.paytables.paytable import load_paytable
+    from pipeline.videopoker.tools.strategy_io import strategy_data
 
     report.say(f"vp chart: derive + judge exactly (best / median of {ROUNDS} after warm-up)")
     report.say(f"  {'paytable':<32}{'best s':>8}{'median s':>10}{'lines':>7}{'patterns':>10}"

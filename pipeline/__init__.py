@@ -30,16 +30,16 @@ if TYPE_CHECKING:
     from pipeline.query.seven_cards import SevenCards
     from pipeline.query.tables import Tables
     from pipeline.rules import load_rules
-    from pipeline.videopoker.analysis import analyze
-    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.paytables.paytable import load_paytable
+    from pipeline.videopoker.solver.analysis import analyze
 
 #: public name -> "module:attribute" it is loaded from on first use (read by the stage-key walk)
 _EXPORTS = {
     "Tables": "pipeline.query.tables:Tables",
     "SevenCards": "pipeline.query.seven_cards:SevenCards",
     "hand_equity": "pipeline.equity.hand_api:equity",
-    "analyze": "pipeline.videopoker.analysis:analyze",
-    "load_paytable": "pipeline.videopoker.paytable:load_paytable",
+    "analyze": "pipeline.videopoker.solver.analysis:analyze",
+    "load_paytable": "pipeline.videopoker.paytables.paytable:load_paytable",
     "load_rules": "pipeline.rules:load_rules",
 }
 

@@ -14,7 +14,7 @@ from refpoker import colex
 from pipeline.abstraction.buckets import _medians, _medians_by_sorting, kmedians_emd
 from pipeline.abstraction.ochs import RIVER_HANDS, ochs_block
 from pipeline.core.cards import BINOM, colex_index
-from pipeline.equity.allhands import board_showdown, group_opponents, group_showdown, showdown_scratch
+from pipeline.equity.exact.allhands import board_showdown, group_opponents, group_showdown, showdown_scratch
 from pipeline.query.abstraction import index_batch, unindex
 from pipeline.query.abstraction.clusters import cluster_opponents, hand_clusters
 from pipeline.query.abstraction.reader import river_counts

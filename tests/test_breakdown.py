@@ -108,8 +108,8 @@ def _brute_rows(tables: Any, hero: list[tuple[int, int]], others: list[list[tupl
 
 
 def _hands(text: str, board: list[int]) -> list[tuple[int, int]]:
-    from pipeline.equity.ranges import parse_range
-    from pipeline.equity.starting_hands import HOLE_CARDS
+    from pipeline.equity.hands.starting_hands import HOLE_CARDS
+    from pipeline.equity.ranges.parse import parse_range
 
     r = parse_range(text)
     return [(int(HOLE_CARDS[h][0]), int(HOLE_CARDS[h][1])) for h in r.hands

@@ -46,10 +46,11 @@ def test_a_cold_cache_is_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     assert cold_modules(engine.__file__, EQUITY_KERNEL_MODULES) == list(EQUITY_KERNEL_MODULES)
     # one module's index in the mirrored cache folder makes it warm
-    mirror = tmp_path / Path(engine.__file__).resolve().parent.relative_to("/")
+    mirror = tmp_path / Path(engine.__file__).resolve().parent.relative_to("/") / "exact"
     mirror.mkdir(parents=True)
-    (mirror / "rangerandom._count_chunk-1.py311.nbi").write_bytes(b"")
-    assert "rangerandom" not in cold_modules(engine.__file__, EQUITY_KERNEL_MODULES)
+    (mirror / "range_random._count_chunk-1.py311.nbi").write_bytes(b"")
+    assert "exact/range_random" not in cold_modules(engine.__file__, EQUITY_KERNEL_MODULES)
+    assert "exact/ranges" in cold_modules(engine.__file__, EQUITY_KERNEL_MODULES)
 
 
 def _stderr_on_a_terminal(args: list[str], env: dict[str, str]) -> tuple[int, str, str]:

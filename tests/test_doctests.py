@@ -25,7 +25,7 @@ MODULES = sorted(_module_name(p) for p in (ROOT / "pipeline").rglob("*.py") if "
 
 
 def test_the_list_finds_the_known_examples() -> None:
-    assert {"pipeline", "pipeline.registry", "pipeline.core.cards", "pipeline.videopoker.wild",
+    assert {"pipeline", "pipeline.registry", "pipeline.core.cards", "pipeline.videopoker.paytables.wild",
             "pipeline.core.evaluate"} <= set(MODULES)
 
 

@@ -1,4 +1,4 @@
-"""Exact enumeration of fixed hands (pipeline.equity.enumerate) against brute force on seven.h5."""
+"""Exact enumeration of fixed hands (pipeline.equity.exact.enumerate) against brute force on seven.h5."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from refpoker import brute
 
 from pipeline.core.cards import parse_cards
 from pipeline.core.fasteval import EvalTables
-from pipeline.equity.enumerate import ExactCounts, exact_fixed
+from pipeline.equity.exact.enumerate import ExactCounts, exact_fixed
 from pipeline.errors import InputError
 from pipeline.query.tables import Tables
 

@@ -13,10 +13,10 @@ import pytest
 from cli_runner import run_main
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.exactcount import run_exact
+from pipeline.equity.exact.count import run_exact
 from pipeline.equity.hand_api import DEFAULT_SAMPLES, equity
-from pipeline.equity.hand_question import make_spot
-from pipeline.equity.starting_hands import hole_index
+from pipeline.equity.hands.starting_hands import hole_index
+from pipeline.equity.spots.question import make_spot
 
 
 def _counts(r):

@@ -13,7 +13,7 @@ from cli_runner import run_main
 
 from pipeline.core.cards import parse_cards
 from pipeline.equity.engine import equity_seats, parse_table, preflop
-from pipeline.equity.starting_hands import HOLE_CARDS
+from pipeline.equity.hands.starting_hands import HOLE_CARDS
 
 
 def brute_force(tables, table):  # type: ignore[no-untyped-def]
@@ -97,7 +97,7 @@ def test_weighted_ranges_equal_brute_force(tables) -> None:  # type: ignore[no-u
 
 
 def test_preflop_ranges_equal_matchup_table(tables) -> None:  # type: ignore[no-untyped-def]
-    from pipeline.equity.preflop_tables import matchup_tables
+    from pipeline.equity.tables.preflop import matchup_tables
 
     mt = matchup_tables(tables)
     if mt is None:
@@ -112,7 +112,7 @@ def test_preflop_ranges_equal_matchup_table(tables) -> None:  # type: ignore[no-
     assert enum is not None and enum.counts == res.counts
     # and one pair cell against the exact hand-vs-hand engine
     from pipeline.equity.hand_api import equity
-    from pipeline.equity.starting_hands import hole_index
+    from pipeline.equity.hands.starting_hands import hole_index
 
     a, b = parse_cards("AsKs"), parse_cards("QdQc")
     r = equity(tables, a, vs=[b])
@@ -212,8 +212,8 @@ COUNTED = [
 @pytest.mark.parametrize("hero,vs,board,dead", COUNTED)
 def test_one_random_seat_counted_per_board_equals_the_deal_walk(tables, hero, vs, board, dead) -> None:  # type: ignore[no-untyped-def]
     from pipeline.equity.engine import _seats_arrays
-    from pipeline.equity.rangeexact import range_exact, range_group
-    from pipeline.equity.rangerandom import range_random
+    from pipeline.equity.exact.range_random import range_random
+    from pipeline.equity.exact.ranges import range_exact, range_group
 
     table = parse_table(tables, hero, vs, None, board, dead)
     ranged = [s for s, r in zip(table.seats, table.random) if not r]

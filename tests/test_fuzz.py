@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pipeline.core.cards import format_cards, parse_cards
 from pipeline.showdown import VERDICTS, judge
-from pipeline.videopoker.paytable import parse_paytable
+from pipeline.videopoker.paytables.paytable import parse_paytable
 
 HANDS = ["royal flush", "wild royal flush", "five of a kind", "four deuces", "straight flush",
          "four of a kind", "full house", "flush", "straight", "three of a kind", "two pair",

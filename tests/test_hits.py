@@ -20,9 +20,9 @@ import pytest
 from refpoker import key5
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.hits import DRAWS, MADE, classify, range_hits
-from pipeline.equity.ranges import parse_range
-from pipeline.equity.starting_hands import HOLE_CARDS
+from pipeline.equity.hands.starting_hands import HOLE_CARDS
+from pipeline.equity.ranges.hits import DRAWS, MADE, classify, range_hits
+from pipeline.equity.ranges.parse import parse_range
 
 ROOT = Path(__file__).resolve().parent.parent
 ACE = 12

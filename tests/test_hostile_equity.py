@@ -87,7 +87,7 @@ def test_a_missed_target_says_so() -> None:
     """The deal cap stops a target rule: the answer says the target was missed."""
     import numpy as np
 
-    from pipeline.equity.montecarlo import N_COLS, drive_rounds, stop_note
+    from pipeline.equity.montecarlo.driver import N_COLS, drive_rounds, stop_note
 
     def play(sizes: np.ndarray, stream0: int) -> tuple[np.ndarray, int]:
         n = int(sizes.sum())
@@ -109,7 +109,7 @@ def _cap_deals(monkeypatch: pytest.MonkeyPatch, cap: int) -> None:
     and ``run_mc``, which every hold'em and Omaha door calls without it) for this test."""
     import inspect
 
-    from pipeline.equity import montecarlo
+    from pipeline.equity.montecarlo.driver import driver as montecarlo
 
     for fn in (montecarlo.drive_rounds, montecarlo.run_mc):
         names = [q.name for q in inspect.signature(fn).parameters.values()

@@ -107,7 +107,7 @@ def test_sweep_is_in_the_manifest_and_verify_knows_it(sweep_folder: tuple[Path, 
     assert not (art / STAGING).exists()
     # a run that started before the first one wrote is told it replaced that result
     from pipeline.build.sweeps import write_sweep
-    from pipeline.videopoker.sweep import load_sweep, solve_sweep, sweep_rows
+    from pipeline.videopoker.tools.sweep import load_sweep, solve_sweep, sweep_rows
 
     class Serial:
         kind = "local"
@@ -121,7 +121,7 @@ def test_sweep_is_in_the_manifest_and_verify_knows_it(sweep_folder: tuple[Path, 
                     return fn(*args, **shared)
             return Done()
 
-    from pipeline.videopoker.deals import deal_classes
+    from pipeline.videopoker.solver.deals import deal_classes
 
     sw = load_sweep(sweep)
     cols = sweep_rows(sw, solve_sweep(sw, lambda n: deal_classes(n), Serial()))

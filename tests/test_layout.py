@@ -151,8 +151,18 @@ def test_lookup_imports_no_build_module(artifacts: Path) -> None:
 #: The layers, lowest first: a module may import its own layer and the ones below, never above.
 #: ``pipeline`` itself (lazy exports of the public API) and ``pipeline.__main__`` sit on top.
 LAYERS = {"core": 0, "errors": 0, "version": 0, "registry": 1, "rules": 1, "query": 2, "equity": 3,
-          "abstraction": 3, "videopoker": 3, "showdown": 3, "build": 4, "cli": 5, "__main__": 6, "": 6}
+          "abstraction": 3, "videopoker": 3, "showdown": 3, "build": 4, "answers": 4, "serve": 5, "cli": 6,
+          "__main__": 7, "": 7}
+#: Inside ``equity`` and ``videopoker``, the sub-packages by method, lowest first; the package's own
+#: top-level modules (the front door: planner, public API) sit above them all. A sub-package may
+#: import itself and the ones strictly below; siblings of one rank never import each other.
+INNER_LAYERS = {
+    "equity": {"hands": 0, "spots": 1, "ranges": 2, "tables": 2, "montecarlo": 3, "exact": 3, "games": 4, "": 5},
+    "videopoker": {"paytables": 0, "solver": 1, "charts": 2, "catalog": 3, "tools": 4, "": 5},
+}
 NAMES = {_module_name(p) for p in MODULES}
+#: Longest module allowed (lines).
+MAX_MODULE_LINES = 500
 
 
 def _graph() -> dict[str, set[str]]:
@@ -213,8 +223,50 @@ def _upward(graph: dict[str, set[str]]) -> list[str]:
             if LAYERS[_sub(d)] > LAYERS[_sub(m)]]
 
 
+def _inner(module: str) -> str:
+    """The method sub-package of an ``equity`` or ``videopoker`` module (``exact``,
+    ``solver``...), or ``""`` for the package's own top-level modules."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 else ""
+
+
+def _inner_upward(graph: dict[str, set[str]]) -> list[str]:
+    bad = []
+    for m, deps in sorted(graph.items()):
+        ranks = INNER_LAYERS.get(_sub(m))
+        if ranks is None:
+            continue
+        for d in sorted(deps):
+            if _sub(d) != _sub(m) or _inner(d) == _inner(m):
+                continue
+            if ranks[_inner(d)] >= ranks[_inner(m)]:
+                bad.append(f"{m} imports {d}")
+    return bad
+
+
 def test_every_subpackage_has_a_layer() -> None:
     assert {_sub(m) for m in NAMES} <= set(LAYERS)
+    for package, ranks in INNER_LAYERS.items():
+        assert {_inner(m) for m in NAMES if _sub(m) == package} == set(ranks)
+
+
+def test_method_subpackages_import_only_downward() -> None:
+    """exact counting, Monte Carlo, ranges ... import only the building blocks below them; the
+    front door (engine, public API) is the only place that sees them all."""
+    assert _inner_upward(_graph()) == []
+    made_up = {"pipeline.equity.hands.symmetry": {"pipeline.equity.exact.count"},
+               "pipeline.equity.exact.count": {"pipeline.equity.montecarlo.driver"},
+               "pipeline.videopoker.solver.solve": {"pipeline.videopoker.charts.chart"},
+               "pipeline.videopoker.tools.sweep": {"pipeline.videopoker.solver.solve"}}
+    assert _inner_upward(made_up) == ["pipeline.equity.exact.count imports pipeline.equity.montecarlo.driver",
+                                      "pipeline.equity.hands.symmetry imports pipeline.equity.exact.count",
+                                      "pipeline.videopoker.solver.solve imports pipeline.videopoker.charts.chart"]
+
+
+def test_no_module_over_500_lines() -> None:
+    """One idea per module: a module past 500 lines is two ideas; split it."""
+    assert [f"{_module_name(p)}: {n}" for p in MODULES
+            if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES] == []
 
 
 def test_no_module_imports_a_layer_above_its_own() -> None:
@@ -252,9 +304,10 @@ def test_the_checks_catch_what_they_forbid() -> None:
     # a name from the parent package: the package (the old graph dropped this edge)
     ("from pipeline.cli.common import app", {"pipeline.cli.common"}),
     ("from pipeline.equity import equity", {"pipeline.equity"}),
-    ("from pipeline.equity import preflop_tables", {"pipeline.equity", "pipeline.equity.preflop_tables"}),
-    ("import pipeline.equity.preflop_tables as pq", {"pipeline.equity.preflop_tables"}),
-    ("from . import preflop_tables", {"pipeline.equity", "pipeline.equity.preflop_tables"}),
+    ("from pipeline.equity.tables import preflop", {"pipeline.equity.tables", "pipeline.equity.tables.preflop"}),
+    ("import pipeline.equity.tables.preflop as pq", {"pipeline.equity.tables.preflop"}),
+    ("from . import breakdown", {"pipeline.equity", "pipeline.equity.breakdown"}),
+    ("from .tables import preflop", {"pipeline.equity.tables", "pipeline.equity.tables.preflop"}),
     # a lazy export: the module that defines it; anything else: the package
     ("from pipeline import Tables", {"pipeline.query.tables"}),
     ("from pipeline.query import Tables", {"pipeline.query.tables"}),
@@ -361,7 +414,7 @@ def test_the_private_check_sees_what_it_forbids(source: str, flagged: bool) -> N
 #: have one owner module each that both writes or reads its own format.
 H5PY_OWNERS = {
     "pipeline.query.artifacts": "opens every artifact for the read side and the build's checks",
-    "pipeline.videopoker.paytable_file": "paytables/<slug>.h5: the one writer and reader",
+    "pipeline.videopoker.catalog.paytable_file": "paytables/<slug>.h5: the one writer and reader",
     "pipeline.query.abstraction.reader": "abstraction/<street>.h5: the reader",
     "pipeline.build.store": "writer's helper: contiguous datasets to fill through a memory map, "
                             "the manifest's description of a written file",
@@ -435,7 +488,7 @@ def test_no_module_only_tests_call() -> None:
     class Cut(ImportGraph):
         def direct(self, module: str) -> frozenset[str]:
             got = super().direct(module)
-            return got - {"pipeline.equity.enumerate"} if module == "pipeline.equity.exactcount" else got
+            return got - {"pipeline.equity.exact.enumerate"} if module == "pipeline.equity.exact.count" else got
 
-    assert "pipeline.equity.enumerate" in _run_from(graph, _entry_points())
-    assert "pipeline.equity.enumerate" not in _run_from(Cut(ROOT), _entry_points())
+    assert "pipeline.equity.exact.enumerate" in _run_from(graph, _entry_points())
+    assert "pipeline.equity.exact.enumerate" not in _run_from(Cut(ROOT), _entry_points())

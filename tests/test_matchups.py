@@ -11,9 +11,9 @@ import pytest
 from refpoker import brute
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.enumerate import exact_fixed
-from pipeline.equity.matchups import hand_cards, matchup_classes
-from pipeline.equity.starting_hands import hole_index
+from pipeline.equity.exact.enumerate import exact_fixed
+from pipeline.equity.exact.matchups import hand_cards, matchup_classes
+from pipeline.equity.hands.starting_hands import hole_index
 from pipeline.query.tables import PreflopMatchups, Tables
 
 BOARDS = comb(48, 5)
@@ -76,7 +76,7 @@ def test_rank_pass_plus_flush_corrections_equal_the_rank_first_walk(tables: Tabl
     pairs of every suit shape: suited vs suited in the same and in other suits, pairs, and
     random pairs."""
     from pipeline.core.cards import BINOM
-    from pipeline.equity.headsup_preflop import LOOKED, headsup_preflop
+    from pipeline.equity.exact.headsup_preflop import LOOKED, headsup_preflop
 
     ev = tables.eval_tables()
     shaped = [("As Ks", "Qs Js"), ("As Ks", "Qd Jd"), ("Ah Ad", "Kh Kd"), ("2c 7d", "2h 7s"),

@@ -1,4 +1,4 @@
-"""Sampling of the Monte Carlo kernels (pipeline.equity.mcfixed, pipeline.equity.mcranges): the
+"""Sampling of the Monte Carlo kernels (pipeline.equity.montecarlo.fixed, pipeline.equity.montecarlo.ranged): the
 batch generator is uniform (chi-square over swap positions, dealt cards and opponents' pairs),
 rejected draws are redrawn, the joint table of range assignments lists exactly the compatible
 ones, and Monte Carlo agrees with exact counts within 4 standard errors on every kernel."""
@@ -14,8 +14,8 @@ import pytest
 
 from pipeline.core.rng import REJECTED, seed_state, shuffle_positions, splitmix_fill, step
 from pipeline.equity.engine import equity_seats
-from pipeline.equity.mcfixed import deal_cards
-from pipeline.equity.mcranges import JOINT_MAX, WEIGHT_ONE, prepare_joint, prepare_seats
+from pipeline.equity.montecarlo.fixed import deal_cards
+from pipeline.equity.montecarlo.ranged import JOINT_MAX, WEIGHT_ONE, prepare_joint, prepare_seats
 
 #: Normal quantile of a one-sided 1e-6 tail: a fair generator fails a test about once in 10^6 runs.
 Z_TAIL = 4.753

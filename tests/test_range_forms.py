@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.equity.ranges import parse_range
+from pipeline.equity.ranges.parse import parse_range
 from pipeline.errors import InputError
 
 

@@ -15,9 +15,9 @@ import pyarrow as pa
 import pytest
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.rangegrid import range_grid
-from pipeline.equity.ranges import parse_range
-from pipeline.equity.starting_hands import HOLE_CARDS
+from pipeline.equity.hands.starting_hands import HOLE_CARDS
+from pipeline.equity.ranges.grid import range_grid
+from pipeline.equity.ranges.parse import parse_range
 
 ROOT = Path(__file__).resolve().parent.parent
 RANKS = "23456789TJQKA"
@@ -75,7 +75,7 @@ def test_one_combo_is_not_shown_as_the_full_class() -> None:
 
 
 def test_top_fraction_round_trips_and_reports_its_classes(tables) -> None:  # type: ignore[no-untyped-def]
-    from pipeline.equity.preflop_tables import hand_strength
+    from pipeline.equity.tables.preflop import hand_strength
 
     key = hand_strength(tables)
     for text in ("5%", "12.5%", "30%,KK:0.5"):

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.ranges import MAX_SHOWN, parse_range
-from pipeline.equity.starting_hands import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_SUITED
+from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_SUITED
+from pipeline.equity.ranges.parse import MAX_SHOWN, parse_range
 from pipeline.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,7 +52,7 @@ def test_weights_last_mention_wins() -> None:
 
 
 def test_top_fraction_by_heads_up_equity(tables) -> None:  # type: ignore[no-untyped-def]
-    from pipeline.equity.preflop_tables import hand_strength
+    from pipeline.equity.tables.preflop import hand_strength
 
     key = hand_strength(tables)
     assert parse_range("100%", key).combos == 1326

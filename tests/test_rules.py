@@ -182,7 +182,7 @@ def test_bad_rule_files(tmp_path: Path) -> None:
 
 
 def test_omaha_matches_brute_force(tables: Tables) -> None:
-    from pipeline.equity.omaha import score_omaha
+    from pipeline.equity.games.omaha import score_omaha
 
     rng = np.random.default_rng(11)
     deals = np.array([rng.choice(52, 9, replace=False) for _ in range(400)])
@@ -199,7 +199,7 @@ def test_omaha_matches_brute_force(tables: Tables) -> None:
 
 
 def test_omaha_exact_river_agrees_with_monte_carlo(tables: Tables) -> None:
-    from pipeline.equity.omaha import omaha_equity
+    from pipeline.equity.games.omaha import omaha_equity
 
     ex = omaha_equity(tables, "As Ad Ks Kd", "2c 7h 9s Qd 3c")
     assert ex.method == "exact" and ex.deals == comb(43, 4)
@@ -242,7 +242,7 @@ def test_omaha_agrees_with_phevaluator(tables: Tables) -> None:
 
     from phevaluator import _pheval
 
-    from pipeline.equity.omaha import score_omaha
+    from pipeline.equity.games.omaha import score_omaha
 
     rng = np.random.default_rng(21)
     deals = np.argsort(rng.random((100_000, 52)), axis=1)[:, :9]

@@ -54,8 +54,8 @@ def test_sweep_has_at_least_100_variants_and_writes_dataset_and_plot(swept: tupl
                                         ("jacks-or-better-8-5", 8, 5)])
 def test_shipped_games_equal_their_single_analysis_exactly(swept: tuple[dict, Path], slug: str,
                                                            fh: int, fl: int) -> None:
-    from pipeline.videopoker.analysis import analyze
-    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.paytables.paytable import load_paytable
+    from pipeline.videopoker.solver.analysis import analyze
 
     _, art = swept
     t = ds.dataset(art / "sweeps" / "jacks-or-better.parquet", format="parquet",
@@ -188,10 +188,10 @@ def test_shared_solve_equals_one_analysis_per_variant_under_every_tie_break() ->
     on the same exact EVs and second moments), a game paying only the royal."""
     from dataclasses import replace
 
-    from pipeline.videopoker.analysis import analyze, compute_counts
-    from pipeline.videopoker.deals import deal_classes
-    from pipeline.videopoker.paytable import load_paytable
-    from pipeline.videopoker.sweep import solve_shared
+    from pipeline.videopoker.paytables.paytable import load_paytable
+    from pipeline.videopoker.solver.analysis import analyze, compute_counts
+    from pipeline.videopoker.solver.deals import deal_classes
+    from pipeline.videopoker.tools.sweep import solve_shared
 
     base = load_paytable(PAYTABLES / "jacks-or-better-9-6.toml")
     only_royal = tuple(replace(ln, pays=Fraction(800 if i == 0 else 0)) for i, ln in enumerate(base.lines))

@@ -17,11 +17,11 @@ from vp_reference import JOB96, JOB96_FINAL, MY_STAGES, PAYTABLES, ROOT, naive_c
 
 from pipeline.build.store import TMP_PREFIX
 from pipeline.core.combos import hand_bitmaps
-from pipeline.videopoker.analysis import analyze, compute_counts
-from pipeline.videopoker.deal_text import parse_deal
-from pipeline.videopoker.deals import RANK_PATTERNS, canonical_index, deal_classes, deck_hands, rank_pattern
-from pipeline.videopoker.holds import hold_table
-from pipeline.videopoker.paytable import load_paytable, parse_paytable
+from pipeline.videopoker.paytables.deal_text import parse_deal
+from pipeline.videopoker.paytables.paytable import load_paytable, parse_paytable
+from pipeline.videopoker.solver.analysis import analyze, compute_counts
+from pipeline.videopoker.solver.deals import RANK_PATTERNS, canonical_index, deal_classes, deck_hands, rank_pattern
+from pipeline.videopoker.solver.holds import hold_table
 
 DEUCES = PAYTABLES / "deuces-wild-full-pay.toml"
 JOKER = PAYTABLES / "joker-poker-kings.toml"

@@ -17,8 +17,10 @@ import pytest
 from cli_runner import run_main
 
 from pipeline.errors import InputError
-from pipeline.videopoker.analysis import analyze
-from pipeline.videopoker.breakeven import (
+from pipeline.videopoker.paytables.paytable import load_paytable
+from pipeline.videopoker.solver.analysis import analyze
+from pipeline.videopoker.solver.deals import deal_classes
+from pipeline.videopoker.tools.breakeven import (
     MAX_TABLE_ROWS,
     PaySolver,
     break_even,
@@ -30,8 +32,6 @@ from pipeline.videopoker.breakeven import (
     table_pays,
     with_pay,
 )
-from pipeline.videopoker.deals import deal_classes
-from pipeline.videopoker.paytable import load_paytable
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -3,7 +3,7 @@ meter, hold turning points), each cited where it was published.
 
 Published break-even meters are rare; where a game has none, its break-even is *derived* from
 published returns, and the derivation is stated. It rests on one fact (module doc of
-:mod:`pipeline.videopoker.breakeven`): the optimal return ``f(p)`` against the royal's pay is
+:mod:`pipeline.videopoker.tools.breakeven`): the optimal return ``f(p)`` against the royal's pay is
 convex and non-decreasing, so between two published points the secant lies above ``f`` (its
 root is a lower bound of the break-even) and the tangent at a published point, whose slope is
 the published royal probability, lies below ``f`` (its root is an upper bound).
@@ -45,11 +45,11 @@ import numpy as np
 import pytest
 
 from pipeline.core.cards import parse_cards
-from pipeline.videopoker.analysis import compute_counts
-from pipeline.videopoker.breakeven import PaySolver, break_even, find_line, with_pay
-from pipeline.videopoker.deals import deal_classes
-from pipeline.videopoker.holds import exact_hold_evs
-from pipeline.videopoker.paytable import load_paytable
+from pipeline.videopoker.paytables.paytable import load_paytable
+from pipeline.videopoker.solver.analysis import compute_counts
+from pipeline.videopoker.solver.deals import deal_classes
+from pipeline.videopoker.solver.holds import exact_hold_evs
+from pipeline.videopoker.tools.breakeven import PaySolver, break_even, find_line, with_pay
 
 #: Wizard of Odds' total of the Royal Bonus Poker tables (all games on the 52-card deck)
 WOO_TOTAL = 1_661_102_543_100

@@ -22,13 +22,13 @@ from vp_reference import naive_category
 
 from pipeline.core.cards import parse_cards
 from pipeline.core.combos import hand_bitmaps
-from pipeline.videopoker.analysis import analyze, compute_counts
-from pipeline.videopoker.catalog import catalog, paytable_slugs, resolve_paytable
-from pipeline.videopoker.deal_text import parse_deal, parse_hold
-from pipeline.videopoker.deals import canonical_index, deal_classes, deck_hands
-from pipeline.videopoker.holds import exact_hold_evs, grade_hold, hold_table
-from pipeline.videopoker.paytable import load_paytable, parse_paytable
-from pipeline.videopoker.solve import NO_HOLD
+from pipeline.videopoker.catalog.games import catalog, paytable_slugs, resolve_paytable
+from pipeline.videopoker.paytables.deal_text import parse_deal, parse_hold
+from pipeline.videopoker.paytables.paytable import load_paytable, parse_paytable
+from pipeline.videopoker.solver.analysis import analyze, compute_counts
+from pipeline.videopoker.solver.deals import canonical_index, deal_classes, deck_hands
+from pipeline.videopoker.solver.holds import exact_hold_evs, grade_hold, hold_table
+from pipeline.videopoker.solver.solve import NO_HOLD
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
@@ -404,8 +404,8 @@ def test_cli_list_grade_hold(artifacts: Path) -> None:
 def test_catalog_fast_path_equals_the_artifacts(artifacts: Path, tmp_path: Path) -> None:
     """vp list's rows from paytables/catalog.json are the rows read from every .h5, and a
     catalog.json that is not the one the manifest lists is not trusted."""
-    from pipeline.videopoker.catalog import CATALOG_FILE, slow_row
-    from pipeline.videopoker.digest import solver_digest
+    from pipeline.videopoker.catalog.games import CATALOG_FILE, slow_row
+    from pipeline.videopoker.solver.digest import solver_digest
 
     digest = solver_digest()
     slow = {slug: slow_row(slug, p, artifacts, digest) for slug, p in
@@ -452,7 +452,7 @@ def test_solver_digest_cache_is_exact(tmp_path: Path) -> None:
     a module the paytable stage imports changes it, an edit elsewhere does not."""
     import shutil
 
-    from pipeline.videopoker.digest import solver_digest, source_fingerprint, walk_digest
+    from pipeline.videopoker.solver.digest import solver_digest, source_fingerprint, walk_digest
 
     root = tmp_path / "src"
     shutil.copytree(ROOT / "pipeline", root / "pipeline",

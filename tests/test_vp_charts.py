@@ -21,8 +21,10 @@ import pytest
 from cli_runner import run_cli, run_main
 
 from pipeline.core.cards import BINOM
-from pipeline.videopoker.analysis import compute_counts
-from pipeline.videopoker.bankroll import (
+from pipeline.videopoker.charts.chart import derive_chart, exact_return
+from pipeline.videopoker.paytables.paytable import ROYAL, load_paytable
+from pipeline.videopoker.solver.analysis import compute_counts
+from pipeline.videopoker.solver.bankroll import (
     bankroll_figures,
     deal_moments,
     hit_frequency,
@@ -30,10 +32,8 @@ from pipeline.videopoker.bankroll import (
     n_play_variance,
     ruin_table,
 )
-from pipeline.videopoker.chart import derive_chart, exact_return
-from pipeline.videopoker.holds import hold_table
-from pipeline.videopoker.paytable import ROYAL, load_paytable
-from pipeline.videopoker.strategy_io import cross_play, default_chart, read_strategy_data
+from pipeline.videopoker.solver.holds import hold_table
+from pipeline.videopoker.tools.strategy_io import cross_play, default_chart, read_strategy_data
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
@@ -155,7 +155,7 @@ def test_analyze_solves_each_game_once_without_artifacts(tmp_path: Path, capsys:
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """With no current artifact ``vp analyze`` solves the game once, also with ``--strategy``
     (the cross-play reuses that solve; it used to solve the game a second time)."""
-    import pipeline.videopoker.analysis as analysis
+    import pipeline.videopoker.solver.analysis as analysis
 
     solved: list[int] = []
     real = analysis.solve_holds
@@ -400,7 +400,7 @@ def test_risk_of_ruin_matches_monte_carlo(artifacts: Path, job_game) -> None:  #
 def test_ruin_recursion_equals_the_plain_per_bankroll_loop() -> None:
     """The vectorised ruin recursion gives the plain loop's numbers bit for bit: same terms,
     same order (also with pays past the top state and with the capped upper bound)."""
-    from pipeline.videopoker.bankroll import _ruin_dp
+    from pipeline.videopoker.solver.bankroll import _ruin_dp
 
     def plain(probs: list[float], pays: list[int], bet: int, top: int, hands: list[int],
               upper: bool) -> list[list[float]]:
@@ -446,7 +446,7 @@ def test_ruin_recursion_equals_the_plain_per_bankroll_loop() -> None:
 def test_long_run_ruin_with_fractional_pays_is_bracketed_not_certain() -> None:
     """Issue 20 item 3: a game returning 109% with a 0.5 pay is not ruined for sure. The long-run
     figure brackets the finite-horizon DP (money in half bets) run far enough to converge."""
-    from pipeline.videopoker.bankroll import long_run_rows
+    from pipeline.videopoker.solver.bankroll import long_run_rows
 
     pays = [Fraction(0), Fraction(1, 2), Fraction(2), Fraction(5)]
     probs = [Fraction(455, 1000), Fraction(200, 1000), Fraction(245, 1000), Fraction(100, 1000)]

@@ -1,4 +1,4 @@
-"""Wild cards have one definition (``pipeline.videopoker.wild``), and every kernel agrees with it:
+"""Wild cards have one definition (``pipeline.videopoker.paytables.wild``), and every kernel agrees with it:
 the second joker of a two-joker deck is as wild as the first (issue 20, item 1); no module
 defines a joker id of its own or tests a card for one joker id only. The last test re-runs the
 kernel tests that need no artifacts with numba's bounds checks on, so an out-of-bounds read or
@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.videopoker.catalog import load_named
-from pipeline.videopoker.classify import classify_deals
-from pipeline.videopoker.patterns import game_traits, hold_codes
-from pipeline.videopoker.wild import JOKER, WILD_CODE, is_wild
+from pipeline.videopoker.catalog.games import load_named
+from pipeline.videopoker.charts.patterns import game_traits, hold_codes
+from pipeline.videopoker.paytables.wild import JOKER, WILD_CODE, is_wild
+from pipeline.videopoker.solver.classify import classify_deals
 
 ROOT = Path(__file__).resolve().parent.parent
 #: set in the bounds-checked child run so it does not start another one
@@ -88,9 +88,9 @@ def _joker_literal_problems(text: str, where: str, owner: bool = False) -> list[
             value = bound.value if isinstance(bound, ast.Constant) else None
             if names and type(value) is int and ("JOKER" in names or value in (52, 53)):
                 out.append(f"{where}:{node.lineno}: defines {names[0]} = {value}; "
-                           "import JOKER from pipeline.videopoker.wild")
+                           "import JOKER from pipeline.videopoker.paytables.wild")
         elif isinstance(node, ast.ImportFrom) and not owner:
-            if node.module != "pipeline.videopoker.wild" and any(a.name == "JOKER" for a in node.names):
+            if node.module != "pipeline.videopoker.paytables.wild" and any(a.name == "JOKER" for a in node.names):
                 out.append(f"{where}:{node.lineno}: imports JOKER from {node.module}")
         elif isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
@@ -106,13 +106,13 @@ def _joker_literal_problems(text: str, where: str, owner: bool = False) -> list[
                     pairs = []
                 if any("deck" not in ast.unparse(other).lower() for _, other in pairs):
                     out.append(f"{where}:{node.lineno}: `{ast.unparse(node)}` tests one joker id; "
-                               "use is_wild or `>= JOKER` (pipeline.videopoker.wild)")
+                               "use is_wild or `>= JOKER` (pipeline.videopoker.paytables.wild)")
     return out
 
 
 def test_joker_id_has_one_owner_and_no_single_id_tests() -> None:
     """Issue 20, item 1 was a second joker that ``c == 52`` missed: no module in pipeline/
-    defines or imports a joker id but from pipeline.videopoker.wild, and no video-poker module
+    defines or imports a joker id but from pipeline.videopoker.paytables.wild, and no video-poker module
     tests a card against one joker id."""
     vp = ROOT / "pipeline" / "videopoker"
     problems = []

@@ -5,7 +5,7 @@ The clusters group the 169 preflop classes by their equity histograms against a 
 k-medians under EMD (:func:`pipeline.abstraction.buckets.kmedians_emd`, weights = the hands of
 each class) with the build seed, so they are reproducible and stored with the table. Each
 two-card hand then carries its class's cluster as its group, and one grouped all-hands showdown
-per canonical 5-card board (:func:`pipeline.equity.allhands.group_showdown`, the kernel every
+per canonical 5-card board (:func:`pipeline.equity.exact.allhands.group_showdown`, the kernel every
 street uses) counts, for every live hand, the hands of each group it beats and ties.
 
 Per class and cluster g the table holds ``2*wins + ties`` (uint16, at most 2 * 990); the
@@ -25,7 +25,7 @@ from pipeline.abstraction.strength import N_CHUNKS, RIVER_SCALE, UNSET, board_ma
 from pipeline.core.cards import BINOM
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS
 from pipeline.core.parallel import even_chunk
-from pipeline.equity.allhands import MAX_GROUPS, group_showdown, showdown_scratch
+from pipeline.equity.exact.allhands import MAX_GROUPS, group_showdown, showdown_scratch
 from pipeline.errors import InputError
 from pipeline.query.abstraction.clusters import card_counts, row_opponents
 from pipeline.query.abstraction.indexer import SCRATCH, class_count, index_row, unindex_row

@@ -1,6 +1,6 @@
 """Exact strength figures of every suit-isomorphic class, counted all hands at once per board.
 
-One river computation (:func:`pipeline.equity.allhands.board_showdown`) ranks every live hand
+One river computation (:func:`pipeline.equity.exact.allhands.board_showdown`) ranks every live hand
 on a complete board against every disjoint opponent hand; everything here is sums of it:
 
 - river: a class's ``2*wins + ties`` against the 990 opponent hands, one showdown per
@@ -28,8 +28,8 @@ from pipeline.core.cards import BINOM
 from pipeline.core.combos import unrank_many
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS
 from pipeline.core.parallel import even_chunk
-from pipeline.equity.allhands import board_showdown, showdown_scratch
-from pipeline.equity.symmetry import canonical_subsets, stabilizer, symmetrise_hands
+from pipeline.equity.exact.allhands import board_showdown, showdown_scratch
+from pipeline.equity.hands.symmetry import canonical_subsets, stabilizer, symmetrise_hands
 from pipeline.query.abstraction.indexer import class_count, index_batch, index_row
 from pipeline.query.abstraction.shapes import HOLE_SIZE, STREETS, TABLES, IndexerTables
 

@@ -24,7 +24,7 @@ from pipeline.build.commit import commit_stage
 from pipeline.build.store import STAGING, build_lock, describe_file
 from pipeline.errors import BuildError
 from pipeline.query.artifacts import read_manifest
-from pipeline.videopoker.sweep import Sweep, plot_sweep, solve_sweep, sweep_rows
+from pipeline.videopoker.tools.sweep import Sweep, plot_sweep, solve_sweep, sweep_rows
 
 #: the folder of the artifacts folder that sweeps write into
 SWEEPS = "sweeps"

@@ -150,8 +150,8 @@ def warm_cmd() -> None:
     from pipeline.core.cards import parse_cards
     from pipeline.equity.breakdown import equity_breakdown
     from pipeline.equity.engine import equity_seats
-    from pipeline.equity.hits import range_hits
-    from pipeline.equity.ranges import parse_range
+    from pipeline.equity.ranges.hits import range_hits
+    from pipeline.equity.ranges.parse import parse_range
     from pipeline.errors import ArtifactError
     from pipeline.query.tables import Tables
 

@@ -221,9 +221,11 @@ def progress_bar() -> tuple[Callable[[float, str], None], Callable[[], None]]:
 # (``__pycache__``); a fresh clone has no cache, so its first postflop or Monte Carlo query would
 # sit silent for 15-20 s. ``pokertables warm`` (:mod:`pipeline.cli.build`) compiles ahead.
 
-#: The equity kernels' modules: a query compiles when one of them has no cache index yet.
-EQUITY_KERNEL_MODULES = ("exactcount", "enumerate", "rangeexact", "rangerandom", "montecarlo",
-                         "mcfixed", "mcranges", "omaha", "breakdown", "allhands", "headsup_preflop")
+#: The equity kernels' modules, as paths under ``pipeline/equity`` without ``.py``: a query
+#: compiles when one of them has no cache index yet.
+EQUITY_KERNEL_MODULES = ("exact/count", "exact/enumerate", "exact/ranges", "exact/range_random",
+                         "montecarlo/driver", "montecarlo/fixed", "montecarlo/ranged", "games/omaha",
+                         "breakdown", "exact/allhands", "exact/headsup_preflop")
 
 
 def _cache_dirs(module_file: Path) -> list[Path]:
@@ -235,12 +237,13 @@ def _cache_dirs(module_file: Path) -> list[Path]:
 
 
 def cold_modules(package_file: str, modules: tuple[str, ...]) -> list[str]:
-    """The modules of the package (``__file__`` of one of its modules) with no numba cache index."""
+    """The modules (paths relative to the folder of ``package_file``, the ``__file__`` of a
+    module there) with no numba cache index."""
     here = Path(package_file).resolve().parent
     cold = []
     for m in modules:
         dirs = _cache_dirs(here / f"{m}.py")
-        if not any(d.is_dir() and any(d.glob(f"{m}.*.nbi")) for d in dirs):
+        if not any(d.is_dir() and any(d.glob(f"{Path(m).name}.*.nbi")) for d in dirs):
             cold.append(m)
     return cold
 

@@ -170,7 +170,7 @@ def preflop_cmd(
 def strength_loader() -> Callable[[], np.ndarray]:
     """A callable giving the ``N%`` ordering, reading preflop.h5 only when a token needs it."""
     def get() -> np.ndarray:
-        from pipeline.equity.preflop_tables import hand_strength
+        from pipeline.equity.tables.preflop import hand_strength
         from pipeline.errors import ArtifactError, InputError
         from pipeline.query.tables import Tables
 
@@ -213,8 +213,8 @@ def range_cmd(
     (rows and columns A..2); each class's weight and live combos once the board and dead cards
     are removed; the totals; and the classes each N% token chose."""
     from pipeline.core.cards import format_cards
-    from pipeline.equity.rangegrid import board_and_dead, range_grid
-    from pipeline.equity.ranges import parse_range
+    from pipeline.equity.ranges.grid import board_and_dead, range_grid
+    from pipeline.equity.ranges.parse import parse_range
 
     text = " ".join(expr)
     strength = strength_loader()
@@ -268,9 +268,9 @@ def hits_cmd(
     (any number; backdoor flush draws on the flop only, no draws on the river), as weighted
     combos and percentages of the range's live weighted combos. Definitions: docs/hits.md."""
     from pipeline.core.cards import format_cards
-    from pipeline.equity.hits import range_hits
-    from pipeline.equity.rangegrid import board_and_dead
-    from pipeline.equity.ranges import parse_range
+    from pipeline.equity.ranges.grid import board_and_dead
+    from pipeline.equity.ranges.hits import range_hits
+    from pipeline.equity.ranges.parse import parse_range
     from pipeline.query.tables import Tables
 
     text = " ".join(rng_text)

@@ -26,11 +26,11 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import format_cards
-from pipeline.equity.assignments import next_outer, start_walk
 from pipeline.equity.engine import OMAHA_HOLE, equity_seats, hole_cards_given, parse_table
-from pipeline.equity.montecarlo import DEFAULT_SAMPLES
-from pipeline.equity.result import EquityResult
-from pipeline.equity.starting_hands import HOLE_CARDS, HOLE_MASKS, hand_classes
+from pipeline.equity.hands.assignments import next_outer, start_walk
+from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS, hand_classes
+from pipeline.equity.montecarlo.driver import DEFAULT_SAMPLES
+from pipeline.equity.spots.result import EquityResult
 from pipeline.errors import InputError
 
 #: Assignment visits the frequency count may make (hero combos x other seats' products).

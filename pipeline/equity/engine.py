@@ -6,10 +6,10 @@ The method is chosen by what is known and what it costs:
    2..9 opponents from its Monte Carlo columns with their standard error);
 2. preflop heads-up range vs range: the matchup table ``preflop_matchups.h5`` (exact);
 3. one hand against named hands and up to 3 random hands: exact counting
-   (:mod:`pipeline.equity.exactcount`: board orbits x inclusion-exclusion over random hands);
+   (:mod:`pipeline.equity.exact.count`: board orbits x inclusion-exclusion over random hands);
 4. ranges, when the cost model says about 2 s or less: every board x every non-conflicting
-   assignment (:mod:`pipeline.equity.rangeexact`);
-5. otherwise Monte Carlo (:mod:`pipeline.equity.montecarlo`) for a sample count, a target
+   assignment (:mod:`pipeline.equity.exact.ranges`);
+5. otherwise Monte Carlo (:mod:`pipeline.equity.montecarlo.driver`) for a sample count, a target
    standard error or a time limit.
 
 Convention (PokerStove/Equilab): each non-conflicting assignment of hands to seats counts
@@ -30,14 +30,15 @@ import numpy as np
 
 from pipeline.core.cards import format_cards, parse_cards
 from pipeline.core.constants import DECK_SIZE, MAX_PLAYERS, SHARE_SCALE
-from pipeline.equity.montecarlo import DEFAULT_SAMPLES, Seats, check_stop_rule, run_mc, stop_note
-from pipeline.equity.ranges import Range, parse_range, ranges_fit
-from pipeline.equity.result import EquityResult, seat_row
-from pipeline.equity.starting_hands import HOLE_CARDS, HOLE_MASKS
+from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS
+from pipeline.equity.montecarlo.driver import DEFAULT_SAMPLES, check_stop_rule, run_mc, stop_note
+from pipeline.equity.ranges.parse import Range, parse_range, ranges_fit
+from pipeline.equity.spots.result import EquityResult, seat_row
+from pipeline.equity.spots.seats import Seats
 from pipeline.errors import ArtifactError, InputError, clip
 
 if TYPE_CHECKING:
-    from pipeline.equity.hand_question import Spot
+    from pipeline.equity.spots.question import Spot
 
 #: Exact methods are chosen automatically when their estimated time is at most this (s).
 EXACT_SECONDS = 2.0
@@ -91,7 +92,7 @@ class Table:
 
 def _strength(tables: Any) -> Callable[[], np.ndarray]:
     def get() -> np.ndarray:
-        from pipeline.equity.preflop_tables import hand_strength
+        from pipeline.equity.tables.preflop import hand_strength
 
         try:
             return hand_strength(tables)
@@ -221,7 +222,7 @@ def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int 
     if exact and mc_asked:
         raise InputError("choose either --exact or Monte Carlo (--samples/--stderr/--time)")
     if hole_cards_given(hero) == OMAHA_HOLE:
-        from pipeline.equity.omaha import omaha_equity
+        from pipeline.equity.games.omaha import omaha_equity
 
         if from_tables:
             raise InputError("the preflop tables are hold'em tables: give 2 hole cards")
@@ -293,7 +294,7 @@ def _symmetric_random(table: Table, known: dict[int, float]) -> dict[int, float]
 
 # --------------------------------------------------------------------------- 1 + 2: tables
 def _from_preflop_tables(tables: Any, table: Table, exact: bool | None) -> EquityResult | None:
-    import pipeline.equity.preflop_tables as pq
+    import pipeline.equity.tables.preflop as pq
 
     others_random = all(table.random[1:])
     n = len(table.seats) - 1
@@ -336,8 +337,8 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
     limit = EXACT_HARD_SECONDS if insist else EXACT_SECONDS
     singles = all(s.is_single for s, r in zip(table.seats, table.random) if not r)
     if singles and not table.random[0] and table.n_random <= 3:
-        from pipeline.equity.exactcount import exact_cost
-        from pipeline.equity.hand_question import Spot
+        from pipeline.equity.exact.count import exact_cost
+        from pipeline.equity.spots.question import Spot
 
         # parse_table checked these cards (distinct, enough left): no second parse
         a, b = table.seats[0].cards()
@@ -348,9 +349,9 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
         if cost <= limit:
             return _hand_exact(tables, table, spot)
     ranged = [s for s, r in zip(table.seats, table.random) if not r]
-    from pipeline.equity.rangeexact import range_exact, range_exact_cost
-    from pipeline.equity.rangerandom import range_random, range_random_cost
-    from pipeline.equity.symmetry import SUIT_PERMS, range_stabilizer
+    from pipeline.equity.exact.range_random import range_random, range_random_cost
+    from pipeline.equity.exact.ranges import range_exact, range_exact_cost
+    from pipeline.equity.hands.symmetry import SUIT_PERMS, range_stabilizer
 
     # one random seat is counted per board (rangerandom); otherwise random seats are ranges
     # of every hand in the deal walk (rangeexact)
@@ -398,7 +399,7 @@ def _threads() -> int:
 
 
 def _hand_exact(tables: Any, table: Table, spot: Spot) -> EquityResult:
-    from pipeline.equity.exactcount import exact_counts
+    from pipeline.equity.exact.count import exact_counts
 
     acc, n = exact_counts(spot, tables.table(7), tables.eval_tables())
     # acc rows: hero, then the named hands in seat order

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from pipeline.core.cards import card_text, parse_cards
 from pipeline.equity.engine import equity_seats
-from pipeline.equity.hand_question import CardsInput
-from pipeline.equity.montecarlo import DEFAULT_SAMPLES
-from pipeline.equity.result import EquityResult
+from pipeline.equity.montecarlo.driver import DEFAULT_SAMPLES
+from pipeline.equity.spots.question import CardsInput
+from pipeline.equity.spots.result import EquityResult
 
 if TYPE_CHECKING:
     from pipeline.query.tables import Tables

@@ -9,7 +9,7 @@ a user, so flipping bytes and restoring the mtime forces a re-hash, and a mismat
 It is also the read side's one door into HDF5 (:func:`open_h5`, :func:`read_datasets`,
 :func:`describe_dataset`, :func:`map_dataset`): the family readers (:mod:`pipeline.query.tables`
 for the score and rule files, :mod:`pipeline.query.classes`, :mod:`pipeline.query.preflop`,
-:mod:`pipeline.videopoker.deals` for ``vp_classes.h5``) and the build's checks open files
+:mod:`pipeline.videopoker.solver.deals` for ``vp_classes.h5``) and the build's checks open files
 through it, so only this module and each family's one writer import h5py (``tests/test_layout.py``).
 
 Everything here only reads artifacts; the build side imports it to describe what it wrote.

@@ -5,8 +5,9 @@ every subset of 0-4 cards, the deals containing it per pay category; for each of
 suit-canonical deal classes and each of its 32 holds, get the final-hand distribution by
 inclusion-exclusion over those counts. No draw is ever enumerated.
 
-Modules: :mod:`.paytable` (TOML model and loader), :mod:`.classify` (pay category of every
-deal), :mod:`.deals` (suit-canonical classes), :mod:`.subsets` (subset-count arrays),
-:mod:`.solve` (holds, best hold, exact return), :mod:`.analysis` (one call that runs them all
-and the artifact read/write shared by the stage and the CLI).
+Sub-packages, lowest first (each imports only those before it): :mod:`.paytables` (the game as
+data: wild cards, the paytable model and loader, deal and hold text), :mod:`.solver` (deal
+classes, classification, subset counts, the 32 holds, the analysis), :mod:`.charts` (strategy
+charts), :mod:`.catalog` (games by name, the paytable artifact), :mod:`.tools` (break-even,
+compare, sweeps, cross-play).
 """

@@ -29,20 +29,20 @@ from pipeline.build.config import BuildConfig
 from pipeline.build.paytable_set import outputs_for, paytable_files
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, write_parquet_atomic
-from pipeline.videopoker.analysis import Analysis, analyze
-from pipeline.videopoker.bankroll import bankroll_figures
-from pipeline.videopoker.deals import DealClasses, read_classes
-from pipeline.videopoker.hold_text import deal_texts
-from pipeline.videopoker.paytable import Paytable, load_paytable
-from pipeline.videopoker.paytable_file import (
+from pipeline.videopoker.catalog.paytable_file import (
     HOLD_BITS,
     SECOND_HOLD_TEXT,
     TIE_BREAKS_TEXT,
     current_artifact,
     write_paytable_file,
 )
-from pipeline.videopoker.solve import NO_HOLD
-from pipeline.videopoker.strategy_io import default_chart, strategy_data_of
+from pipeline.videopoker.paytables.hold_text import deal_texts
+from pipeline.videopoker.paytables.paytable import Paytable, load_paytable
+from pipeline.videopoker.solver.analysis import Analysis, analyze
+from pipeline.videopoker.solver.bankroll import bankroll_figures
+from pipeline.videopoker.solver.deals import DealClasses, read_classes
+from pipeline.videopoker.solver.solve import NO_HOLD
+from pipeline.videopoker.tools.strategy_io import default_chart, strategy_data_of
 
 #: this stage family's config section and its settings besides ``enabled``
 SECTION = "paytables"

@@ -8,7 +8,7 @@ config:  [preflop] enabled, heads_up (bool), opponents (list, e.g. 2..9), stderr
 
 * heads-up, exact: win/tie/lose counts of all 1,326 hands (and the 169 classes) against one
   random hand over all 2,097,572,400 deals each, by the board-major pass over the 134,459
-  suit-canonical boards in :func:`pipeline.equity.allhands.heads_up_all_hands` (one task);
+  suit-canonical boards in :func:`pipeline.equity.exact.allhands.heads_up_all_hands` (one task);
 * 2..9 random opponents, Monte Carlo: every sampled deal (board + opponents) serves every
   hero hand it leaves room for; rounds are added until each class's standard error (batch
   means over 64 independent streams) is at most ``stderr_target``. A round is 64 chunks of
@@ -36,8 +36,8 @@ from pipeline.core.cards import RANKS, format_cards
 from pipeline.core.constants import SHARE_SCALE
 from pipeline.core.evaluate import seven_scores
 from pipeline.core.fasteval import EvalTables
-from pipeline.equity.allhands import N_CHUNKS, heads_up_all_hands, mc_all_hands
-from pipeline.equity.starting_hands import hand_classes
+from pipeline.equity.exact.allhands import N_CHUNKS, heads_up_all_hands, mc_all_hands
+from pipeline.equity.hands.starting_hands import hand_classes
 from pipeline.query.artifacts import map_eval_tables
 
 OUTPUTS = ("preflop.h5", "parquet/preflop.parquet", "preflop_equity.png")

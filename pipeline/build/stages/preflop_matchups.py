@@ -7,7 +7,7 @@ config:  [preflop_matchups] enabled
 
 One exact count per suit-isomorphism class of disjoint hand pairs (47,008 classes, all
 1,712,304 boards each: a weighted pass over the boards' rank multisets plus exact corrections
-on the boards where a flush is possible, :mod:`pipeline.equity.headsup_preflop`), in parallel
+on the boards where a flush is possible, :mod:`pipeline.equity.exact.headsup_preflop`), in parallel
 over classes, expanded to all 812,175 pairs in both orientations.
 """
 
@@ -25,14 +25,14 @@ from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, write_parquet_atomic
 from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
-from pipeline.equity.matchups import (
+from pipeline.equity.exact.matchups import (
     MATCHUP_BOARDS,
     expand,
     hand_cards,
     matchup_classes,
     solve_classes,
 )
-from pipeline.equity.starting_hands import hand_classes
+from pipeline.equity.hands.starting_hands import hand_classes
 from pipeline.query.artifacts import map_eval_tables
 
 OUTPUTS = ("preflop_matchups.h5", "parquet/preflop_matchups.parquet", "preflop_matchups.png")

@@ -18,7 +18,7 @@ from pipeline.build.score_files import cards_text
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path, write_parquet_atomic
 from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, RANKS
-from pipeline.videopoker.deals import RANK_PATTERNS, DealClasses, deal_classes, rank_pattern
+from pipeline.videopoker.solver.deals import RANK_PATTERNS, DealClasses, deal_classes, rank_pattern
 
 OUTPUTS = ("vp_classes.h5", "parquet/vp_deal_classes.parquet")
 #: settings of this stage's config section besides ``enabled``

@@ -3,7 +3,7 @@
 reads:   paytables/<slug>.h5 of every paytable stage
 writes:  parquet/paytable_summary.parquet, paytables/catalog.json (each game's ``vp list`` row
          and what it was made from, so ``vp list`` reads one small file; see
-         :mod:`pipeline.videopoker.catalog`)
+         :mod:`pipeline.videopoker.catalog.games`)
 config:  [vp_summary]
 """
 
@@ -18,11 +18,11 @@ from pipeline.build.paytable_set import outputs_for, paytable_files
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import write_json_atomic, write_parquet_atomic
 from pipeline.query.artifacts import read_manifest, sha256_file
-from pipeline.videopoker.bankroll import bankroll_columns
-from pipeline.videopoker.catalog import CATALOG_FILE, catalog_entry, slow_row
-from pipeline.videopoker.digest import solver_digest
-from pipeline.videopoker.paytable import load_paytable
-from pipeline.videopoker.paytable_file import open_strategy, read_attrs, read_final_counts
+from pipeline.videopoker.catalog.games import CATALOG_FILE, catalog_entry, slow_row
+from pipeline.videopoker.catalog.paytable_file import open_strategy, read_attrs, read_final_counts
+from pipeline.videopoker.paytables.paytable import load_paytable
+from pipeline.videopoker.solver.bankroll import bankroll_columns
+from pipeline.videopoker.solver.digest import solver_digest
 
 OUTPUT = "parquet/paytable_summary.parquet"
 #: settings of this stage's config section besides ``enabled``
@@ -89,5 +89,5 @@ def catalog_json(ctx: Context) -> dict[str, object]:
             continue  # made by other code than this build's: vp list reads it the slow way
         h5_sha = files.get(rel, {}).get("sha256") or sha256_file(ctx.path(rel))
         games[slug] = catalog_entry(row, load_paytable(path).digest, h5_sha)
-    return {"meaning": "vp list rows of the built games (see pipeline/videopoker/catalog.py)",
+    return {"meaning": "vp list rows of the built games (see pipeline/videopoker/catalog/games.py)",
             "games": games}

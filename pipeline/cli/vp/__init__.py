@@ -17,7 +17,7 @@ import typer
 from pipeline.cli.common import AlphabeticalGroup, app, artifacts_dir
 
 if TYPE_CHECKING:
-    from pipeline.videopoker.deals import DealClasses
+    from pipeline.videopoker.solver.deals import DealClasses
 
 vp_app = typer.Typer(no_args_is_help=True, cls=AlphabeticalGroup,
                      help="Video poker: exact return, strategy and holds of a paytable.")
@@ -27,7 +27,7 @@ app.add_typer(vp_app, name="vp")
 def deal_classes_here(deck_size: int) -> DealClasses:
     """Deal classes from the built vp_classes.h5 if present, else derived now."""
     from pipeline.query.artifacts import open_checked, read_manifest
-    from pipeline.videopoker.deals import deal_classes, read_classes
+    from pipeline.videopoker.solver.deals import deal_classes, read_classes
 
     folder = artifacts_dir()
     if (folder / "vp_classes.h5").exists() and "vp_classes.h5" in read_manifest(folder)["files"]:

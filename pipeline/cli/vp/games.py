@@ -30,7 +30,7 @@ def list_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON array"),
 ) -> None:
     """The built-in games: slug, deck, wild cards, return, variance, hit frequency, built or not."""
-    from pipeline.videopoker.catalog import catalog
+    from pipeline.videopoker.catalog.games import catalog
 
     t0 = time.perf_counter()
     rows = catalog(artifacts_dir())
@@ -55,7 +55,7 @@ def _money(x: Fraction | float) -> str:
 
 
 def _pays(p: Fraction) -> str:
-    from pipeline.videopoker.breakeven import pay_text
+    from pipeline.videopoker.tools.breakeven import pay_text
 
     return f"{int(p):,}" if p.denominator == 1 else pay_text(p)
 
@@ -77,14 +77,14 @@ def breakeven_cmd(
 ) -> None:
     """The smallest pay of a line (default the royal) at which the optimal return reaches the target."""
     from pipeline.errors import InputError
-    from pipeline.videopoker.breakeven import (
+    from pipeline.videopoker.catalog.games import load_named
+    from pipeline.videopoker.tools.breakeven import (
         DEFAULT_STEP,
         PaySolver,
         find_line,
         parse_amount,
         parse_target,
     )
-    from pipeline.videopoker.catalog import load_named
 
     t0 = time.perf_counter()
     goal = parse_target(target)
@@ -104,7 +104,7 @@ def breakeven_cmd(
     pt = load_named(game)
     idx = find_line(pt, line)
     if table:
-        from pipeline.videopoker.breakeven import table_pays
+        from pipeline.videopoker.tools.breakeven import table_pays
 
         lo = pt.lines[idx].pays if first is None else first
         pays = table_pays(lo, max(lo * 2, lo + 1) if last is None else last, grid)
@@ -118,7 +118,7 @@ def breakeven_cmd(
 def _search(solver: Any, goal: Fraction, grid: Fraction, cap: Fraction, bets: list[Fraction],
             t0: float, as_json: bool) -> None:
     """Run the break-even search and print it."""
-    from pipeline.videopoker.breakeven import (
+    from pipeline.videopoker.tools.breakeven import (
         break_even,
         exact_text,
         meter,
@@ -187,7 +187,7 @@ def _changes(changes: dict[str, Any], before: str, after: str) -> None:
 
 def _table(solver: Any, pays: list[Fraction], t0: float, as_json: bool) -> None:
     """Print return against the line's pay."""
-    from pipeline.videopoker.breakeven import pay_table, pay_text
+    from pipeline.videopoker.tools.breakeven import pay_table, pay_text
 
     rows = pay_table(solver, pays)
     label = solver.pt.lines[solver.line].label
@@ -214,8 +214,8 @@ def compare_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """Games side by side: return, variance, royal cycle, hit frequency, break-even royal."""
-    from pipeline.videopoker.catalog import load_named
-    from pipeline.videopoker.compare import check_games, game_figures
+    from pipeline.videopoker.catalog.games import load_named
+    from pipeline.videopoker.tools.compare import check_games, game_figures
 
     t0 = time.perf_counter()
     check_games(games)
@@ -256,7 +256,7 @@ def sweep_cmd(
     from pipeline.build.config import PACKAGE_ROOT
     from pipeline.build.executor import make_executor
     from pipeline.build.sweeps import run_sweep
-    from pipeline.videopoker.sweep import find_sweep, load_sweep
+    from pipeline.videopoker.tools.sweep import find_sweep, load_sweep
 
     roots = [Path.cwd(), PACKAGE_ROOT]
     sweep = load_sweep(find_sweep(name, roots))

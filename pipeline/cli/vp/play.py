@@ -23,9 +23,9 @@ def analyze_cmd(
     chart: bool = typer.Option(False, "--chart", help="with --strategy: play that game's derived chart"),
 ) -> None:
     """Exact optimal-strategy return, variance and final-hand table of a paytable."""
-    from pipeline.videopoker.analysis import analyze, summary_dict
-    from pipeline.videopoker.catalog import load_named
-    from pipeline.videopoker.paytable_file import current_artifact, read_final_counts
+    from pipeline.videopoker.catalog.games import load_named
+    from pipeline.videopoker.catalog.paytable_file import current_artifact, read_final_counts
+    from pipeline.videopoker.solver.analysis import analyze, summary_dict
 
     t0 = time.perf_counter()
     pt = load_named(paytable)
@@ -64,11 +64,11 @@ def hold_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """EV of all 32 holds of a deal, best first."""
-    from pipeline.videopoker.analysis import compute_counts
-    from pipeline.videopoker.catalog import load_named
-    from pipeline.videopoker.deal_text import parse_deal, vp_cards_text
-    from pipeline.videopoker.holds import hold_table
-    from pipeline.videopoker.paytable_file import artifact_counts, current_artifact
+    from pipeline.videopoker.catalog.games import load_named
+    from pipeline.videopoker.catalog.paytable_file import artifact_counts, current_artifact
+    from pipeline.videopoker.paytables.deal_text import parse_deal, vp_cards_text
+    from pipeline.videopoker.solver.analysis import compute_counts
+    from pipeline.videopoker.solver.holds import hold_table
 
     t0 = time.perf_counter()
     pt = load_named(paytable)
@@ -97,11 +97,11 @@ def hold_cmd(
 def strategy_info(target: Any, strategy: str, use_chart: bool, analysis: Any = None) -> dict[str, Any]:
     """``vp analyze B --strategy A [--chart]``: exact return of A's strategy on B's paytable.
 
-    ``analysis`` is B's :class:`pipeline.videopoker.analysis.Analysis` when ``vp analyze`` just
+    ``analysis`` is B's :class:`pipeline.videopoker.solver.analysis.Analysis` when ``vp analyze`` just
     computed it (no current artifact): B is then not solved a second time."""
-    from pipeline.videopoker.catalog import resolve_paytable
-    from pipeline.videopoker.paytable import load_paytable
-    from pipeline.videopoker.strategy_io import cross_play, strategy_data, strategy_data_of
+    from pipeline.videopoker.catalog.games import resolve_paytable
+    from pipeline.videopoker.paytables.paytable import load_paytable
+    from pipeline.videopoker.tools.strategy_io import cross_play, strategy_data, strategy_data_of
 
     a_pt = load_paytable(resolve_paytable(strategy))
     a, _ = strategy_data(a_pt, artifacts_dir(), deal_classes_here(a_pt.deck_size))
@@ -124,15 +124,15 @@ def analyze_extras(info: dict[str, Any], pt: Any, source: Any, strategy: str, us
     """Add the bankroll figures (and, with ``--strategy``, the cross-play return) to ``info``.
 
     ``source`` is the current artifact's path (the figures the build stored are used) or the
-    :class:`pipeline.videopoker.analysis.Analysis` just computed (not computed twice).
+    :class:`pipeline.videopoker.solver.analysis.Analysis` just computed (not computed twice).
     """
     from pathlib import Path
 
     import numpy as np
 
     from pipeline.errors import InputError
-    from pipeline.videopoker.bankroll import bankroll_figures
-    from pipeline.videopoker.paytable_file import read_bankroll, read_best
+    from pipeline.videopoker.catalog.paytable_file import read_bankroll, read_best
+    from pipeline.videopoker.solver.bankroll import bankroll_figures
 
     if use_chart and not strategy:
         raise InputError("--chart needs --strategy GAME (whose chart to play)")
@@ -186,11 +186,11 @@ def grade_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """The cost of a hold against the best hold of the deal (exact fraction and decimal)."""
-    from pipeline.videopoker.analysis import compute_counts
-    from pipeline.videopoker.catalog import load_named
-    from pipeline.videopoker.deal_text import parse_deal, parse_hold, vp_cards_text
-    from pipeline.videopoker.holds import grade_hold
-    from pipeline.videopoker.paytable_file import artifact_counts, current_artifact
+    from pipeline.videopoker.catalog.games import load_named
+    from pipeline.videopoker.catalog.paytable_file import artifact_counts, current_artifact
+    from pipeline.videopoker.paytables.deal_text import parse_deal, parse_hold, vp_cards_text
+    from pipeline.videopoker.solver.analysis import compute_counts
+    from pipeline.videopoker.solver.holds import grade_hold
 
     t0 = time.perf_counter()
     pt = load_named(paytable)
@@ -226,11 +226,11 @@ def chart_cmd(
     With the default --max-lines the chart the build exported (strategy/chart_hold) is used
     and judged exactly again; other sizes (or --derive) derive it now.
     """
-    from pipeline.videopoker.catalog import resolve_paytable
-    from pipeline.videopoker.chart import DEFAULT_MAX_LINES, LEGEND, derive_chart
-    from pipeline.videopoker.paytable import load_paytable
-    from pipeline.videopoker.paytable_file import current_artifact
-    from pipeline.videopoker.strategy_io import (
+    from pipeline.videopoker.catalog.games import resolve_paytable
+    from pipeline.videopoker.catalog.paytable_file import current_artifact
+    from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES, LEGEND, derive_chart
+    from pipeline.videopoker.paytables.paytable import load_paytable
+    from pipeline.videopoker.tools.strategy_io import (
         read_chart,
         strategy_data,
     )

@@ -19,9 +19,9 @@ from pipeline.core.deal import partial_shuffle
 from pipeline.core.fasteval import EvalTables, hand_key, hand_score
 from pipeline.core.parallel import even_chunk
 from pipeline.core.rng import seed_state
-from pipeline.equity.boardindex import board_scratch, index7, prepare_board
-from pipeline.equity.standing import add_score
-from pipeline.equity.symmetry import canonical_subsets, stabilizer, symmetrise_hands
+from pipeline.equity.hands.boardindex import board_scratch, index7, prepare_board
+from pipeline.equity.hands.standing import add_score
+from pipeline.equity.hands.symmetry import canonical_subsets, stabilizer, symmetrise_hands
 from pipeline.errors import InputError
 
 #: Chunks a pass is split into (parallel work units; Monte Carlo: one generator stream each).

@@ -1,13 +1,13 @@
 """Exact equity of one hand against named hands and up to 3 random hands, counted, not dealt.
 
 Board completions are enumerated once per orbit of the suit permutations that fix every known
-card set, weighted by orbit size (:mod:`pipeline.equity.symmetry`). On each complete board the
+card set, weighted by orbit size (:mod:`pipeline.equity.hands.symmetry`). On each complete board the
 face-up hands are scored directly, and the ordered tuples of random opponent hands that stay
-below (or tie) a score are counted by inclusion-exclusion (:mod:`pipeline.equity.disjoint`).
+below (or tie) a score are counted by inclusion-exclusion (:mod:`pipeline.equity.exact.disjoint`).
 One random opponent needs no tuples: its hands are counted by rank pair, and only the hands
 that can make a flush are scored one by one (:func:`one_random_counts`).
 Preflop heads-up against one random hand is a row of the all-hands table instead
-(:mod:`pipeline.equity.allhands`).
+(:mod:`pipeline.equity.exact.allhands`).
 
 Counts are integers: ``deals`` counts ordered deals (opponent seats are distinct) and equity
 is an integer numerator over ``SHARE_SCALE * deals``.
@@ -26,16 +26,16 @@ from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, N_SUITS, SHARE_SCALE
 from pipeline.core.fasteval import RANK_KEY_MASK, SUIT_LANE, EvalTables, hand_key, hand_score, rank_score
-from pipeline.equity.allhands import heads_up_cached
-from pipeline.equity.boardindex import score_live_pairs
-from pipeline.equity.disjoint import MAX_EXACT_RANDOM, tuple_poly, tuple_scratch
-from pipeline.equity.enumerate import count_fixed
-from pipeline.equity.hand_question import Spot, spot_result
-from pipeline.equity.headsup_preflop import headsup_preflop
-from pipeline.equity.result import EquityResult
-from pipeline.equity.standing import rivals
-from pipeline.equity.starting_hands import hole_index
-from pipeline.equity.symmetry import orbit_step, stabilizer
+from pipeline.equity.exact.allhands import heads_up_cached
+from pipeline.equity.exact.disjoint import MAX_EXACT_RANDOM, tuple_poly, tuple_scratch
+from pipeline.equity.exact.enumerate import count_fixed
+from pipeline.equity.exact.headsup_preflop import headsup_preflop
+from pipeline.equity.hands.boardindex import score_live_pairs
+from pipeline.equity.hands.standing import rivals
+from pipeline.equity.hands.starting_hands import hole_index
+from pipeline.equity.hands.symmetry import orbit_step, stabilizer
+from pipeline.equity.spots.question import Spot, spot_result
+from pipeline.equity.spots.result import EquityResult
 
 #: Chunks the board completions are split into (parallel work units).
 N_CHUNKS = 64
@@ -248,7 +248,7 @@ def ordered_tuples(m: int, n: int) -> int:
 
 def is_heads_up_preflop(spot: Spot) -> bool:
     """Whether ``spot`` is one hand vs one random hand before the flop (a row of the all-hands
-    table, :func:`pipeline.equity.allhands.heads_up_all_hands`)."""
+    table, :func:`pipeline.equity.exact.allhands.heads_up_all_hands`)."""
     return spot.missing_board == BOARD_CARDS and spot.opponents == 1 and not spot.vs
 
 
@@ -273,7 +273,7 @@ def exact_cost(spot: Spot) -> float:
 
 def is_two_hands_preflop(spot: Spot) -> bool:
     """Whether ``spot`` is one hand vs one named hand before the flop, no dead cards (the count
-    of :func:`pipeline.equity.headsup_preflop.headsup_preflop`)."""
+    of :func:`pipeline.equity.exact.headsup_preflop.headsup_preflop`)."""
     return (spot.missing_board == BOARD_CARDS and spot.opponents == 0 and len(spot.vs) == 1
             and not spot.dead)
 
@@ -291,7 +291,7 @@ def _two_hands_preflop(spot: Spot, evaluator: EvalTables) -> tuple[np.ndarray, i
 
 
 def _named_hands(spot: Spot, evaluator: EvalTables) -> tuple[np.ndarray, int]:
-    """Face-up hands only: the rank-first board walk of :mod:`pipeline.equity.enumerate`, which
+    """Face-up hands only: the rank-first board walk of :mod:`pipeline.equity.exact.enumerate`, which
     evaluates once per rank pattern instead of once per board (3 hands preflop: 9 ms against
     130 ms for the orbit walk; a flop spot 0.03 ms against 0.19 ms). A spot is checked when it
     is made, so the walk's own checks are skipped."""

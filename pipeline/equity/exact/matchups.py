@@ -1,10 +1,10 @@
 """Heads-up preflop matchups: exact win/tie counts of every pair of the 1,326 hands.
 
 Hands are numbered in colex order of their two card ids ``c1 < c2``: ``index = C(c1,1) + C(c2,2)``
-(:func:`pipeline.equity.starting_hands.hole_index`). A pair of disjoint hands and its images under
+(:func:`pipeline.equity.hands.starting_hands.hole_index`). A pair of disjoint hands and its images under
 the 24 suit permutations have the same counts, so the 812,175 unordered disjoint pairs are
 grouped into 47,008 suit-isomorphism classes; one representative per class is counted exactly
-over all 1,712,304 boards (:mod:`pipeline.equity.headsup_preflop`: rank multisets plus flush
+over all 1,712,304 boards (:mod:`pipeline.equity.exact.headsup_preflop`: rank multisets plus flush
 corrections) and the counts are copied to every member, oriented by which hand of the pair the
 permutation sends where.
 """
@@ -22,7 +22,7 @@ import numpy as np
 from pipeline.core.cards import BINOM
 from pipeline.core.constants import N_HOLE_PAIRS
 from pipeline.core.fasteval import EvalTables
-from pipeline.equity.headsup_preflop import headsup_preflop
+from pipeline.equity.exact.headsup_preflop import headsup_preflop
 
 #: Boards of a heads-up preflop matchup: C(48, 5).
 MATCHUP_BOARDS = comb(48, 5)

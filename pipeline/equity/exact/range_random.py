@@ -4,7 +4,7 @@ The random seat may hold any hand left once the board and the range seats' cards
 each board completion (one per orbit of the suit permutations that fix the board, the dead
 cards and every range, counted with the orbit's size) every live hand is scored once and the
 scores are sorted, overall and per card. Then the depth-first walk over the range seats'
-assignments (:mod:`pipeline.equity.assignments`) asks, for the best score ``s`` among
+assignments (:mod:`pipeline.equity.hands.assignments`) asks, for the best score ``s`` among
 the range seats, how many random hands score above, equal to and below ``s`` while sharing no
 card with the assignment: the total count, minus the count among hands holding each of the
 assignment's cards, plus the hands made of two of those cards (inclusion-exclusion; each count
@@ -23,10 +23,10 @@ from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.core.fasteval import hand_key, hand_score
-from pipeline.equity.assignments import next_outer, start_walk
-from pipeline.equity.montecarlo import Seats
-from pipeline.equity.rangeexact import N_CHUNKS, NS_PER_BOARD, NS_PER_ORBIT_TEST, SERIAL_SECONDS
-from pipeline.equity.symmetry import orbit_step
+from pipeline.equity.exact.ranges import N_CHUNKS, NS_PER_BOARD, NS_PER_ORBIT_TEST, SERIAL_SECONDS
+from pipeline.equity.hands.assignments import next_outer, start_walk
+from pipeline.equity.hands.symmetry import orbit_step
+from pipeline.equity.spots.seats import Seats
 
 #: Per-card lists of the hands holding the card: at most the other 51 cards.
 PER_CARD = DECK_SIZE - 1

@@ -21,9 +21,9 @@ from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, SHARE_SCALE
 from pipeline.core.fasteval import hand_key, hand_score
-from pipeline.equity.assignments import next_outer, start_walk
-from pipeline.equity.montecarlo import Seats
-from pipeline.equity.symmetry import orbit_step, range_stabilizer
+from pipeline.equity.hands.assignments import next_outer, start_walk
+from pipeline.equity.hands.symmetry import orbit_step, range_stabilizer
+from pipeline.equity.spots.seats import Seats
 
 #: Chunks the boards are split into (parallel work units).
 N_CHUNKS = 64
@@ -71,7 +71,7 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
             else:
                 score[k] = hand_score(bkey + keys[hand_a[k]] + keys[hand_b[k]],
                                       bmask | hand_m[k], offsets, ranks, flush)
-        # every assignment of card-disjoint hands off the board (pipeline.equity.assignments)
+        # every assignment of card-disjoint hands off the board (pipeline.equity.hands.assignments)
         d = start_walk(bmask, off, at, used, wp)
         while True:
             d = next_outer(d, off, hand_m, hand_w, at, used, wp, sel)

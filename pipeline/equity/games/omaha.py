@@ -23,14 +23,14 @@ from pipeline.core.combos import colex_chunk, next_combination
 from pipeline.core.constants import DECK_SIZE, MAX_OPPONENTS, SHARE_SCALE
 from pipeline.core.deal import partial_shuffle
 from pipeline.core.rng import seed_state
-from pipeline.equity.montecarlo import (
+from pipeline.equity.montecarlo.driver import (
     DEFAULT_SAMPLES,
     N_COLS,
     check_stop_rule,
     drive_rounds,
     stop_note,
 )
-from pipeline.equity.result import EquityResult, seat_row
+from pipeline.equity.spots.result import EquityResult, seat_row
 from pipeline.errors import InputError
 
 HOLE_PAIRS = np.array([(a, b) for a in range(4) for b in range(a + 1, 4)], dtype=np.int64)
@@ -139,7 +139,7 @@ def _mc_round(sizes: np.ndarray, seed: int, stream0: int, hero_hole: np.ndarray,
     chunk ``stream0 + i`` (``sizes[i]`` deals on generator stream ``stream0 + i`` of
     :mod:`pipeline.core.rng`: a partial Fisher-Yates of the live deck per deal); shares in
     units of 1/2520 of the pot. Chunked as the hold'em kernels are, so one driver
-    (:func:`pipeline.equity.montecarlo.drive_rounds`) runs both to any stopping rule."""
+    (:func:`pipeline.equity.montecarlo.driver.drive_rounds`) runs both to any stopping rule."""
     need_board = 5 - board.shape[0]
     n_named = named.shape[0]
     nch = sizes.shape[0]

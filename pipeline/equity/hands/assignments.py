@@ -1,7 +1,7 @@
 """The depth-first walk over assignments of hands to range seats, one hand per seat, whose
 cards are pairwise disjoint and avoid a given mask (the board, or the hero's hand).
 
-The exact range kernels (:mod:`pipeline.equity.rangeexact`, :mod:`pipeline.equity.rangerandom`)
+The exact range kernels (:mod:`pipeline.equity.exact.ranges`, :mod:`pipeline.equity.exact.range_random`)
 run one walk per board and the breakdown's frequency count (:mod:`pipeline.equity.breakdown`)
 one per hero hand. Seat ``p`` holds rows ``off[p]:off[p+1]`` of ``hand_m`` (card masks) and
 ``hand_w`` (weights); there are ``P >= 1`` seats. The walk keeps its state in arrays the caller

@@ -17,7 +17,7 @@ import numpy as np
 
 from pipeline.core.combos import colex_chunk, next_combination, sort_small
 from pipeline.core.constants import DECK_SIZE, N_HOLE_PAIRS, N_SUITS
-from pipeline.equity.starting_hands import HOLE_CARDS
+from pipeline.equity.hands.starting_hands import HOLE_CARDS
 
 #: The 24 permutations of the suits, one per row (``perm[suit]`` is the image suit).
 SUIT_PERMS = np.array(list(itertools.permutations(range(N_SUITS))), dtype=np.int64)

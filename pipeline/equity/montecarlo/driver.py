@@ -8,10 +8,10 @@ board's evaluator key is summed once; each seat adds its two cards' keys and loo
 up in the cache-resident tables (:mod:`pipeline.core.fasteval`). Three kernels do this, by
 table shape:
 
-* every seat one known hand or random: :func:`pipeline.equity.mcfixed.fixed_chunk`;
-* ranges whose compatible assignments can be listed (:data:`~pipeline.equity.mcranges.JOINT_MAX`):
-  :func:`pipeline.equity.mcranges.joint_chunk` draws one row of that list per deal;
-* wider ranges: :func:`pipeline.equity.mcranges.range_chunk` draws each seat's hand and
+* every seat one known hand or random: :func:`pipeline.equity.montecarlo.fixed.fixed_chunk`;
+* ranges whose compatible assignments can be listed (:data:`~pipeline.equity.montecarlo.ranged.JOINT_MAX`):
+  :func:`pipeline.equity.montecarlo.ranged.joint_chunk` draws one row of that list per deal;
+* wider ranges: :func:`pipeline.equity.montecarlo.ranged.range_chunk` draws each seat's hand and
   redraws the whole assignment when two hands share a card.
 
 Each chunk counts, per deal, the set of seats holding the best hand; per seat, win/tie/lose
@@ -33,8 +33,9 @@ import numpy as np
 
 from pipeline.core.constants import MAX_SAMPLES, SHARE_SCALE
 from pipeline.core.rng import seed_state
-from pipeline.equity.mcfixed import fixed_chunk, hist_to_sums
-from pipeline.equity.mcranges import joint_chunk, prepare_joint, prepare_seats, range_chunk
+from pipeline.equity.montecarlo.fixed import fixed_chunk, hist_to_sums
+from pipeline.equity.montecarlo.ranged import joint_chunk, prepare_joint, prepare_seats, range_chunk
+from pipeline.equity.spots.seats import Seats
 
 #: Default Monte Carlo sample count: shares lie in [0, 1] so a seat's variance is <= 1/4 and
 #: 0.5 / sqrt(300,000) < 0.1 percentage point.
@@ -112,18 +113,6 @@ def mc_round(sizes: np.ndarray, seed: int, stream0: int, board0_key: np.uint64,
                                 n_random, keys, offsets, ranks, flush, hk, hm, multi, lo, size,
                                 hand_w, thr, ck, cm, tk, tm, tdeck, tthr, acc[ch])
     return acc, tries
-
-
-@dataclass
-class Seats:
-    """Flattened seat description for the kernels: seat p's hands are rows off[p]:off[p+1]."""
-
-    off: np.ndarray
-    hand_a: np.ndarray
-    hand_b: np.ndarray
-    hand_w: np.ndarray
-    hand_m: np.ndarray
-    n_random: int
 
 
 @dataclass
@@ -259,8 +248,8 @@ def drive_rounds(play: Callable[[np.ndarray, int], tuple[np.ndarray, int]], seat
 
 def ranged_seats(seats: Seats, deck: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, ...]:
     """What the kernels read about the ranged seats, made once per run (the joint table can
-    take a millisecond): :func:`~pipeline.equity.mcranges.prepare_seats` with the seats'
-    weights, then :func:`~pipeline.equity.mcranges.prepare_joint` (empty for wide ranges)."""
+    take a millisecond): :func:`~pipeline.equity.montecarlo.ranged.prepare_seats` with the seats'
+    weights, then :func:`~pipeline.equity.montecarlo.ranged.prepare_joint` (empty for wide ranges)."""
     hk, hm, multi, lo, size, ck, cm, thr = prepare_seats(seats.off, seats.hand_a, seats.hand_b,
                                                          seats.hand_w, seats.hand_m, keys)
     joint = prepare_joint(deck, multi, lo, size, seats.hand_w, ck, cm)

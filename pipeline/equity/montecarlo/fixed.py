@@ -2,7 +2,7 @@
 
 This is the common case (a hand against random hands, or hand against hand) and the hot
 path of ``pokertables equity``; seats holding ranges go through
-:func:`pipeline.equity.montecarlo._deal_chunk`. What makes it cheap per deal:
+:func:`pipeline.equity.montecarlo.driver._deal_chunk`. What makes it cheap per deal:
 
 * the random numbers for a batch of deals are made in vectorized loops
   (:func:`pipeline.core.rng.splitmix_fill`, :func:`pipeline.core.rng.shuffle_positions`):
@@ -43,7 +43,7 @@ BATCH_DRAWS = 8192
 REDRAW_SALT = 0x5851F42D4C957F2D
 #: Board cards still to come preflop: the case compiled with a constant card count.
 PREFLOP_TO_COME = 5
-#: Per-seat sum columns (as in :mod:`pipeline.equity.montecarlo`): win, tie, lose, share, share².
+#: Per-seat sum columns (as in :mod:`pipeline.equity.montecarlo.driver`): win, tie, lose, share, share².
 WIN, TIE, LOSE, SHARE, SHARE2 = range(5)
 
 

@@ -20,7 +20,7 @@ scaled so each seat's largest is 1). Two ways to draw one, both exact:
   ordering the free cards stay uniformly ordered and the first K positions hold at least
   ``need`` of them.
 
-The shuffles' swap positions come precomputed in batches as in :mod:`pipeline.equity.mcfixed`;
+The shuffles' swap positions come precomputed in batches as in :mod:`pipeline.equity.montecarlo.fixed`;
 the board's key is summed once, each seat adds its two cards, and the deal's outcome (the set
 of seats holding the best hand) is counted in ``hist``. A chunk depends only on its generator
 state: the result is the same on any number of threads.
@@ -40,7 +40,7 @@ from pipeline.core.rng import (
     step_below,
     step_uniform,
 )
-from pipeline.equity.mcfixed import REDRAW_SALT, batch_size, swap_in, winners
+from pipeline.equity.montecarlo.fixed import REDRAW_SALT, batch_size, swap_in, winners
 
 #: Low 32 bits of a word: the Lemire remainder and the weight test of one seat's first try.
 LOW32 = 0xFFFFFFFF

@@ -15,8 +15,8 @@ import numpy as np
 
 from pipeline.core.cards import format_cards, parse_cards
 from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
-from pipeline.equity.ranges import Range, percent_choices
-from pipeline.equity.starting_hands import HOLE_CARDS, HOLE_MASKS, hand_classes
+from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS, hand_classes
+from pipeline.equity.ranges.parse import Range, percent_choices
 from pipeline.errors import InputError
 
 #: Rows and columns of the grid (A..2).

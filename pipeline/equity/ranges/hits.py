@@ -15,8 +15,8 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.fasteval import EvalTables, hand_score
-from pipeline.equity.ranges import Range
-from pipeline.equity.starting_hands import HOLE_CARDS, HOLE_MASKS
+from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS
+from pipeline.equity.ranges.parse import Range
 from pipeline.errors import InputError
 
 #: Made hands, strongest first; a combo holds exactly one (index = code in the kernel).

@@ -39,7 +39,7 @@ import numpy as np
 
 from pipeline.core.cards import RANKS, card_id, format_cards, parse_cards
 from pipeline.core.constants import N_HOLE_PAIRS
-from pipeline.equity.starting_hands import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_MASKS, HOLE_SUITED, hole_index
+from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_MASKS, HOLE_SUITED, hole_index
 from pipeline.errors import InputError
 
 #: Longest token quoted back in an error message.
@@ -305,7 +305,7 @@ def parse_range(text: str, strength: Any = None) -> Range:
     """Parse range text into a :class:`Range`; raises :class:`InputError` naming a bad token.
 
     ``strength`` (int64[1326], or a callable returning it) orders hands for ``N%`` tokens:
-    larger is stronger (use :func:`pipeline.equity.preflop_tables.hand_strength`).
+    larger is stronger (use :func:`pipeline.equity.tables.preflop.hand_strength`).
     """
     if not isinstance(text, str):
         raise InputError(f"a range must be text, got {type(text).__name__}")

@@ -14,8 +14,8 @@ import numpy as np
 
 from pipeline.core.cards import format_cards, parse_cards
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, MAX_OPPONENTS, SHARE_SCALE
-from pipeline.equity.result import EquityResult, seat_row
-from pipeline.equity.symmetry import stabilizer
+from pipeline.equity.hands.symmetry import stabilizer
+from pipeline.equity.spots.result import EquityResult, seat_row
 from pipeline.errors import InputError
 
 #: Cards as text (``"As Kd"``), ids or card names.

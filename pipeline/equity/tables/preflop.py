@@ -104,7 +104,7 @@ def matchup_tables(tables: Any) -> Any:
 def range_vs_range(matchups: Any, a_hands: np.ndarray, a_w: np.ndarray, b_hands: np.ndarray,
                    b_w: np.ndarray) -> tuple[SeatNumbers, SeatNumbers]:
     """Both seats' exact heads-up numbers from the matchup table (pairs sharing a card drop out)."""
-    from pipeline.equity.starting_hands import HOLE_MASKS
+    from pipeline.equity.hands.starting_hands import HOLE_MASKS
 
     ok = (HOLE_MASKS[a_hands][:, None] & HOLE_MASKS[b_hands][None, :]) == 0
     if not ok.any():

@@ -29,10 +29,10 @@ from pipeline.core.files import read_small_file
 from pipeline.errors import ArtifactError, ConfigError, InputError
 from pipeline.registry import PAYTABLES, entries, paytable_path
 from pipeline.registry import paytable_slugs as paytable_slugs_known
-from pipeline.videopoker.digest import built_by_this_solver, solver_digest
+from pipeline.videopoker.solver.digest import built_by_this_solver, solver_digest
 
 if TYPE_CHECKING:  # numpy comes with these; vp list's fast path needs neither
-    from pipeline.videopoker.paytable import Paytable
+    from pipeline.videopoker.paytables.paytable import Paytable
 
 #: the vp_summary stage's JSON of every built game's ``vp list`` row (relative to artifacts/)
 CATALOG_FILE = "paytables/catalog.json"
@@ -62,7 +62,7 @@ def resolve_paytable(name: str | Path) -> Path:
 
 def load_named(name: str | Path) -> Paytable:
     """:func:`load_paytable` of :func:`resolve_paytable`."""
-    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.paytables.paytable import load_paytable
 
     return load_paytable(resolve_paytable(name))
 
@@ -108,7 +108,7 @@ def _built_figures(pt: Paytable, h5: Path, digest: str
         return None
 
     from pipeline.query.artifacts import open_checked, read_manifest
-    from pipeline.videopoker.paytable_file import paytable_digest_of, read_summary
+    from pipeline.videopoker.catalog.paytable_file import paytable_digest_of, read_summary
 
     artifacts, rel = h5.parent.parent, f"{h5.parent.name}/{h5.name}"
     try:
@@ -186,7 +186,7 @@ def catalog(artifacts: Path) -> list[GameRow]:
 
 def slow_row(slug: str, path: Path, artifacts: Path, digest: str) -> GameRow:
     """The row of a game from its TOML and its ``.h5`` attributes (loads numpy and h5py)."""
-    from pipeline.videopoker.paytable import load_paytable
+    from pipeline.videopoker.paytables.paytable import load_paytable
 
     pt = load_paytable(path)
     fig = _built_figures(pt, artifacts / "paytables" / f"{slug}.h5", digest)

@@ -19,14 +19,14 @@ import h5py
 import numpy as np
 
 from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA
-from pipeline.videopoker.bankroll import BANKROLL_ATTR
-from pipeline.videopoker.chart import DEFAULT_MAX_LINES, TIE_RULE, Chart, StrategyData
-from pipeline.videopoker.digest import built_by_this_solver, solver_digest
-from pipeline.videopoker.paytable import Paytable
-from pipeline.videopoker.solve import NO_HOLD
+from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES, TIE_RULE, Chart, StrategyData
+from pipeline.videopoker.paytables.paytable import Paytable
+from pipeline.videopoker.solver.bankroll import BANKROLL_ATTR
+from pipeline.videopoker.solver.digest import built_by_this_solver, solver_digest
+from pipeline.videopoker.solver.solve import NO_HOLD
 
 if TYPE_CHECKING:
-    from pipeline.videopoker.analysis import Analysis
+    from pipeline.videopoker.solver.analysis import Analysis
 
 TIE_BREAKS_TEXT = {
     "fewest-cards": ("among holds with exactly equal EV: keep the fewest cards, then the lowest "

@@ -32,7 +32,15 @@ from typing import Any
 import numpy as np
 
 from pipeline.errors import ArtifactError
-from pipeline.videopoker.chart_search import (
+from pipeline.videopoker.charts.patterns import (
+    DISCARD,
+    F_FAM,
+    family_key,
+    game_traits,
+    hold_codes,
+)
+from pipeline.videopoker.charts.patterns import field as code_field
+from pipeline.videopoker.charts.search import (
     apply_move,
     compact_codes,
     entries,
@@ -46,17 +54,9 @@ from pipeline.videopoker.chart_search import (
     refresh,
     set_delta,
 )
-from pipeline.videopoker.chart_text import line_text, pattern_universe
-from pipeline.videopoker.patterns import (
-    DISCARD,
-    F_FAM,
-    family_key,
-    game_traits,
-    hold_codes,
-)
-from pipeline.videopoker.patterns import field as code_field
-from pipeline.videopoker.paytable import Paytable
-from pipeline.videopoker.solve import draw_denominators
+from pipeline.videopoker.charts.text import line_text, pattern_universe
+from pipeline.videopoker.paytables.paytable import Paytable
+from pipeline.videopoker.solver.solve import draw_denominators
 
 DEFAULT_MAX_LINES = 40
 #: the exported chart gets more lines (in steps of ``CHART_LINE_STEP``, up to

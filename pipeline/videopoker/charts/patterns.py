@@ -31,7 +31,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import RANKS
-from pipeline.videopoker.paytable import (
+from pipeline.videopoker.paytables.paytable import (
     FIVE_KIND,
     FLUSH,
     FOUR_DEUCES,
@@ -46,7 +46,7 @@ from pipeline.videopoker.paytable import (
     Paytable,
     rank_set_text,
 )
-from pipeline.videopoker.wild import WILD_CODE, is_wild
+from pipeline.videopoker.paytables.wild import WILD_CODE, is_wild
 
 # families (bits 0-3 of a code)
 DISCARD, WILDS, PAT, MULTI, ROYAL_DRAW, SF_DRAW, FLUSH_DRAW, STRAIGHT_DRAW, HIGH, OTHER = range(10)

@@ -1,4 +1,4 @@
-"""The search kernels of the strategy chart (:mod:`pipeline.videopoker.chart`): the per-class
+"""The search kernels of the strategy chart (:mod:`pipeline.videopoker.charts.chart`): the per-class
 (pattern, EV) entries, their inverted index, and the insertion moves that improve an order.
 
 Plain numba functions over arrays: the chart's state object owns the arrays and calls these.

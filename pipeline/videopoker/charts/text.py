@@ -1,6 +1,6 @@
 """The English text of a strategy chart's lines ("4 to an outside straight, 0-2 high cards").
 
-Each line is a set of hold patterns (:mod:`pipeline.videopoker.patterns`); its text names the
+Each line is a set of hold patterns (:mod:`pipeline.videopoker.charts.patterns`); its text names the
 family, the high cards and the penalty cards the way published charts do.
 """
 
@@ -10,7 +10,7 @@ from math import comb
 
 import numpy as np
 
-from pipeline.videopoker.patterns import (
+from pipeline.videopoker.charts.patterns import (
     F_FAM,
     F_N,
     F_W,
@@ -26,7 +26,7 @@ from pipeline.videopoker.patterns import (
     pattern_base,
     pattern_variant,
 )
-from pipeline.videopoker.patterns import field as code_field
+from pipeline.videopoker.charts.patterns import field as code_field
 
 
 def _high_range(mains: list[str]) -> str:

@@ -1,6 +1,6 @@
 """One deal's and one hold's text as a user types it and the CLI prints it: five cards, the
 joker as ``Jk``; a hold as cards, a 0/1 flag per position, ``none`` or ``all``. (The strategy
-tables' text columns for many deals at once are :mod:`pipeline.videopoker.hold_text`'s.)
+tables' text columns for many deals at once are :mod:`pipeline.videopoker.paytables.hold_text`'s.)
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from pipeline.core.cards import card_text, parse_cards
 from pipeline.errors import InputError
-from pipeline.videopoker.wild import JOKER
+from pipeline.videopoker.paytables.wild import JOKER
 
 JOKER_TEXT = "Jk"
 

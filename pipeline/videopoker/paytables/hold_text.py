@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.core.cards import RANKS, SUITS
-from pipeline.videopoker.wild import JOKER
+from pipeline.videopoker.paytables.wild import JOKER
 
 #: what a hold that keeps no card reads as
 DISCARD_ALL = "discard all"

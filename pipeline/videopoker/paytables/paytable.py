@@ -70,7 +70,7 @@ from pipeline.core.cards import RANKS
 from pipeline.core.files import parse_toml, read_text_file
 from pipeline.errors import ConfigError, clip
 from pipeline.registry import paytable_path, slugify
-from pipeline.videopoker.wild import WILD_MODES
+from pipeline.videopoker.paytables.wild import WILD_MODES
 
 #: Hand names a line may use, in the usual order of a machine's table (codes are indexes).
 HAND_NAMES = ("royal flush", "wild royal flush", "five of a kind", "four deuces",

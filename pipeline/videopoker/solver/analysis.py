@@ -1,7 +1,7 @@
 """A paytable's complete analysis: the optimal strategy of every deal class, the exact return,
 variance and final-hand distribution (:func:`analyze`), and the published-style return table
-(:func:`summary_dict`). One deal's holds are :mod:`pipeline.videopoker.holds`'; the artifact is
-:mod:`pipeline.videopoker.paytable_file`'s.
+(:func:`summary_dict`). One deal's holds are :mod:`pipeline.videopoker.solver.holds`'; the artifact is
+:mod:`pipeline.videopoker.catalog.paytable_file`'s.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 
 from pipeline.errors import ConfigError, InputError
-from pipeline.videopoker.classify import classify_deals
-from pipeline.videopoker.deals import DealClasses, deal_classes, deck_hands
-from pipeline.videopoker.paytable import Paytable
-from pipeline.videopoker.solve import draw_denominators, solve_holds
-from pipeline.videopoker.subsets import subset_counts
+from pipeline.videopoker.paytables.paytable import Paytable
+from pipeline.videopoker.solver.classify import classify_deals
+from pipeline.videopoker.solver.deals import DealClasses, deal_classes, deck_hands
+from pipeline.videopoker.solver.solve import draw_denominators, solve_holds
+from pipeline.videopoker.solver.subsets import subset_counts
 
 
 def _num(x: Fraction) -> int | float:

@@ -39,8 +39,8 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from pipeline.videopoker.paytable import Paytable
-from pipeline.videopoker.solve import draw_denominators
+from pipeline.videopoker.paytables.paytable import Paytable
+from pipeline.videopoker.solver.solve import draw_denominators
 
 BANKROLL_ATTR = "bankroll"   # JSON of bankroll_figures stored on paytables/<slug>.h5 by the build
 N_PLAY = (1, 3, 5, 10, 50, 100)

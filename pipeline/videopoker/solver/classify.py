@@ -9,7 +9,7 @@ Two passes, both numba:
    is exact and needs no hand-written wild-card rules. About 700k readings in all.
 2. :func:`classify_deals` — one table lookup per deal (2,598,960, 2,869,685 or 3,162,510 deals).
 
-Line semantics are documented in :mod:`pipeline.videopoker.paytable`.
+Line semantics are documented in :mod:`pipeline.videopoker.paytables.paytable`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.evaluate import MBINOM
-from pipeline.videopoker.paytable import (
+from pipeline.videopoker.paytables.paytable import (
     FIVE_KIND,
     FLUSH,
     FOUR_DEUCES,
@@ -33,7 +33,7 @@ from pipeline.videopoker.paytable import (
     WILD_ROYAL,
     Paytable,
 )
-from pipeline.videopoker.wild import WILD_CODE, is_wild
+from pipeline.videopoker.paytables.wild import WILD_CODE, is_wild
 
 # multiset-index table sizes C(12+n, n) for n = 0..5 natural cards
 _MS_SIZE = np.array([1, 13, 91, 455, 1820, 6188], dtype=np.int64)

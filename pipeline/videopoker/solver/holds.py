@@ -2,8 +2,8 @@
 (inclusion-exclusion over the held cards), the holds best first under the paytable's tie rule
 with what each costs against the best, and the grade of one chosen hold.
 
-The counts are :func:`pipeline.videopoker.analysis.compute_counts`'s arrays or a built
-artifact's datasets (:func:`pipeline.videopoker.paytable_file.artifact_counts`): only the 32 rows
+The counts are :func:`pipeline.videopoker.solver.analysis.compute_counts`'s arrays or a built
+artifact's datasets (:func:`pipeline.videopoker.catalog.paytable_file.artifact_counts`): only the 32 rows
 this deal needs are read.
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.videopoker.deal_text import vp_cards_text
-from pipeline.videopoker.paytable import Paytable
-from pipeline.videopoker.wild import JOKER
+from pipeline.videopoker.paytables.deal_text import vp_cards_text
+from pipeline.videopoker.paytables.paytable import Paytable
+from pipeline.videopoker.paytables.wild import JOKER
 
 
 def _frac_text(x: Fraction) -> str:

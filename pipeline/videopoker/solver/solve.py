@@ -37,7 +37,7 @@ from math import comb, lcm
 import numba as nb
 import numpy as np
 
-from pipeline.videopoker.deals import VP_BINOM
+from pipeline.videopoker.solver.deals import VP_BINOM
 
 #: Tie-break codes for the kernel, by the paytable's ``tie_break`` name.
 TIE_CODES = {"fewest-cards": 0, "low-variance": 1, "lowest-mask": 2}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from pipeline.videopoker.deals import VP_BINOM, deck_hands
+from pipeline.videopoker.solver.deals import VP_BINOM, deck_hands
 
 
 @nb.njit(cache=True, parallel=True)

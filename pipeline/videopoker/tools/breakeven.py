@@ -1,7 +1,7 @@
 """Break-even pays: the smallest pay of one paytable line (a progressive royal's meter) at which
 the optimal-strategy return reaches a target, and the return against that pay.
 
-Every figure is an exact solve (:func:`pipeline.videopoker.analysis.analyze`) of the paytable
+Every figure is an exact solve (:func:`pipeline.videopoker.solver.analysis.analyze`) of the paytable
 with only that line's pay changed, reusing what does not depend on the pay, as ``vp sweep``
 does: the deal classes are loaded once, and the pay categories with their subset counts are
 computed once per *order* of the pays. Without wild cards they never depend on the pays; with
@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 
 from pipeline.errors import ConfigError, InputError, clip
-from pipeline.videopoker.analysis import Analysis, analyze, check_pays, compute_counts
-from pipeline.videopoker.deal_text import vp_cards_text
-from pipeline.videopoker.deals import DealClasses
-from pipeline.videopoker.paytable import HAND_NAMES, MAX_PAY, MAX_PAY_DENOMINATOR, Paytable
+from pipeline.videopoker.paytables.deal_text import vp_cards_text
+from pipeline.videopoker.paytables.paytable import HAND_NAMES, MAX_PAY, MAX_PAY_DENOMINATOR, Paytable
+from pipeline.videopoker.solver.analysis import Analysis, analyze, check_pays, compute_counts
+from pipeline.videopoker.solver.deals import DealClasses
 
 #: the line ``vp breakeven`` moves when none is named
 DEFAULT_LINE = "royal flush"

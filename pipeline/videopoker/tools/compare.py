@@ -3,8 +3,8 @@ the break-even royal of each.
 
 Return, variance and the final-hand counts (for the hit frequency and the royal cycle) come
 from the built ``paytables/<slug>.h5`` when it is current for the paytable file and solver
-(read through :mod:`pipeline.videopoker.paytable_file`, the file's one owner); otherwise the
-game is analysed now. The break-even royal is :func:`pipeline.videopoker.breakeven.break_even`
+(read through :mod:`pipeline.videopoker.catalog.paytable_file`, the file's one owner); otherwise the
+game is analysed now. The break-even royal is :func:`pipeline.videopoker.tools.breakeven.break_even`
 at a 100% target on the 1-credit grid, starting from the same pay categories and counts.
 """
 
@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import InputError
-from pipeline.videopoker.breakeven import (
+from pipeline.videopoker.paytables.paytable import Paytable
+from pipeline.videopoker.solver.deals import DealClasses
+from pipeline.videopoker.tools.breakeven import (
     DEFAULT_LINE,
     DEFAULT_STEP,
     PaySolver,
@@ -26,8 +28,6 @@ from pipeline.videopoker.breakeven import (
     exact_text,
     find_line,
 )
-from pipeline.videopoker.deals import DealClasses
-from pipeline.videopoker.paytable import Paytable
 
 #: most games one ``vp compare`` takes (each costs an exact break-even search, a few seconds)
 MAX_GAMES = 8
@@ -89,8 +89,8 @@ def check_games(games: list[str]) -> None:
 def game_figures(pt: Paytable, artifacts: Path,
                  classes_for: Callable[[int], DealClasses]) -> GameFigures:
     """The figures of one game (built artifact if current, else analysed now)."""
-    from pipeline.videopoker.analysis import analyze
-    from pipeline.videopoker.paytable_file import current_artifact, read_counts, read_summary
+    from pipeline.videopoker.catalog.paytable_file import current_artifact, read_counts, read_summary
+    from pipeline.videopoker.solver.analysis import analyze
 
     t0 = time.perf_counter()
     classes = classes_for(pt.deck_size)

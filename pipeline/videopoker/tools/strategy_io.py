@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from pipeline.errors import InputError
-from pipeline.videopoker.analysis import Analysis, analyze
-from pipeline.videopoker.chart import (
+from pipeline.videopoker.catalog.paytable_file import current_artifact, read_chart_parts, read_strategy_data
+from pipeline.videopoker.charts.chart import (
     CHART_COST_TARGET,
     CHART_LINE_STEP,
     DEFAULT_MAX_LINES,
@@ -23,9 +23,9 @@ from pipeline.videopoker.chart import (
     derive_chart,
     exact_return,
 )
-from pipeline.videopoker.deals import DealClasses, deal_classes
-from pipeline.videopoker.paytable import Paytable
-from pipeline.videopoker.paytable_file import current_artifact, read_chart_parts, read_strategy_data
+from pipeline.videopoker.paytables.paytable import Paytable
+from pipeline.videopoker.solver.analysis import Analysis, analyze
+from pipeline.videopoker.solver.deals import DealClasses, deal_classes
 
 CHART_HOLD_MEANING = ("hold mask the derived strategy chart picks (bit t = keep the t-th card of "
                       "the deal in ascending card id order); weight x ev[chart_hold] summed over "

@@ -14,7 +14,7 @@ or lists paytable files (``paytables = ["a.toml", "b.toml"]``, relative to the s
 Without wild cards the pay category of a deal and the subset counts depend only on the
 lines, not on the pays: they are computed once, and so are a deal's 32 hold counts for all
 the variants of a task, each variant then only picking its best hold
-(:func:`pipeline.videopoker.solve.final_counts_many`). Variants are solved
+(:func:`pipeline.videopoker.solver.solve.final_counts_many`). Variants are solved
 as pure tasks on an executor (local or Dask); each returns its exact final-hand counts, from
 which return, variance and hit frequency are exact fractions.
 """
@@ -33,10 +33,10 @@ import numpy as np
 
 from pipeline.core.files import read_toml_file
 from pipeline.errors import ConfigError
-from pipeline.videopoker.analysis import analyze, check_pays, checked_total, compute_counts
-from pipeline.videopoker.deals import DealClasses
-from pipeline.videopoker.paytable import Paytable, check_pay, load_paytable, slugify
-from pipeline.videopoker.solve import final_counts_many
+from pipeline.videopoker.paytables.paytable import Paytable, check_pay, load_paytable, slugify
+from pipeline.videopoker.solver.analysis import analyze, check_pays, checked_total, compute_counts
+from pipeline.videopoker.solver.deals import DealClasses
+from pipeline.videopoker.solver.solve import final_counts_many
 
 #: variants per task: a few, so one task is ~1 s of work and the scheduler overhead is noise
 VARIANTS_PER_TASK = 4

@@ -1,0 +1,20 @@
+"""The seats of a question as the kernels read them: every seat's hands flattened into arrays.
+Exact counting and Monte Carlo both take this one description."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class Seats:
+    """Flattened seat description for the kernels: seat p's hands are rows off[p]:off[p+1]."""
+
+    off: np.ndarray
+    hand_a: np.ndarray
+    hand_b: np.ndarray
+    hand_w: np.ndarray
+    hand_m: np.ndarray
+    n_random: int
