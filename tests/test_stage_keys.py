@@ -157,6 +157,43 @@ def test_graph_follows_function_level_and_submodule_imports(tmp_path: Path) -> N
                                           "pipeline.sub", "pipeline.sub.leaf"]
 
 
+def test_graph_facts_cache_answers_as_a_fresh_parse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A no-change plan reads each module's digest and imports from the facts cache (keyed by
+    the bytes' sha256) instead of parsing: same answers, an edit is a new key, a damaged cache
+    file is ignored."""
+    import ast
+
+    import pipeline.core.codegraph as cg
+
+    pkg = tmp_path / "pipeline"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from pipeline import b\n")
+    (pkg / "b.py").write_text('"""doc"""\nX = 1\n')
+    store = tmp_path / "facts.json"
+    fresh = ImportGraph(tmp_path, facts=cg.FactsCache(None))
+    first = cg.FactsCache(store)
+    g = ImportGraph(tmp_path, facts=first)
+    assert g.closure("pipeline.a") == fresh.closure("pipeline.a") == ["pipeline", "pipeline.a", "pipeline.b"]
+    assert g.digest("pipeline.b") == fresh.digest("pipeline.b")
+    first.save()
+
+    def no_parse(*args: object, **kwargs: object) -> ast.Module:
+        raise AssertionError("parsed although the facts were cached")
+
+    with monkeypatch.context() as m:
+        m.setattr(cg.ast, "parse", no_parse)
+        cached = ImportGraph(tmp_path, facts=cg.FactsCache(store))
+        assert cached.closure("pipeline.a") == fresh.closure("pipeline.a")
+        assert cached.digest("pipeline.b") == fresh.digest("pipeline.b")
+    (pkg / "b.py").write_text('"""doc"""\nX = 2\n')
+    edited = ImportGraph(tmp_path, facts=cg.FactsCache(store))
+    assert edited.digest("pipeline.b") == ImportGraph(tmp_path, facts=cg.FactsCache(None)).digest("pipeline.b")
+    assert edited.digest("pipeline.b") != fresh.digest("pipeline.b")
+    store.write_text("{not json")
+    assert ImportGraph(tmp_path, facts=cg.FactsCache(store)).closure("pipeline.a") == fresh.closure("pipeline.a")
+
+
 def test_stale_reasons_name_each_part() -> None:
     old = {"settings": "a", "code": {"pipeline.x": "1", "pipeline.y": "2"}, "inputs": {"seven.h5": "s"},
            "sources": {"paytables/j.toml": "t"}, "versions": {"numpy": "1.0"}}
