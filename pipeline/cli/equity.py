@@ -6,16 +6,11 @@ hands, ranges, random), ``preflop HAND|RANGE`` (read from the preflop tables), `
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 import typer
 
 from pipeline.cli.common import app, artifacts_dir, progress_bar
-
-if TYPE_CHECKING:  # the CLI loads numpy only for the commands that compute
-    import numpy as np
 
 #: Width of one grid cell in characters.
 CELL = 6
@@ -25,7 +20,6 @@ WEIGHT_DIGITS = 4
 NAME_WIDTH = 28
 #: Decimals of the percentages in the hits tables.
 PCT_DIGITS = 2
-PERCENT = 100
 
 
 def print_result(out: dict[str, Any]) -> None:
@@ -92,47 +86,29 @@ def equity_cmd(
     exact when the cost estimate says about 2 s or less, Monte Carlo with a standard error
     otherwise.
     """
-    from pipeline.equity.engine import equity_seats
-    from pipeline.query.tables import Tables
+    from pipeline.answers import Context
+    from pipeline.answers.equity import HERO, equity
 
-    if breakdown:
-        _breakdown(" ".join(hero), vs or [], opponents, board, dead, exact, samples, stderr,
-                   time_limit, seed, as_json)
-        return
     update, close = progress_bar()
     try:
-        res = equity_seats(Tables(artifacts_dir()), " ".join(hero), vs or [], opponents=opponents,
-                           board=board, dead=dead, exact=True if exact else None, samples=samples,
-                           stderr=stderr, time_limit=time_limit, seed=seed, progress=update)
+        out = equity(Context(artifacts_dir()), " ".join(hero), vs or [], opponents=opponents,
+                     board=board, dead=dead, exact=exact, samples=samples, stderr=stderr,
+                     time_limit=time_limit, seed=seed, breakdown=HERO if breakdown else None,
+                     progress=None if breakdown else update)
     finally:
         close()
-    out = res.to_json()
     if as_json:
         typer.echo(json.dumps(out))
         return
-    if res.game == "omaha":
+    if out.get("game") == "omaha":
         typer.echo("Omaha (two hole cards + three board cards)")
     print_result(out)
+    if breakdown:
+        print_breakdown(out)
 
 
-def _breakdown(hero: str, vs: list[str], opponents: Optional[int], board: str, dead: str,
-               exact: bool, samples: Optional[int], stderr: Optional[float],
-               time_limit: Optional[float], seed: Optional[int], as_json: bool) -> None:
-    """``--breakdown``: the answer, then the hero's classes and combos sorted by equity."""
-    from pipeline.equity.breakdown import equity_breakdown
-    from pipeline.errors import InputError
-    from pipeline.query.tables import Tables
-
-    if time_limit is not None:
-        raise InputError("--breakdown runs one answer per combo: give --samples or --stderr, not --time")
-    bd = equity_breakdown(Tables(artifacts_dir()), hero, vs, opponents=opponents, board=board,
-                          dead=dead, exact=True if exact else None, samples=samples,
-                          stderr=stderr, seed=seed)
-    out = bd.to_json()
-    if as_json:
-        typer.echo(json.dumps(out))
-        return
-    print_result(out)
+def print_breakdown(out: dict[str, Any]) -> None:
+    """The hero's classes and combos sorted by equity, under the answer."""
     for title, rows in (("by class", out["breakdown"]["classes"]),
                         ("by combo", out["breakdown"]["combos"])):
         typer.echo(f"  {title}:")
@@ -156,38 +132,18 @@ def preflop_cmd(
     """Preflop equity from the tables: vs 1 random hand exact (preflop.h5), vs 2..9 from its
     Monte Carlo columns (with their stderr), range vs range heads-up exact from
     preflop_matchups.h5 (enumerated instead, and said so, when that table is not built)."""
-    from pipeline.equity.engine import preflop
-    from pipeline.query.tables import Tables
+    from pipeline.answers import Context
+    from pipeline.answers.equity import preflop
 
-    res = preflop(Tables(artifacts_dir()), " ".join(hand), vs=vs, opponents=opponents)
-    out = res.to_json()
+    out = preflop(Context(artifacts_dir()), " ".join(hand), vs=vs, opponents=opponents)
     if as_json:
         typer.echo(json.dumps(out))
         return
     print_result(out)
 
 
-def strength_loader() -> Callable[[], np.ndarray]:
-    """A callable giving the ``N%`` ordering, reading preflop.h5 only when a token needs it."""
-    def get() -> np.ndarray:
-        from pipeline.equity.tables.preflop import hand_strength
-        from pipeline.errors import ArtifactError, InputError
-        from pipeline.query.tables import Tables
-
-        try:
-            return hand_strength(Tables(artifacts_dir()))
-        except ArtifactError as exc:
-            raise InputError(f"a top-% range needs the preflop table: {exc}") from None
-    return get
-
-
-def number(x: Fraction) -> int | float:
-    """An exact count as an int when whole, else the nearest float (for JSON and text)."""
-    return int(x) if x.denominator == 1 else float(x)
-
-
-def _weight_text(w: Fraction) -> str:
-    s = f"{float(w):.{WEIGHT_DIGITS}g}"
+def _weight_text(w: float) -> str:
+    s = f"{w:.{WEIGHT_DIGITS}g}"
     return s[1:] if s.startswith("0.") else s
 
 
@@ -212,48 +168,34 @@ def range_cmd(
     """The 13x13 grid of a range: pairs on the diagonal, suited hands above it, offsuit below
     (rows and columns A..2); each class's weight and live combos once the board and dead cards
     are removed; the totals; and the classes each N% token chose."""
-    from pipeline.core.cards import format_cards
-    from pipeline.equity.ranges.grid import board_and_dead, range_grid
-    from pipeline.equity.ranges.parse import parse_range
+    from pipeline.answers import Context
+    from pipeline.answers.equity import range_answer
 
-    text = " ".join(expr)
-    strength = strength_loader()
-    rng = parse_range(text, strength)
-    b, d = board_and_dead(board, dead, (0, 3, 4, 5))
-    g = range_grid(rng, text, strength, b + d)
+    out = range_answer(Context(artifacts_dir()), " ".join(expr), board=board, dead=dead)
     if as_json:
-        out: dict[str, Any] = {
-            "range": rng.text, "board": format_cards(b), "dead": format_cards(d),
-            "classes": [{"class": r.name, "row": r.row, "col": r.col, "weight": float(r.weight),
-                         "mixed": r.mixed, "combos": r.combos, "weighted": number(r.weight * r.combos),
-                         "live": r.live, "live_weighted": number(r.live_weighted),
-                         "text": r.text} for r in g.rows],
-            "combos": g.combos, "weighted": number(g.weighted), "live": g.live,
-            "live_weighted": number(g.live_weighted), "live_hands": g.live_hands,
-            "percent": [{"token": t, "classes": cl, "combos": n} for t, cl, n in g.percent],
-        }
         typer.echo(json.dumps(out))
         return
-    head = f"range {rng.text}"
-    if b:
-        head += f"   board {format_cards(b)}"
-    if d:
-        head += f"   dead {format_cards(d)}"
+    head = f"range {out['range']}"
+    if out["board"]:
+        head += f"   board {out['board']}"
+    if out["dead"]:
+        head += f"   dead {out['dead']}"
+    rows = out["classes"]
     lines = [head, ""]
     lines += _grid("weight (* = mixed weights in the class)",
-                   {(r.row, r.col): _weight_text(r.weight) + ("*" if r.mixed else "") for r in g.rows})
+                   {(r["row"], r["col"]): _weight_text(r["weight"]) + ("*" if r["mixed"] else "") for r in rows})
     lines.append("")
-    lines += _grid("live combos", {(r.row, r.col): str(r.live) for r in g.rows})
+    lines += _grid("live combos", {(r["row"], r["col"]): str(r["live"]) for r in rows})
     lines.append("")
-    lines.append(f"combos {g.combos} (weighted {_count(g.weighted)}); live {g.live} "
-                 f"(weighted {_count(g.live_weighted)}) of {g.live_hands} live hands")
-    for token, classes, n in g.percent:
-        lines.append(f"{token} chose {len(classes)} classes, {n} combos: {' '.join(classes)}")
+    lines.append(f"combos {out['combos']} (weighted {_count(out['weighted'])}); live {out['live']} "
+                 f"(weighted {_count(out['live_weighted'])}) of {out['live_hands']} live hands")
+    for p in out["percent"]:
+        lines.append(f"{p['token']} chose {len(p['classes'])} classes, {p['combos']} combos: "
+                     f"{' '.join(p['classes'])}")
     typer.echo("\n".join(lines))
 
 
-def _count(x: Fraction) -> str:
-    n = number(x)
+def _count(n: int | float) -> str:
     return str(n) if isinstance(n, int) else f"{n:g}"
 
 
@@ -267,30 +209,16 @@ def hits_cmd(
     """For every live combo of the range on the board: its made hand (exactly one) and its draws
     (any number; backdoor flush draws on the flop only, no draws on the river), as weighted
     combos and percentages of the range's live weighted combos. Definitions: docs/hits.md."""
-    from pipeline.core.cards import format_cards
-    from pipeline.equity.ranges.grid import board_and_dead
-    from pipeline.equity.ranges.hits import range_hits
-    from pipeline.equity.ranges.parse import parse_range
-    from pipeline.query.tables import Tables
+    from pipeline.answers import Context
+    from pipeline.answers.equity import hits
 
-    text = " ".join(rng_text)
-    rng = parse_range(text, strength_loader())
-    b, d = board_and_dead(board, dead, (3, 4, 5))
-    h = range_hits(rng, b, d, Tables(artifacts_dir()).eval_tables())
-    total = h.live_combos
-
-    def rows(kind: str, items: Any) -> list[dict[str, Any]]:
-        return [{"kind": kind, "category": r.name, "combos": number(r.combos), "hands": r.hands,
-                 "percent": float(PERCENT * r.combos / total)} for r in items]
-
-    made, draws = rows("made", h.made), rows("draw", h.draws)
+    out = hits(Context(artifacts_dir()), " ".join(rng_text), board, dead=dead)
     if as_json:
-        typer.echo(json.dumps({"range": rng.text, "board": format_cards(b), "dead": format_cards(d),
-                               "live_hands": h.live_hands, "live_combos": number(total),
-                               "made": made, "draws": draws}))
+        typer.echo(json.dumps(out))
         return
-    lines = [f"range {rng.text}   board {format_cards(b)}" + (f"   dead {format_cards(d)}" if d else ""),
-             f"live combos {number(total)} ({h.live_hands} hands)"]
+    made, draws = out["made"], out["draws"]
+    lines = [f"range {out['range']}   board {out['board']}" + (f"   dead {out['dead']}" if out["dead"] else ""),
+             f"live combos {out['live_combos']} ({out['live_hands']} hands)"]
     for title, table in (("made hand", made), ("draw", draws)):
         lines += ["", f"{title:<{NAME_WIDTH}}{'combos':>10}{'%':>9}"]
         lines += [f"{r['category']:<{NAME_WIDTH}}{r['combos']:>10}{r['percent']:>9.{PCT_DIGITS}f}"

@@ -1,0 +1,66 @@
+"""The answers of the ``pokertables`` commands as plain functions: each takes a :class:`Context`
+(the artifacts folder and what is opened from it once) and the command's arguments under the CLI's
+names, and returns exactly the dict the command prints with ``--json``; bad input raises
+:class:`pipeline.errors.InputError`. One engine behind two front ends: :mod:`pipeline.cli` prints
+these dicts (or text made from them), :mod:`pipeline.serve` returns them over HTTP.
+
+* :mod:`pipeline.answers.equity`: ``equity``, ``preflop``, ``range``, ``hits``
+* :mod:`pipeline.answers.hands`: ``eval``, ``showdown``
+* :mod:`pipeline.answers.vp`: ``vp analyze/hold/grade/chart/breakeven/compare/deal/list``
+* :mod:`pipeline.answers.bucket`: ``bucket``
+
+Nothing here prints or imports :mod:`pipeline.cli`.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pipeline.query.tables import Tables
+    from pipeline.videopoker.solver.deals import DealClasses
+
+
+class Context:
+    """An artifacts folder and what the answers open from it, each opened once and kept: the
+    score tables per rule set and the video-poker deal classes per deck size. A CLI command makes
+    one per run; the server makes one at start and shares it between requests (opening is
+    guarded by a lock; the opened objects are read-only)."""
+
+    def __init__(self, artifacts: Path) -> None:
+        self.artifacts = Path(artifacts)
+        self._lock = threading.Lock()
+        self._tables: dict[str, Tables] = {}
+        self._classes: dict[int, DealClasses] = {}
+
+    def tables(self, rules: str | None = None) -> Tables:
+        """The score tables of a rule set (None: the standard ones, without a rules file)."""
+        from pipeline.query.tables import Tables
+
+        key = rules or ""
+        with self._lock:
+            if key not in self._tables:
+                self._tables[key] = Tables(self.artifacts, rules=rules)
+            return self._tables[key]
+
+    def deal_classes(self, deck_size: int) -> DealClasses:
+        """Video-poker deal classes from the built vp_classes.h5 if present, else derived now."""
+        with self._lock:
+            if deck_size not in self._classes:
+                self._classes[deck_size] = _deal_classes(self.artifacts, deck_size)
+            return self._classes[deck_size]
+
+
+def _deal_classes(folder: Path, deck_size: int) -> DealClasses:
+    from pipeline.query.artifacts import open_checked, read_manifest
+    from pipeline.videopoker.solver.deals import deal_classes, read_classes
+
+    if (folder / "vp_classes.h5").exists() and "vp_classes.h5" in read_manifest(folder)["files"]:
+        p = open_checked(folder, "vp_classes.h5")  # a changed file is refused, not used
+        try:
+            return read_classes(p, deck_size)
+        except (OSError, KeyError):
+            pass  # old layout: derive instead
+    return deal_classes(deck_size)

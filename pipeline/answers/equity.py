@@ -1,0 +1,139 @@
+"""Answers of the equity group: ``equity`` (every seat's win/tie/lose and equity, optionally split
+by one seat's combos), ``preflop`` (from the preflop tables), ``range`` (the 13x13 grid) and
+``hits`` (Flopzilla's table). Each returns the command's ``--json`` dict."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from pipeline.answers import Context
+from pipeline.errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: a progress callback: (fraction done 0..1, what is being done)
+Progress = Callable[[float, str], None]
+PERCENT = 100
+#: the seat whose combos ``breakdown`` splits when the caller names none (the hero)
+HERO = 0
+
+
+def number(x: Fraction) -> int | float:
+    """An exact count as an int when whole, else the nearest float (for JSON and text)."""
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def strength_loader(ctx: Context) -> Callable[[], np.ndarray]:
+    """A callable giving the ``N%`` ordering, reading preflop.h5 only when a token needs it."""
+    def get() -> np.ndarray:
+        from pipeline.equity.tables.preflop import hand_strength
+        from pipeline.errors import ArtifactError
+
+        try:
+            return hand_strength(ctx.tables())
+        except ArtifactError as exc:
+            raise InputError(f"a top-% range needs the preflop table: {exc}") from None
+    return get
+
+
+def equity(ctx: Context, hero: str, vs: Sequence[str] = (), opponents: int | None = None,
+           board: str = "", dead: str = "", exact: bool = False, samples: int | None = None,
+           stderr: float | None = None, time_limit: float | None = None, seed: int | None = None,
+           breakdown: int | None = None, progress: Progress | None = None) -> dict[str, Any]:
+    """``equity --json``: every seat's answer; with ``breakdown`` (a seat index, 0 = hero) also
+    that seat's classes and combos (``equity --breakdown --json``)."""
+    from pipeline.equity.engine import equity_seats
+
+    if breakdown is not None:
+        return _breakdown(ctx, hero, vs, opponents, board, dead, exact, samples, stderr,
+                          time_limit, seed, breakdown, progress)
+    res = equity_seats(ctx.tables(), hero, list(vs), opponents=opponents, board=board, dead=dead,
+                       exact=True if exact else None, samples=samples, stderr=stderr,
+                       time_limit=time_limit, seed=seed, progress=progress)
+    return res.to_json()
+
+
+def _breakdown(ctx: Context, hero: str, vs: Sequence[str], opponents: int | None, board: str,
+               dead: str, exact: bool, samples: int | None, stderr: float | None,
+               time_limit: float | None, seed: int | None, seat: int,
+               progress: Progress | None) -> dict[str, Any]:
+    from pipeline.equity.breakdown import equity_breakdown
+
+    if time_limit is not None:
+        raise InputError("--breakdown runs one answer per combo: give --samples or --stderr, not --time")
+    if isinstance(seat, bool) or seat < 0:
+        raise InputError(f"breakdown seat {seat!r}: give a seat index, 0 for the hero")
+    extra: dict[str, Any] = {}
+    params = inspect.signature(equity_breakdown).parameters
+    if seat != HERO:
+        if "seat" not in params:
+            raise InputError(f"breakdown seat {seat}: only the hero's (seat 0) breakdown is available")
+        extra["seat"] = seat
+    if progress is not None and "progress" in params:
+        extra["progress"] = progress
+    bd = equity_breakdown(ctx.tables(), hero, list(vs), opponents=opponents, board=board, dead=dead,
+                          exact=True if exact else None, samples=samples, stderr=stderr, seed=seed,
+                          **extra)
+    return bd.to_json()
+
+
+def preflop(ctx: Context, hand: str, vs: str | None = None, opponents: int | None = None) -> dict[str, Any]:
+    """``preflop --json``: from the preflop tables (vs random, vs 2..9, range vs range)."""
+    from pipeline.equity.engine import preflop as preflop_answer
+
+    return preflop_answer(ctx.tables(), hand, vs=vs, opponents=opponents).to_json()
+
+
+def range_answer(ctx: Context, range: str, board: str = "", dead: str = "") -> dict[str, Any]:
+    """``range --json``: the 13x13 grid (each class's weight, combos, live combos), the totals
+    and the classes each ``N%`` token chose."""
+    from pipeline.core.cards import format_cards
+    from pipeline.equity.ranges.grid import board_and_dead, range_grid
+    from pipeline.equity.ranges.parse import parse_range
+
+    strength = strength_loader(ctx)
+    rng = parse_range(range, strength)
+    b, d = board_and_dead(board, dead, (0, 3, 4, 5))
+    g = range_grid(rng, range, strength, b + d)
+    return {
+        "range": rng.text, "board": format_cards(b), "dead": format_cards(d),
+        "classes": [{"class": r.name, "row": r.row, "col": r.col, "weight": float(r.weight),
+                     "mixed": r.mixed, "combos": r.combos, "weighted": number(r.weight * r.combos),
+                     "live": r.live, "live_weighted": number(r.live_weighted),
+                     "text": r.text} for r in g.rows],
+        "combos": g.combos, "weighted": number(g.weighted), "live": g.live,
+        "live_weighted": number(g.live_weighted), "live_hands": g.live_hands,
+        "percent": [{"token": t, "classes": cl, "combos": n} for t, cl, n in g.percent],
+    }
+
+
+def hits(ctx: Context, range: str, board: str, dead: str = "") -> dict[str, Any]:
+    """``hits --json``: every made-hand and draw category of the range's live combos on the board."""
+    from pipeline.core.cards import format_cards
+    from pipeline.equity.ranges.grid import board_and_dead
+    from pipeline.equity.ranges.hits import range_hits
+    from pipeline.equity.ranges.parse import parse_range
+
+    rng = parse_range(range, strength_loader(ctx))
+    b, d = board_and_dead(board, dead, (3, 4, 5))
+    h = range_hits(rng, b, d, ctx.tables().eval_tables())
+    total = h.live_combos
+
+    def rows(kind: str, items: Any) -> list[dict[str, Any]]:
+        out = []
+        for r in items:
+            row = {"kind": kind, "category": r.name, "combos": number(r.combos), "hands": r.hands,
+                   "percent": float(PERCENT * r.combos / total)}
+            listed = getattr(r, "combo_list", None)  # each category's combos, once hits lists them
+            if listed is not None:
+                row["combo_list"] = list(listed)
+            out.append(row)
+        return out
+
+    return {"range": rng.text, "board": format_cards(b), "dead": format_cards(d),
+            "live_hands": h.live_hands, "live_combos": number(total),
+            "made": rows("made", h.made), "draws": rows("draw", h.draws)}
