@@ -25,12 +25,11 @@ def eval_hand(
     rules: str = typer.Option("standard", "--rules", help="rule set by name (e.g. short-deck) or TOML file"),
 ) -> None:
     """Look a hand up in the score tables."""
-    from pipeline.core.cards import parse_cards
+    from pipeline.answers import Context
+    from pipeline.answers.hands import eval_hand as answer
     from pipeline.core.constants import N_SCORES
-    from pipeline.query.tables import Tables
 
-    ids = parse_cards(" ".join(cards), count=(5, 6, 7))
-    info = Tables(artifacts_dir(), rules=rules).describe(ids)
+    info = answer(Context(artifacts_dir()), " ".join(cards), rules)
     if as_json:
         typer.echo(json.dumps(info))
         return
@@ -60,40 +59,31 @@ def showdown(
     A bad line gets a message naming its line number on stderr; the other lines are still
     judged, and the exit code is 2 if any line was bad.
     """
-    from pipeline.query.tables import Tables
-    from pipeline.showdown import VERDICTS, judge
+    from pipeline.answers import Context
+    from pipeline.answers.hands import showdown_chunks
+    from pipeline.showdown import judge
 
     # the user's input first: a missing or unreadable file is named before any table is opened
     source = _open_input(file)
-    tables = Tables(artifacts_dir(), rules=rules)
-    table5 = tables.table(5)
-    counts = [0, 0, 0]
-    verdicts: list[str] = []
-    errors: list[tuple[int, str]] = []
-    lines = 0
+    ctx = Context(artifacts_dir())
+    errors: list[dict[str, object]] = []
     with source as fh:
-        for chunk in _chunks(fh):
-            res = judge(chunk, table5, tables.rules)
-            errors += [(lines + ln, msg) for ln, msg in res.errors]
-            if as_json:
-                codes = res.verdict[res.status == 0]
-                for i in range(len(VERDICTS)):
-                    counts[i] += int((codes == i).sum())
-                verdicts += [VERDICTS[c] for c in codes.tolist()]
-            else:
+        if as_json:
+            out = showdown_chunks(ctx, _chunks(fh), rules)
+            errors = out["errors"]
+            typer.echo(json.dumps(out))
+        else:
+            tables = ctx.tables(rules)
+            table5 = tables.table(5)
+            lines = 0
+            for chunk in _chunks(fh):
+                res = judge(chunk, table5, tables.rules)
+                errors += [{"line": lines + ln, "message": msg} for ln, msg in res.errors]
                 sys.stdout.buffer.write(res.output)
-            lines += int(res.status.shape[0])
-    if as_json:
-        typer.echo(json.dumps({
-            "lines": lines, "judged": sum(counts),
-            "counts": {v: counts[i] for i, v in enumerate(VERDICTS)},
-            "verdicts": verdicts,
-            "errors": [{"line": ln, "message": msg} for ln, msg in errors],
-        }))
-    else:
-        sys.stdout.flush()
-    for ln, msg in errors:
-        print(f"line {ln}: {msg}", file=sys.stderr)
+                lines += int(res.status.shape[0])
+            sys.stdout.flush()
+    for e in errors:
+        print(f"line {e['line']}: {e['message']}", file=sys.stderr)
     if errors:
         raise typer.Exit(2)
 
