@@ -43,17 +43,22 @@ def strength_loader(ctx: Context) -> Callable[[], np.ndarray]:
 def equity(ctx: Context, hero: str, vs: Sequence[str] = (), opponents: int | None = None,
            board: str = "", dead: str = "", exact: bool = False, samples: int | None = None,
            stderr: float | None = None, time_limit: float | None = None, seed: int | None = None,
-           breakdown: int | None = None, progress: Progress | None = None) -> dict[str, Any]:
+           breakdown: int | None = None, progress: Progress | None = None,
+           game: str | None = None) -> dict[str, Any]:
     """``equity --json``: every seat's answer; with ``breakdown`` (a seat index, 0 = hero) also
-    that seat's classes and combos (``equity --breakdown --json``)."""
+    that seat's classes and combos (``equity --breakdown --json``). ``game`` names a game other
+    than hold'em (``--game``: omaha, omaha5, omaha6, omaha-hi-lo, short-deck, stud, stud-hi-lo,
+    razz)."""
     from pipeline.equity.engine import equity_seats
 
+    if breakdown is not None and game is not None and game.strip().lower() != "holdem":
+        raise InputError(f"--breakdown splits a hold'em range by combo; not for --game {game}")
     if breakdown is not None:
         return _breakdown(ctx, hero, vs, opponents, board, dead, exact, samples, stderr,
                           time_limit, seed, breakdown, progress)
     res = equity_seats(ctx.tables(), hero, list(vs), opponents=opponents, board=board, dead=dead,
                        exact=True if exact else None, samples=samples, stderr=stderr,
-                       time_limit=time_limit, seed=seed, progress=progress)
+                       time_limit=time_limit, seed=seed, progress=progress, game=game)
     return res.to_json()
 
 

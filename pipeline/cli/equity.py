@@ -6,6 +6,9 @@ hands, ranges, random), ``preflop HAND|RANGE`` (read from the preflop tables), `
 from __future__ import annotations
 
 import json
+import shutil
+import textwrap
+from collections import Counter
 from typing import Any, Optional
 
 import typer
@@ -20,6 +23,8 @@ WEIGHT_DIGITS = 4
 NAME_WIDTH = 28
 #: Decimals of the percentages in the hits tables.
 PCT_DIGITS = 2
+#: Indent of a hits category's combos under its row.
+COMBO_INDENT = "    "
 
 
 def print_result(out: dict[str, Any]) -> None:
@@ -74,6 +79,9 @@ def equity_cmd(
                                            help="Monte Carlo until every seat's stderr is below this"),
     time_limit: Optional[float] = typer.Option(None, "--time", help="Monte Carlo for this many seconds"),
     seed: Optional[int] = typer.Option(None, "--seed", help="Monte Carlo seed (reproducible)"),
+    game: Optional[str] = typer.Option(None, "--game", "-g",
+                                       help="holdem (default), omaha, omaha5, omaha6, omaha-hi-lo, "
+                                            "short-deck, stud, stud-hi-lo, razz"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
     breakdown: bool = typer.Option(False, "--breakdown",
                                    help="also each combo and class of the hero's range: its share "
@@ -94,17 +102,30 @@ def equity_cmd(
         out = equity(Context(artifacts_dir()), " ".join(hero), vs or [], opponents=opponents,
                      board=board, dead=dead, exact=exact, samples=samples, stderr=stderr,
                      time_limit=time_limit, seed=seed, breakdown=HERO if breakdown else None,
-                     progress=None if breakdown else update)
+                     progress=None if breakdown else update, game=game)
     finally:
         close()
     if as_json:
         typer.echo(json.dumps(out))
         return
-    if out.get("game") == "omaha":
-        typer.echo("Omaha (two hole cards + three board cards)")
+    if out.get("game"):
+        from pipeline.equity.games.spec import GAMES
+
+        typer.echo(GAMES[out["game"]].title)
     print_result(out)
+    if any("high" in p for p in out.get("players", [])):
+        print_split(out)
     if breakdown:
         print_breakdown(out)
+
+
+def print_split(out: dict[str, Any]) -> None:
+    """Hi-lo games: each seat's scoops and its share of the pot won by the high and the low."""
+    typer.echo(f"  {'seat':<5} {'scoop %':>8} {'high %':>8} {'low %':>8}  pot equity")
+    for p in out["players"]:
+        frac = f"  = {p['equity_fraction']}" if p.get("equity_fraction") else ""
+        typer.echo(f"  {p['player']:<5} {100 * p['scoop']:8.3f} {100 * p['high']:8.3f} "
+                   f"{100 * p['low']:8.3f}  {100 * p['equity']:.3f} %{frac}")
 
 
 def print_breakdown(out: dict[str, Any]) -> None:
@@ -219,8 +240,40 @@ def hits_cmd(
     made, draws = out["made"], out["draws"]
     lines = [f"range {out['range']}   board {out['board']}" + (f"   dead {out['dead']}" if out["dead"] else ""),
              f"live combos {out['live_combos']} ({out['live_hands']} hands)"]
+    live = Counter(_class_of(c) for r in made for c in r.get("combo_list", ()))
+    width = shutil.get_terminal_size().columns
     for title, table in (("made hand", made), ("draw", draws)):
         lines += ["", f"{title:<{NAME_WIDTH}}{'combos':>10}{'%':>9}"]
-        lines += [f"{r['category']:<{NAME_WIDTH}}{r['combos']:>10}{r['percent']:>9.{PCT_DIGITS}f}"
-                  for r in table]
+        for r in table:
+            lines.append(f"{r['category']:<{NAME_WIDTH}}{r['combos']:>10}{r['percent']:>9.{PCT_DIGITS}f}")
+            if r.get("combo_list"):
+                lines += textwrap.wrap(" ".join(_compact(r["combo_list"], live)), width,
+                                       initial_indent=COMBO_INDENT, subsequent_indent=COMBO_INDENT,
+                                       break_on_hyphens=False)
+    lines += ["", "(a class name such as AKs stands for all its live combos in the range)"]
     typer.echo("\n".join(lines))
+
+
+def _class_of(combo: str) -> str:
+    """The starting-hand class of a combo's text: ``"As Ks:0.5"`` -> ``"AKs"``."""
+    a, b = combo.split(":")[0].split()
+    if a[0] == b[0]:
+        return a[0] + b[0]
+    return a[0] + b[0] + ("s" if a[1] == b[1] else "o")
+
+
+def _compact(combos: list[str], live: Counter[str]) -> list[str]:
+    """A category's combos for the text table: a class all of whose live combos are here, with
+    one weight, as its name (``KK``, ``AKs:0.5``); other combos as ``AsKs``."""
+    by_class: dict[str, list[str]] = {}
+    for c in combos:
+        by_class.setdefault(_class_of(c), []).append(c)
+    out = []
+    for name, members in by_class.items():
+        suffixes = {m.partition(":")[2] for m in members}
+        if len(members) == live[name] and len(suffixes) == 1:
+            w = suffixes.pop()
+            out.append(name + (f":{w}" if w else ""))
+        else:
+            out += [m.replace(" ", "") for m in members]
+    return out

@@ -207,12 +207,14 @@ def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int 
                  samples: int | None = None, stderr: float | None = None,
                  time_limit: float | None = None, seed: int | None = None,
                  progress: Callable[[float, str], None] | None = None,
-                 from_tables: bool = False) -> EquityResult:
+                 from_tables: bool = False, game: str | None = None) -> EquityResult:
     """Win/tie/lose/equity of every seat; see the module docstring for the method chosen.
 
     ``exact=True`` insists on an exact method, ``samples``/``stderr``/``time_limit`` ask for
     Monte Carlo; ``from_tables`` (the ``preflop`` command) answers only from the tables or by
-    exact enumeration, never by sampling.
+    exact enumeration, never by sampling. ``game`` names another game (``omaha``, ``omaha5``,
+    ``omaha6``, ``omaha-hi-lo``, ``short-deck``, ``stud``, ``stud-hi-lo``, ``razz``:
+    :mod:`pipeline.equity.games.equity`); without it four hole cards mean Omaha.
     """
     t0 = time.perf_counter()
     check_stop_rule(samples, stderr, time_limit)
@@ -221,15 +223,18 @@ def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int 
     mc_asked = samples is not None or stderr is not None or time_limit is not None
     if exact and mc_asked:
         raise InputError("choose either --exact or Monte Carlo (--samples/--stderr/--time)")
-    if hole_cards_given(hero) == OMAHA_HOLE:
-        from pipeline.equity.games.omaha import omaha_equity
+    from pipeline.equity.games.spec import GAMES, get_game
+
+    other = get_game(game) if game is not None else (
+        GAMES["omaha"] if hole_cards_given(hero) == OMAHA_HOLE else None)
+    if other is not None:
+        from pipeline.equity.games.equity import game_equity
 
         if from_tables:
             raise InputError("the preflop tables are hold'em tables: give 2 hole cards")
-        return omaha_equity(tables, hero, board=board,
-                            opponents=opponents if opponents is not None else (0 if vs else 1),
-                            vs=list(vs), dead=dead, exact=exact, samples=samples, seed=seed,
-                            stderr=stderr, time_limit=time_limit, progress=progress)
+        return game_equity(tables, other, hero, list(vs), opponents=opponents, board=board,
+                           dead=dead, exact=exact, samples=samples, stderr=stderr,
+                           time_limit=time_limit, seed=seed, progress=progress)
     table = parse_table(tables, hero, vs, opponents, board, dead)
     _check_fits(table)
     if progress is not None:

@@ -1,0 +1,370 @@
+"""Exact enumeration and Monte Carlo for every game, one pair of kernels.
+
+A table is P seats; seat p holds one of the rows ``off[p]:off[p+1]`` of ``hands`` (its known
+cards: a named hand is one row, an Omaha range many, a random seat one empty row) and is dealt
+``fill[p]`` more cards; the board gets ``bneed`` more. A deal is an assignment of rows (no
+shared card; its weight the product of the rows' weights) and then the cards still to come,
+drawn from the live deck without the assigned rows' cards.
+
+* :func:`exact_kernel` walks every assignment and every deal of the cards to come: the cards
+  of each slot (board, then each seat with cards to come) are one k-subset of what the earlier
+  slots left, so a deal index is a mixed-radix number of colex indices, unranked directly. The
+  work splits into tasks (an assignment and a slice of its deals) run in parallel.
+* :func:`mc_chunks` draws deals: rows by weight (rejection, redrawn whole when two rows share a
+  card), then a partial Fisher-Yates shuffle of the live deck for the cards to come. Chunk
+  ``k`` uses generator stream ``k`` as the hold'em kernels do.
+
+Each deal is settled by :func:`settle`: the best high hand takes the pot, or half of it when a
+low qualifies (hi-lo games), the best low the other half; ties split their part evenly. Pot
+shares are integers in units of 1/POT of the pot (POT = 2 * 2520, so half a pot split up to
+ten ways is whole).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from pipeline.core.constants import SHARE_SCALE
+from pipeline.core.deal import partial_shuffle
+from pipeline.core.rng import below, bits32, seed_state
+from pipeline.equity.games.evaluate import (
+    LOW_BASE,
+    OMAHA,
+    OMAHA_HILO,
+    RAZZ,
+    SHORT_DECK,
+    STUD_HILO,
+    low8_mask,
+    omaha_score,
+    prepare_board,
+    razz_score,
+    seven_high,
+    short_deck_score,
+)
+
+#: Units of a whole pot: half a pot split k ways (k <= 10) is a whole number of units.
+POT = 2 * SHARE_SCALE
+#: Accumulator columns per seat: scoops (whole pot alone), splits (part of it), losses (none),
+#: pot-share sum, its square sum (Monte Carlo error), share won with the high hand, with the low.
+WIN, TIE, LOSE, SHARE, SHARE2, HIGH, LOW = range(7)
+N_COLS = 7
+#: Most cards a seat holds (seven-card stud).
+MAX_SEAT = 7
+#: Board cards of the flop games.
+BOARD = 5
+
+
+@nb.njit(cache=True)
+def score_deal(game: int, board: np.ndarray, cards: np.ndarray, ncards: np.ndarray,
+               hi: np.ndarray, lo: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray,
+               ranks: np.ndarray, flush: np.ndarray, rank_keys: np.ndarray, sd_key: np.ndarray,
+               sd_nonflush: np.ndarray, sd_flush: np.ndarray, scratch: np.ndarray) -> None:
+    """hi[p], lo[p] of every seat: ``cards[p, :ncards[p]]`` with the 5-card ``board`` (flop
+    games) or alone (stud games). ``scratch`` is int64[4 * 10 + 7]."""
+    P = cards.shape[0]
+    if game == OMAHA or game == OMAHA_HILO:
+        tk = scratch[0:10]
+        tm = scratch[10:20]
+        ts = scratch[20:30]
+        tl = scratch[30:40]
+        prepare_board(board, rank_keys, tk, tm, ts, tl)
+        for p in range(P):
+            h, low = omaha_score(cards[p], ncards[p], game == OMAHA_HILO, rank_keys, tk, tm, ts,
+                                 tl, offsets, ranks, flush)
+            hi[p] = h
+            lo[p] = low
+    elif game == SHORT_DECK:
+        seven = scratch[40:47]
+        for p in range(P):
+            for i in range(BOARD):
+                seven[i] = board[i]
+            seven[5] = cards[p, 0]
+            seven[6] = cards[p, 1]
+            hi[p] = short_deck_score(seven, 7, sd_key, sd_nonflush, sd_flush)
+            lo[p] = 0
+    else:
+        for p in range(P):
+            if game == RAZZ:
+                hi[p] = razz_score(cards[p], ncards[p])
+                lo[p] = 0
+            else:
+                hi[p] = seven_high(cards[p], ncards[p], card_keys, offsets, ranks, flush)
+                if game == STUD_HILO:
+                    m = low8_mask(cards[p], ncards[p])
+                    lo[p] = LOW_BASE - m if m else 0
+                else:
+                    lo[p] = 0
+
+
+@nb.njit(cache=True)
+def settle(hi: np.ndarray, lo: np.ndarray, acc: np.ndarray, times: int) -> None:
+    """Add one deal (``times`` times) to acc[P, N_COLS]: see the module docstring."""
+    P = hi.shape[0]
+    best = 0
+    nb_hi = 0
+    for p in range(P):
+        if hi[p] > best:
+            best = hi[p]
+            nb_hi = 1
+        elif hi[p] == best:
+            nb_hi += 1
+    best_lo = 0
+    nb_lo = 0
+    for p in range(P):
+        if lo[p] > best_lo:
+            best_lo = lo[p]
+            nb_lo = 1
+        elif lo[p] == best_lo and best_lo > 0:
+            nb_lo += 1
+    hi_part = (POT // 2 if best_lo > 0 else POT) // nb_hi
+    lo_part = POT // 2 // nb_lo if best_lo > 0 else 0
+    for p in range(P):
+        h = hi_part if hi[p] == best else 0
+        low = lo_part if best_lo > 0 and lo[p] == best_lo else 0
+        s = h + low
+        if s == POT:
+            acc[p, WIN] += times
+        elif s > 0:
+            acc[p, TIE] += times
+        else:
+            acc[p, LOSE] += times
+        acc[p, SHARE] += times * s
+        acc[p, SHARE2] += times * s * s
+        acc[p, HIGH] += times * h
+        acc[p, LOW] += times * low
+
+
+@nb.njit(cache=True)
+def _take(rem: np.ndarray, mm: int, k: int, r: int, binom: np.ndarray, out: np.ndarray,
+          at: int) -> int:
+    """Move the colex-``r`` k-subset of ``rem[:mm]`` to ``out[at:at+k]`` and close the gaps in
+    ``rem``; returns the new length."""
+    c = mm - 1
+    rest = r
+    for i in range(k, 0, -1):
+        while binom[c, i] > rest:
+            c -= 1
+        out[at + i - 1] = rem[c]
+        rest -= binom[c, i]
+        # remove position c: positions are taken from the top down, so later ones are lower
+        for j in range(c, mm - 1):
+            rem[j] = rem[j + 1]
+        mm -= 1
+        c -= 1
+    return mm
+
+
+@nb.njit(cache=True)
+def _assignment(a: int, off: np.ndarray, hmask: np.ndarray, rows: np.ndarray) -> int:
+    """Rows of assignment ``a`` (seat 0's row index varies slowest) into ``rows``; the union of
+    their card masks, or -1 when two rows share a card."""
+    P = off.shape[0] - 1
+    used = np.int64(0)
+    rest = a
+    for p in range(P - 1, -1, -1):
+        n = off[p + 1] - off[p]
+        rows[p] = off[p] + rest % n
+        rest //= n
+    for p in range(P):
+        m = hmask[rows[p]]
+        if used & m:
+            return -1
+        used |= m
+    return used
+
+
+@nb.njit(cache=True, parallel=True)
+def exact_kernel(game: int, board0: np.ndarray, bneed: int, deck: np.ndarray, hands: np.ndarray,
+                 hlen: np.ndarray, hmask: np.ndarray, hw: np.ndarray, off: np.ndarray,
+                 fill: np.ndarray, n_assign: int, splits: int, binom: np.ndarray,
+                 card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                 flush: np.ndarray, rank_keys: np.ndarray, sd_key: np.ndarray,
+                 sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every deal of every assignment: (int64[P, N_COLS] counts, float64[P, N_COLS] the same
+    weighted by the product of the rows' weights). Deals of an assignment that shares a card
+    are not counted; ``splits`` slices each assignment's deals into parallel tasks."""
+    P = off.shape[0] - 1
+    n_tasks = n_assign * splits
+    acc_i = np.zeros((n_tasks, P, N_COLS), np.int64)
+    acc_f = np.zeros((n_tasks, P, N_COLS), np.float64)
+    for task in nb.prange(n_tasks):
+        a = task // splits
+        s = task % splits
+        rows = np.empty(P, np.int64)
+        used = _assignment(a, off, hmask, rows)
+        if used < 0:
+            continue
+        w = 1.0
+        for p in range(P):
+            w *= hw[rows[p]]
+        live = np.empty(deck.shape[0], np.int64)
+        m = 0
+        for c in deck:
+            if not (used >> c) & 1:
+                live[m] = c
+                m += 1
+        total = np.int64(1)
+        mm = m
+        total *= binom[mm, bneed]
+        mm -= bneed
+        for p in range(P):
+            total *= binom[mm, fill[p]]
+            mm -= fill[p]
+        lo_f = total * s // splits
+        hi_f = total * (s + 1) // splits
+        board = np.empty(BOARD, np.int64)
+        for i in range(board0.shape[0]):
+            board[i] = board0[i]
+        cards = np.empty((P, MAX_SEAT), np.int64)
+        ncards = np.empty(P, np.int64)
+        for p in range(P):
+            ncards[p] = hlen[rows[p]] + fill[p]
+            for i in range(hlen[rows[p]]):
+                cards[p, i] = hands[rows[p], i]
+        rem = np.empty(m, np.int64)
+        hi = np.empty(P, np.int64)
+        lo = np.empty(P, np.int64)
+        scratch = np.empty(47, np.int64)
+        ai = acc_i[task]
+        af = acc_f[task]
+        for f in range(lo_f, hi_f):
+            for i in range(m):
+                rem[i] = live[i]
+            mm = m
+            rest = f
+            c = binom[mm, bneed]
+            mm = _take(rem, mm, bneed, rest % c, binom, board, board0.shape[0])
+            rest //= c
+            for p in range(P):
+                k = fill[p]
+                if k:
+                    c = binom[mm, k]
+                    mm = _take(rem, mm, k, rest % c, binom, cards[p], hlen[rows[p]])
+                    rest //= c
+            score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
+                       rank_keys, sd_key, sd_nonflush, sd_flush, scratch)
+            settle(hi, lo, ai, 1)
+        if w != 1.0:
+            # the weighted sums: this task's counts times its one weight
+            for p in range(P):
+                for col in range(N_COLS):
+                    af[p, col] = w * ai[p, col]
+        else:
+            for p in range(P):
+                for col in range(N_COLS):
+                    af[p, col] = ai[p, col]
+    return acc_i.sum(axis=0), acc_f.sum(axis=0)
+
+
+@nb.njit(cache=True)
+def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray, bneed: int,
+              deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray, hmask: np.ndarray,
+              thr: np.ndarray, off: np.ndarray, fill: np.ndarray, max_tries: int,
+              card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
+              rank_keys: np.ndarray, sd_key: np.ndarray, sd_nonflush: np.ndarray,
+              sd_flush: np.ndarray, acc: np.ndarray) -> int:
+    """``deals`` deals on stream ``stream`` into acc[P, N_COLS]; returns the assignment draws
+    (-1 when one deal needed more than ``max_tries``)."""
+    P = off.shape[0] - 1
+    st = seed_state(seed, stream)
+    multi = False
+    for p in range(P):
+        if off[p + 1] - off[p] > 1:
+            multi = True
+    need = bneed
+    for p in range(P):
+        need += fill[p]
+    dk = deck.copy()
+    n = dk.shape[0]
+    rows = np.empty(P, np.int64)
+    for p in range(P):
+        rows[p] = off[p]
+    board = np.empty(BOARD, np.int64)
+    nb0 = board0.shape[0]
+    for i in range(nb0):
+        board[i] = board0[i]
+    cards = np.empty((P, MAX_SEAT), np.int64)
+    ncards = np.empty(P, np.int64)
+    for p in range(P):
+        ncards[p] = hlen[rows[p]] + fill[p]
+        for i in range(hlen[rows[p]]):
+            cards[p, i] = hands[rows[p], i]
+    hi = np.empty(P, np.int64)
+    lo = np.empty(P, np.int64)
+    scratch = np.empty(47, np.int64)
+    tries = 0
+    for _ in range(deals):
+        if multi:
+            t = 0
+            while True:
+                t += 1
+                if t > max_tries:
+                    return -1
+                used = np.int64(0)
+                ok = True
+                for p in range(P):
+                    size = off[p + 1] - off[p]
+                    if size == 1:
+                        r = off[p]
+                    else:
+                        while True:
+                            r = off[p] + below(st, size)
+                            # accept with probability weight / largest weight
+                            if thr[r] >= 1.0 or bits32(st) < thr[r] * 4294967296.0:
+                                break
+                    rows[p] = r
+                    if used & hmask[r]:
+                        ok = False
+                        break
+                    used |= hmask[r]
+                if ok:
+                    break
+            tries += t
+            n = 0
+            for c in deck:
+                if not (used >> c) & 1:
+                    dk[n] = c
+                    n += 1
+            for p in range(P):
+                for i in range(hlen[rows[p]]):
+                    cards[p, i] = hands[rows[p], i]
+        else:
+            tries += 1
+        partial_shuffle(st, dk, n, need)
+        k = 0
+        for i in range(bneed):
+            board[nb0 + i] = dk[k]
+            k += 1
+        for p in range(P):
+            h0 = hlen[rows[p]]
+            for i in range(fill[p]):
+                cards[p, h0 + i] = dk[k]
+                k += 1
+        score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
+                   rank_keys, sd_key, sd_nonflush, sd_flush, scratch)
+        settle(hi, lo, acc, 1)
+    return tries
+
+
+@nb.njit(cache=True, parallel=True)
+def mc_chunks(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.ndarray,
+              bneed: int, deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray,
+              hmask: np.ndarray, thr: np.ndarray, off: np.ndarray, fill: np.ndarray,
+              max_tries: int, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+              flush: np.ndarray, rank_keys: np.ndarray, sd_key: np.ndarray,
+              sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Chunks ``stream0 ..`` (sizes[i] deals each) in parallel: (int64[P, N_COLS], tries[chunks])."""
+    P = off.shape[0] - 1
+    nch = sizes.shape[0]
+    acc = np.zeros((nch, P, N_COLS), np.int64)
+    tries = np.zeros(nch, np.int64)
+    for ch in nb.prange(nch):
+        tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
+                              hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
+                              flush, rank_keys, sd_key, sd_nonflush, sd_flush, acc[ch])
+    return acc.sum(axis=0), tries
+
+
+__all__ = ["POT", "N_COLS", "WIN", "TIE", "LOSE", "SHARE", "SHARE2", "HIGH", "LOW",
+           "MAX_SEAT", "exact_kernel", "mc_chunks", "score_deal", "settle"]
