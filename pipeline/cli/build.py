@@ -127,50 +127,35 @@ def verify_cmd(
         raise typer.Exit(1)
 
 
-#: One question of each kind the equity engine answers differently (hero, vs, -n, board).
-WARM_QUESTIONS: tuple[tuple[str, tuple[str, ...], int | None, str, int | None], ...] = (
-    ("AsKs", ("QdQc",), None, "", None),                  # two hands preflop
-    ("AsKs", ("QdQc", "JhTh"), None, "", None),           # face-up hands: rank-first walk
-    ("AsAc", (), 1, "6d9d2h", None),                      # hand vs random: orbit counting
-    ("AsAc", (), 2, "6d9d2hKc", None),                    # vs 2 random: inclusion-exclusion
-    ("KK", ("AK", "QJs"), None, "Kd9s4c2h", None),        # ranges, serial kernel
-    ("QQ+,AKs", ("A2s+",), None, "2c4c5h", None),         # ranges, parallel kernel
-    ("AK", ("QQ", "random"), None, "Ks9d4c", None),       # ranges + one random seat
-    ("AsKs", (), 3, "2c7h8h", 1000),                      # Monte Carlo, fixed hands
-    ("QQ+", ("AK", "random"), None, "", 1000),            # Monte Carlo, ranges
-    ("AsAdKsKd", (), 1, "2c7h9sQd3c", None),              # Omaha river, exact
-    ("AsAdKsKd", (), 2, "2c7h9s", 1000),                  # Omaha, Monte Carlo
-)
-
-
 @app.command("warm")
-def warm_cmd() -> None:
-    """Compile the query kernels now (``make tables`` runs this last), so the first query of
-    each kind answers in about a second instead of compiling for 15-20 s."""
-    from pipeline.core.cards import parse_cards
-    from pipeline.equity.breakdown import equity_breakdown
-    from pipeline.equity.engine import equity_seats
-    from pipeline.equity.ranges.hits import range_hits
-    from pipeline.equity.ranges.parse import parse_range
+def warm_cmd(
+    workers: Optional[int] = typer.Option(None, "--workers", min=1,
+                                          help="worker processes (default: one per core)"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+) -> None:
+    """Compile the query kernels now, across the cores (``make tables`` runs this last), so the
+    first query of each kind answers at once instead of compiling for seconds."""
+    from pipeline.equity.warm import warm
     from pipeline.errors import ArtifactError
-    from pipeline.query.tables import Tables
 
-    t0 = time.perf_counter()
-    tables = Tables(artifacts_dir())
-    skipped = 0
     try:
-        tables.eval_tables()
+        rep = warm(artifacts_dir(), workers)
     except ArtifactError as exc:
         # a partial build (make tables STAGES=...): nothing the engine can run yet
-        typer.echo(f"warm: skipped, the equity engine needs the evaluator's tables ({exc})")
+        typer.echo(json.dumps({"skipped": True, "reason": str(exc)}) if as_json else
+                   f"warm: skipped, the equity engine needs the evaluator's tables ({exc})")
         return
-    for hero, vs, n, board, samples in WARM_QUESTIONS:
-        try:
-            equity_seats(tables, hero, list(vs), opponents=n, board=board, samples=samples,
-                         seed=0 if samples else None)
-        except ArtifactError:
-            skipped += 1  # a table this kind of question reads is not built
-    equity_breakdown(tables, "AK", ["QQ"], board="Ks9d4c")
-    range_hits(parse_range("AK,QQ,JTs"), parse_cards("Ks9d4c"), [], tables.eval_tables())
-    note = f" ({skipped} question(s) skipped: tables not built)" if skipped else ""
-    typer.echo(f"query kernels compiled and cached in {time.perf_counter() - t0:.1f}s{note}")
+    note = f" ({rep.skipped} question(s) skipped: tables not built)" if rep.skipped else ""
+    specs = sum(rep.compiled.values())
+    if as_json:
+        typer.echo(json.dumps({"skipped": False, "up_to_date": rep.up_to_date, "seconds": rep.seconds,
+                               "workers": rep.workers, "questions_skipped": rep.skipped,
+                               "compiled": dict(rep.compiled), "compile_seconds": rep.compile_seconds}))
+        return
+    if rep.up_to_date:
+        typer.echo(f"query kernels already compiled for these sources (checked in {rep.seconds:.2f}s)")
+        return
+    typer.echo(f"query kernels compiled and cached in {rep.seconds:.1f}s on {rep.workers} "
+               f"process(es): {specs} specialization(s) of {len(rep.compiled)} kernel(s) compiled "
+               f"in {rep.compile_seconds:.1f}s (summed over the processes), the rest loaded from "
+               f"numba's cache{note}")

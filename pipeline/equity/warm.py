@@ -1,0 +1,196 @@
+"""The query kernels compiled ahead (``pokertables warm``, the end of ``make tables``), across
+the cores: one question of each kind the engine answers differently, in groups whose kernels
+do not overlap, each group run by a worker process. numba's on-disk cache is shared, so what a
+worker compiles every later process loads (a kernel already cached is loaded, not compiled).
+
+A warm that finished leaves a stamp (:data:`STAMP`): the sources' fingerprint, the numba and
+Python versions, the cache folder and the cache index files there were. While all of those
+are unchanged, a second ``make tables`` has nothing to compile and nothing to load, and warm
+returns after checking the stamp (milliseconds) instead of starting workers that would only
+load the cached kernels again (seconds).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+#: One question: hero, the other seats, random opponents, board, Monte Carlo samples (None:
+#: exact). ``BREAKDOWN`` and ``HITS`` stand for the per-class breakdown and the hit counter.
+Question = tuple[str, tuple[str, ...], int | None, str, int | None]
+BREAKDOWN = "breakdown"
+HITS = "hits"
+
+#: The questions in groups that share no kernel, each with the seconds its kernels took to
+#: compile with a cold cache (Intel Xeon, 2 cores, loaded; only the ratios matter: they decide
+#: which worker takes which group). Questions that share kernels sit in one group, so no two
+#: workers compile the same kernel.
+WARM_GROUPS: tuple[tuple[float, tuple[Question | str, ...]], ...] = (
+    (45.5, (("AsKs", (), 3, "2c7h8h", 1000),                  # Monte Carlo, fixed hands
+            ("QQ+", ("AK", "random"), None, "", 1000))),      # Monte Carlo, ranges
+    (23.3, (("AsAc", (), 1, "6d9d2h", None),                  # hand vs random: orbit counting
+            ("AsAc", (), 2, "6d9d2hKc", None))),              # vs 2 random: inclusion-exclusion
+    (14.5, (("AK", ("QQ", "random"), None, "Ks9d4c", None),)),  # ranges + one random seat
+    (8.5, (("KK", ("AK", "QJs"), None, "Kd9s4c2h", None),     # ranges, serial kernel
+           ("QQ+,AKs", ("A2s+",), None, "2c4c5h", None),      # ranges, parallel kernel
+           BREAKDOWN)),                                       # per-class breakdown
+    (7.8, (("AsKs", ("QdQc",), None, "", None),               # two hands preflop (a table read)
+           ("AsKs", ("QdQc", "JhTh"), None, "", None))),      # face-up hands: rank-first walk
+    (6.1, (("AsAdKsKd", (), 2, "2c7h9s", 1000),)),            # Omaha, Monte Carlo
+    (4.9, (("AsAdKsKd", (), 1, "2c7h9sQd3c", None),)),        # Omaha river, exact
+    (4.4, (HITS,)),                                           # the hit counter
+)
+
+
+PACKAGE = Path(__file__).resolve().parent.parent
+#: where a finished warm leaves its stamp (next to Python's byte-code caches)
+STAMP = Path(__file__).resolve().parent / "__pycache__" / "warm_stamp.json"
+
+
+@dataclass
+class WarmReport:
+    """What warming did: wall seconds, numba compile seconds (summed over the workers) and
+    specializations compiled per kernel, questions skipped for want of a table, workers."""
+
+    seconds: float = 0.0
+    compile_seconds: float = 0.0
+    compiled: dict[str, int] = field(default_factory=dict)
+    kernel_seconds: dict[str, float] = field(default_factory=dict)
+    skipped: int = 0
+    workers: int = 1
+    #: nothing was run: the stamp says every kernel is compiled for these sources
+    up_to_date: bool = False
+
+
+def split(groups: tuple[tuple[float, tuple[Question | str, ...]], ...], workers: int
+          ) -> list[list[Question | str]]:
+    """The groups dealt to ``workers`` lists, largest first to the least loaded (so the
+    slowest worker finishes about when the others do)."""
+    loads = [0.0] * workers
+    out: list[list[Question | str]] = [[] for _ in range(workers)]
+    for cost, questions in sorted(groups, key=lambda g: -g[0]):
+        w = loads.index(min(loads))
+        loads[w] += cost
+        out[w].extend(questions)
+    return [qs for qs in out if qs]
+
+
+def warm_here(artifacts: str, questions: list[Question | str]
+              ) -> tuple[int, float, dict[str, int], dict[str, float]]:
+    """Ask ``questions`` in this process (a worker): (questions skipped because a table they
+    read is missing, compile seconds, specializations compiled and seconds per kernel)."""
+    from pipeline.core.cards import parse_cards
+    from pipeline.core.jit_clock import CompileClock
+    from pipeline.equity.breakdown import equity_breakdown
+    from pipeline.equity.engine import equity_seats
+    from pipeline.equity.ranges.hits import range_hits
+    from pipeline.equity.ranges.parse import parse_range
+    from pipeline.errors import ArtifactError
+    from pipeline.query.tables import Tables
+
+    tables = Tables(artifacts)
+    skipped = 0
+    with CompileClock() as clock:
+        for q in questions:
+            try:
+                if isinstance(q, str):
+                    if q == BREAKDOWN:
+                        equity_breakdown(tables, "AK", ["QQ"], board="Ks9d4c")
+                    else:  # HITS
+                        range_hits(parse_range("AK,QQ,JTs"), parse_cards("Ks9d4c"), [],
+                                   tables.eval_tables())
+                else:
+                    hero, vs, n, board, samples = q
+                    equity_seats(tables, hero, list(vs), opponents=n, board=board, samples=samples,
+                                 seed=0 if samples else None)
+            except ArtifactError:
+                skipped += 1  # a table this kind of question reads is not built
+    return skipped, clock.total, dict(clock.compiles), dict(clock.seconds)
+
+
+def _cache_indexes() -> list[str]:
+    """numba's cache index files of the package's kernels, where this process's numba keeps
+    them (``NUMBA_CACHE_DIR`` mirrors the source tree; by default ``__pycache__`` folders)."""
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    base = Path(root) / PACKAGE.relative_to(PACKAGE.anchor) if root else PACKAGE
+    return sorted(str(p) for p in base.rglob("*.nbi"))
+
+
+def _state(artifacts: Path) -> dict[str, object]:
+    """What the compiled kernels depend on, as the stamp records it (without the index list)."""
+    h = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    from importlib.metadata import version
+
+    # the evaluator's tables decide which questions run (a missing table skips some)
+    tables = sorted(p.name for p in artifacts.glob("*.h5")) if artifacts.is_dir() else []
+    return {"sources": h.hexdigest(), "numba": version("numba"), "python": sys.version,
+            "cache_dir": os.environ.get("NUMBA_CACHE_DIR", ""), "tables": tables}
+
+
+def is_warm(artifacts: Path) -> bool:
+    """Whether a finished warm's stamp matches: same sources, versions, cache folder and
+    tables, and every cache index it saw is still there."""
+    try:
+        stamp = json.loads(STAMP.read_text())
+    except (OSError, ValueError):
+        return False
+    if not isinstance(stamp, dict) or stamp.get("state") != _state(artifacts):
+        return False
+    indexes = stamp.get("indexes")
+    return isinstance(indexes, list) and bool(indexes) and all(os.path.exists(p) for p in indexes)
+
+
+def _write_stamp(artifacts: Path) -> None:
+    try:
+        STAMP.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=STAMP.parent, prefix=".warm-", suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            json.dump({"state": _state(artifacts), "indexes": _cache_indexes()}, f)
+        os.replace(tmp, STAMP)
+    except OSError:
+        pass  # a read-only install: warm checks by loading the kernels next time
+
+
+def warm(artifacts: Path, workers: int | None = None, force: bool = False) -> WarmReport:
+    """Compile (or load from numba's cache) every query kernel, the groups of
+    :data:`WARM_GROUPS` spread over ``workers`` processes (default: one per core, at most one
+    per group); nothing when :func:`is_warm` (unless ``force``). Needs the evaluator's tables
+    (:class:`pipeline.errors.ArtifactError` if not built)."""
+    from pipeline.query.tables import Tables
+
+    t0 = time.perf_counter()
+    artifacts = Path(artifacts)
+    if not force and is_warm(artifacts):
+        return WarmReport(seconds=time.perf_counter() - t0, workers=0, up_to_date=True)
+    Tables(artifacts).eval_tables()  # fails at once, before any worker starts, if not built
+    n = max(1, min(workers or os.cpu_count() or 1, len(WARM_GROUPS)))
+    parts = split(WARM_GROUPS, n)
+    report = WarmReport(workers=len(parts))
+    if len(parts) == 1:
+        results = [warm_here(str(artifacts), parts[0])]
+    else:
+        # spawn, not fork: a forked copy of a process that already started threads can hang
+        with ProcessPoolExecutor(len(parts), mp_context=get_context("spawn")) as pool:
+            results = list(pool.map(warm_here, [str(artifacts)] * len(parts), parts))
+    for skipped, seconds, compiled, kernel_seconds in results:
+        report.skipped += skipped
+        report.compile_seconds += seconds
+        for k, c in compiled.items():
+            report.compiled[k] = report.compiled.get(k, 0) + c
+        for k, s in kernel_seconds.items():
+            report.kernel_seconds[k] = report.kernel_seconds.get(k, 0.0) + s
+    if not report.skipped:
+        _write_stamp(artifacts)
+    report.seconds = time.perf_counter() - t0
+    return report

@@ -1,0 +1,79 @@
+"""``pokertables warm`` spreads the query kernels' groups over worker processes and, once it
+finished for these sources, only checks its stamp; its compile clock charges each kernel its
+own compile time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numba as nb
+import numpy as np
+import pytest
+
+import pipeline.equity.warm as warm_mod
+from pipeline.core.jit_clock import CompileClock
+from pipeline.equity.warm import WARM_GROUPS, split
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3, len(WARM_GROUPS) + 2])
+def test_split_deals_every_question_once_to_balanced_workers(workers: int) -> None:
+    parts = split(WARM_GROUPS, workers)
+    asked = [q for part in parts for q in part]
+    every = [q for _, qs in WARM_GROUPS for q in qs]
+    assert sorted(map(str, asked)) == sorted(map(str, every)) and len(asked) == len(every)
+    assert len(parts) == min(workers, len(WARM_GROUPS))
+    # a group never straddles two workers (its questions share kernels)
+    owner = {str(q): i for i, part in enumerate(parts) for q in part}
+    for _, qs in WARM_GROUPS:
+        assert len({owner[str(q)] for q in qs}) == 1
+    cost = {str(q): c for c, qs in WARM_GROUPS for q in qs[:1]}
+    loads = [sum(cost.get(str(q), 0.0) for q in part) for part in parts]
+    # largest-first dealing: no worker carries more than the fair share plus the largest group
+    assert max(loads) <= sum(loads) / len(parts) + max(c for c, _ in WARM_GROUPS)
+    if workers == 2:
+        assert max(loads) - min(loads) <= 5.0  # the measured costs split about evenly
+
+
+def test_stamp_says_warm_only_for_the_same_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(warm_mod, "STAMP", tmp_path / "stamp.json")
+    cache = tmp_path / "numba"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    index = cache / warm_mod.PACKAGE.relative_to(warm_mod.PACKAGE.anchor) / "kernels.f-1.py311.nbi"
+    index.parent.mkdir(parents=True)
+    index.write_bytes(b"")
+    arts = tmp_path / "artifacts"
+    arts.mkdir()
+    assert not warm_mod.is_warm(arts)
+    warm_mod._write_stamp(arts)
+    assert warm_mod.is_warm(arts)
+    assert warm_mod.warm(arts).up_to_date  # returns at once: no table is even opened
+    (arts / "seven.h5").write_bytes(b"")  # another table: other questions could run now
+    assert not warm_mod.is_warm(arts)
+    warm_mod._write_stamp(arts)
+    assert warm_mod.is_warm(arts)
+    index.unlink()  # the compiled kernels are gone
+    assert not warm_mod.is_warm(arts)
+    index.write_bytes(b"")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert not warm_mod.is_warm(arts)
+
+
+def test_compile_clock_charges_each_kernel_its_own_time() -> None:
+    # fresh dispatchers, not cached: they compile here, the caller after its callee
+    @nb.njit
+    def inner(x: np.ndarray) -> float:
+        return float(x.sum())
+
+    @nb.njit
+    def outer(x: np.ndarray) -> float:
+        return inner(x) + 1.0
+
+    with CompileClock() as clock:
+        assert outer(np.arange(4.0)) == 7.0
+        outer(np.arange(4.0))  # compiled already: no event
+    mine = {k: v for k, v in clock.compiles.items() if k.endswith(("inner", "outer"))}
+    assert sorted(k.rsplit(".", 1)[-1] for k in mine) == ["inner", "outer"]
+    assert all(n == 1 for n in mine.values())
+    # exclusive times add up to the outermost compile's wall time
+    assert abs(sum(clock.seconds.values()) - clock.total) < 1e-6
+    assert all(s > 0 for s in clock.seconds.values())
