@@ -19,7 +19,7 @@ import pyarrow as pa
 import pytest
 from refpoker import key5
 
-from pipeline.core.cards import parse_cards
+from pipeline.core.cards import format_cards, parse_cards
 from pipeline.equity.hands.starting_hands import HOLE_CARDS
 from pipeline.equity.ranges.hits import DRAWS, MADE, classify, range_hits
 from pipeline.equity.ranges.parse import parse_range
@@ -143,6 +143,7 @@ def test_every_combo_matches_the_reference(evaluator, text: str, board_text: str
     made, draws = classify(holes, np.array(board, np.int64), *evaluator)
     want_made: Counter[str] = Counter()
     want_draws: Counter[str] = Counter()
+    want_lists: dict[str, set[str]] = {k: set() for k in MADE + DRAWS}
     total = Fraction(0)
     for j, (i, (x, y)) in enumerate(zip(live, holes)):
         hole = [int(x), int(y)]
@@ -151,8 +152,11 @@ def test_every_combo_matches_the_reference(evaluator, text: str, board_text: str
         assert (MADE[made[j]], got_ds) == (m, ds), (hole, board_text)
         w = Fraction(repr(float(rng.weights[i])))
         want_made[m] += w
+        text = format_cards([max(hole), min(hole)]) + ("" if w == 1 else f":{float(w)!r}")
+        want_lists[m].add(text)
         for d in ds:
             want_draws[d] += w
+            want_lists[d].add(text)
         total += w
     h = range_hits(rng, board, [], evaluator)
     assert h.live_combos == total and h.live_hands == len(live)
@@ -161,6 +165,12 @@ def test_every_combo_matches_the_reference(evaluator, text: str, board_text: str
     assert sum(r.combos for r in h.made) == h.live_combos
     assert sum(r.hands for r in h.made) == h.live_hands
     assert all(isinstance(r.hands, int) for r in h.made + h.draws)
+    # each category lists exactly its combos, once each, highest cards first
+    assert {r.name: set(r.combo_list) for r in h.made + h.draws} == want_lists
+    for r in h.made + h.draws:
+        assert len(r.combo_list) == r.hands
+        firsts = [parse_cards(c.split(":")[0]) for c in r.combo_list]
+        assert firsts == sorted(firsts, key=lambda hc: (hc[0], hc[1]), reverse=True)
 
 
 def test_known_counts_random_on_a_dry_flop(evaluator) -> None:  # type: ignore[no-untyped-def]
@@ -208,6 +218,27 @@ def test_cli_json_rows_load_as_a_table(artifacts) -> None:  # type: ignore[no-un
     assert made["full house"] == 6 and made["flush"] == 2 and made["two pair"] == 3
     assert out["live_combos"] == 25 and out["live_hands"] == 35
     assert sum(r["percent"] for r in out["made"]) == pytest.approx(100)
+    lists = {r["category"]: r["combo_list"] for r in out["made"] + out["draws"]}
+    assert lists["full house"] == ["As Ad", "As Ac", "Ad Ac", "Ks Kd", "Ks Kc", "Kd Kc"]
+    assert lists["flush"] == ["Th 9h:0.5", "9h 8h:0.5", "8h 7h:0.5", "7h 6h:0.5"]
+    assert lists["flush draw, nut"] == ["Qs Qh", "Qh Qd", "Qh Qc"] and lists["quads"] == []
+
+
+def test_cli_text_lists_each_category_combos(artifacts) -> None:  # type: ignore[no-untyped-def]
+    r = _cli("--artifacts", str(artifacts), "hits", "QQ+,AKs,[50]T9s-54s[/50]", "--board",
+             "Ah Kh 5h 5c")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+
+    def under(category: str) -> str:
+        i = next(k for k, ln in enumerate(lines) if ln.split("  ")[0] == category)
+        return lines[i + 1].strip()
+    # whole classes by name (all live AA and KK are full houses), partial ones combo by combo
+    assert under("full house") == "AA KK"
+    assert under("two pair") == "AKs"
+    assert under("flush") == "Th9h:0.5 9h8h:0.5 8h7h:0.5 7h6h:0.5"
+    assert under("flush draw, nut") == "QsQh QhQd QhQc"
+    assert under("straight").startswith("set ")  # an empty category lists nothing
 
 
 @pytest.mark.parametrize("args,needle", [

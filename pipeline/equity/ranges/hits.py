@@ -10,10 +10,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 import numba as nb
 import numpy as np
 
+from pipeline.core.cards import format_cards
 from pipeline.core.fasteval import EvalTables, hand_score
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS
 from pipeline.equity.ranges.parse import Range
@@ -186,11 +188,13 @@ def classify(holes: np.ndarray, board: np.ndarray, card_keys: np.ndarray, offset
 
 @dataclass(frozen=True)
 class HitRow:
-    """One category: its name, live combos holding it and their weight sum (exact)."""
+    """One category: its name, live combos holding it and their weight sum (exact), and those
+    combos as text, strongest cards first (``"As Ks"``; ``"Ah Kh:0.5"`` when weighted)."""
 
     name: str
     hands: int
     combos: Fraction
+    combo_list: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -213,6 +217,23 @@ def _exact_sums(weights: np.ndarray, groups: list[np.ndarray]) -> tuple[list[Fra
     return [Fraction(int(ints[g].sum()), den) for g in groups], Fraction(int(ints.sum()), den)
 
 
+@cache
+def _hole_texts() -> tuple[str, ...]:
+    """Text of each of the 1,326 two-card hands, higher card first (``"As Ks"``)."""
+    return tuple(format_cards([int(b), int(a)]) for a, b in HOLE_CARDS)
+
+
+def combo_texts(hands: np.ndarray, weights: np.ndarray) -> tuple[str, ...]:
+    """The hands (colex indexes) as text, highest cards first; a weight other than 1 follows
+    as ``:w``, the shortest decimal of the weight (the range syntax's suffix)."""
+    texts = _hole_texts()
+    order = np.argsort(-hands, kind="stable")  # colex: a higher index holds higher cards
+    out = []
+    for h, w in zip(hands[order].tolist(), weights[order].tolist()):
+        out.append(texts[h] if w == 1 else f"{texts[h]}:{w!r}")
+    return tuple(out)
+
+
 def range_hits(rng: Range, board: list[int], dead: list[int], tables: EvalTables) -> Hits:
     """Made hands and draws of every live combo of ``rng`` on ``board`` (3-5 cards)."""
     if len(board) not in (FLOP, TURN, RIVER):
@@ -230,8 +251,9 @@ def range_hits(rng: Range, board: list[int], dead: list[int], tables: EvalTables
              [(draws & np.uint8(1 << k)) != 0 for k in range(len(DRAWS))]
     sums, total = _exact_sums(weights, groups)
     counts = [int(g.sum()) for g in groups]
-    rows = [HitRow(name, n, w) for name, n, w in zip(MADE + DRAWS, counts, sums)]
+    rows = [HitRow(name, n, w, combo_texts(hands[g], weights[g]))
+            for name, n, w, g in zip(MADE + DRAWS, counts, sums, groups)]
     return Hits(rows[:len(MADE)], rows[len(MADE):], int(hands.size), total)
 
 
-__all__ = ["MADE", "DRAWS", "HitRow", "Hits", "classify", "range_hits"]
+__all__ = ["MADE", "DRAWS", "HitRow", "Hits", "classify", "combo_texts", "range_hits"]
