@@ -195,16 +195,24 @@ def hand_score(key: np.uint64 | np.int64 | int, mask: np.uint64 | np.int64 | int
     k = np.int64(key)
     fl = (k + SUIT_BIAS) & FLUSH_CHECK
     if fl == 0:
-        return rank_score(k & RANK_KEY_MASK, offsets, ranks)
-    f = fl >> (SUIT_SHIFT + 3)  # 1, 16, 256 or 4096: the flush suit's counter
-    suit = np.int64(f > 1) + np.int64(f > 16) + np.int64(f > 256)
-    # gather the suit's bits (every fourth bit of the mask) into 13 contiguous bits
-    x = (np.int64(mask) >> suit) & SUIT_LANE
-    x = (x | (x >> 3)) & 0x0303030303030303
-    x = (x | (x >> 6)) & 0x000F000F000F000F
-    x = (x | (x >> 12)) & 0x000000FF000000FF
-    x = (x | (x >> 24)) & 0x1FFF
-    return int(flush[np.uint64(x)])
+        v = rank_score(k & RANK_KEY_MASK, offsets, ranks)
+    else:
+        f = fl >> (SUIT_SHIFT + 3)  # 1, 16, 256 or 4096: the flush suit's counter
+        suit = np.int64(f > 1) + np.int64(f > 16) + np.int64(f > 256)
+        # gather the suit's bits (every fourth bit of the mask) into 13 contiguous bits
+        x = (np.int64(mask) >> suit) & SUIT_LANE
+        x = (x | (x >> 3)) & 0x0303030303030303
+        x = (x | (x >> 6)) & 0x000F000F000F000F
+        x = (x | (x >> 12)) & 0x000000FF000000FF
+        x = (x | (x >> 24)) & 0x1FFF
+        v = int(flush[np.uint64(x)])
+    # One exit that still uses all three tables (LLVM folds the zero away). Numba drops its
+    # reference to an array where the array dies; with a return in each branch, each branch
+    # dropped different tables, LLVM merged those calls into one decref of a phi, and numba's
+    # refcount pruning (which runs after that) could then remove none of them: every inlined
+    # call kept an atomic incref/decref per table, 2.2x (AMD EPYC) to 6.7x (Intel Xeon) the
+    # time of a Monte Carlo deal. tests/test_codegen.py keeps them out of the loops.
+    return v + 0 * (offsets.shape[0] + ranks.shape[0] + flush.shape[0])
 
 
 @nb.njit(inline="always", cache=True)
