@@ -46,9 +46,13 @@ def build(
     show: RichProgress | LogProgress | None = None
     if not as_json:
         show = RichProgress() if sys.stderr.isatty() else LogProgress()
+    from pipeline.core.jit_clock import CompileClock
+
     t0 = time.perf_counter()
     try:
-        results = run_build(cfg, stages or None, force=force, wait=wait, progress=show, executor=ex)
+        # numba compiling in this process (a dask cluster's workers compile on their own)
+        with CompileClock() as clock:
+            results = run_build(cfg, stages or None, force=force, wait=wait, progress=show, executor=ex)
     finally:
         if show:
             show.close()
@@ -56,7 +60,7 @@ def build(
     total = time.perf_counter() - t0
     if as_json:
         typer.echo(json.dumps({"artifacts": str(cfg.artifacts), "seconds": round(total, 3),
-                               "executor": executor,
+                               "compile_seconds": round(clock.total, 3), "executor": executor,
                                "stages": [{"name": r.name, "status": r.status,
                                            "seconds": round(r.seconds, 3), "bytes": r.bytes}
                                           for r in results]}))
@@ -73,7 +77,10 @@ def build(
         table.add_row(r.name, r.status, f"{r.seconds:.2f}", f"{r.bytes:,}")
     Console(stderr=True).print(table)
     built = sum(r.status == "built" for r in results)
-    typer.echo(f"{built} stage(s) built, {len(results) - built} up to date, {total:.2f}s total"
+    compiled = (f", of which {clock.total:.1f}s numba compiling "
+                f"({sum(clock.compiles.values())} specialization(s) of {len(clock.compiles)} kernel(s))"
+                if clock.compiles else "")
+    typer.echo(f"{built} stage(s) built, {len(results) - built} up to date, {total:.2f}s total{compiled}"
                if built else f"nothing to do: all {len(results)} stages up to date ({total:.2f}s)")
 
 
