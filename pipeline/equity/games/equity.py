@@ -125,10 +125,10 @@ def _seat(text: str, game: Game, i: int) -> tuple[np.ndarray, np.ndarray, int, s
         keep = rows.min(axis=1) >> 2 >= game.lowest_rank
         rows, w = rows[keep], r.weights[keep]
         if not len(rows):
-            raise InputError(f"{game.name} range {clip(text)!r} has no hand in the 36-card deck")
+            raise InputError(f"{game.name} range {clip(text)} has no hand in the 36-card deck")
     else:
         raise InputError(f"{game.name} seats are cards (down and up cards, e.g. \"As Kd Qh\"), "
-                         f"not ranges: got {clip(text)!r} for {who}")
+                         f"not ranges: got {clip(text)} for {who}")
     return rows, w, 0, (format_cards(rows[0]) if len(rows) == 1 else text.strip()), False
 
 
@@ -151,7 +151,7 @@ def parse_game_seats(game: Game, texts: Sequence[str], board: list[int],
         if len(rows) > 1:
             keep = (masks & known) == 0
             if not keep.any():
-                raise InputError(f"range {clip(label)!r} of seat {i + 1} has no hand left once "
+                raise InputError(f"range {clip(label)} of seat {i + 1} has no hand left once "
                                  "the board, dead cards and named hands are removed")
             rows, w, masks = rows[keep], w[keep], masks[keep]
         padded = np.full((len(rows), 7), -1, np.int64)
@@ -342,7 +342,7 @@ def _exact_result(game: Game, seats: GameSeats, acc_i: np.ndarray, acc_f: np.nda
         if game.hilo:
             counts.update(high_numerator=int(h[HIGH]), low_numerator=int(h[LOW]))
     res = _result(game, seats, "exact", rows, counts, b, d)
-    res.deals = deals
+    res.deals = deals if unit else None  # weighted: fractions of the weighted total
     return res
 
 

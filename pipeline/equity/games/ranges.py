@@ -45,8 +45,8 @@ def _elements(body: str, hole: int, game: str, item: str) -> list[list[int]]:
     while pos < len(body):
         m = _ELEMENT.match(body, pos)
         if m is None:
-            raise InputError(f"bad {game} range item {clip(item)!r}: cannot read "
-                             f"{clip(body[pos:])!r} (ranks AKQJT98765432, cards like As, x for "
+            raise InputError(f"bad {game} range item {clip(item)}: cannot read "
+                             f"{clip(body[pos:])} (ranks AKQJT98765432, cards like As, x for "
                              "any card, ds/ss, !, :weight)")
         pos = m.end()
         if m.group(0) == "x":
@@ -57,7 +57,7 @@ def _elements(body: str, hole: int, game: str, item: str) -> list[list[int]]:
             r = RANKS.index("T" if m.group(1) == "10" else m.group(1).upper())
             out.append([4 * r + s for s in range(4)])
     if not out or len(out) > hole:
-        raise InputError(f"bad {game} range item {clip(item)!r}: a pattern names 1 to {hole} "
+        raise InputError(f"bad {game} range item {clip(item)}: a pattern names 1 to {hole} "
                          f"cards, got {len(out)}")
     out += [list(range(52))] * (hole - len(out))
     return out
@@ -79,7 +79,7 @@ def _expand(elements: list[list[int]], game: str, item: str) -> np.ndarray:
     if n_any:
         size = partial.size * comb(52, n_any)
         if size > MAX_EXPANDED:
-            raise InputError(f"{game} range item {clip(item)!r} is too wide to list "
+            raise InputError(f"{game} range item {clip(item)} is too wide to list "
                              f"({size:,} hands before removing repeats); use random")
         any_bits = np.array([sum(1 << c for c in cs) for cs in combinations(range(52), n_any)],
                             np.int64)
@@ -141,14 +141,15 @@ def parse_game_range(text: str, hole: int, game: str = "omaha") -> tuple[np.ndar
 
     InputError names the item and the game when an item cannot be read or names no hand."""
     weights: dict[int, float] = {}
-    for item in "".join(text.split()).lower().split(","):
-        if not item:
-            raise InputError(f"empty item in the {game} range {clip(text)!r}")
-        body, w = item, 1.0
-        if ":" in item:
-            body, wt = item.rsplit(":", 1)
+    for item in "".join(text.split()).split(","):
+        # parsed in lower case; messages quote the item as typed
+        body, w = item.lower(), 1.0
+        if not body:
+            raise InputError(f"empty item in the {game} range {clip(text)}")
+        if ":" in body:
+            body, wt = body.rsplit(":", 1)
             if not _WEIGHT.fullmatch(wt) or not 0 < float(wt) <= 1:
-                raise InputError(f"bad weight in {game} range item {clip(item)!r}: a number in "
+                raise InputError(f"bad weight in {game} range item {clip(item)}: a number in "
                                  "(0, 1] after ':'")
             w = float(wt)
         parts = body.split("!")
@@ -156,7 +157,7 @@ def parse_game_range(text: str, hole: int, game: str = "omaha") -> tuple[np.ndar
         for ex in parts[1:]:
             bits = bits[~np.isin(bits, _pattern(ex, hole, game, item))]
         if bits.size == 0:
-            raise InputError(f"{game} range item {clip(item)!r} names no hand")
+            raise InputError(f"{game} range item {clip(item)} names no hand")
         for b in bits.tolist():
             weights[b] = w
     keys = np.array(sorted(weights), np.int64)

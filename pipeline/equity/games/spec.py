@@ -70,7 +70,7 @@ def get_game(name: str) -> Game | None:
     if key in ("holdem", "hold-em", "nlhe", "texas-holdem"):
         return None
     if key not in GAMES:
-        raise InputError(f"unknown game {clip(name)!r}: choose one of {', '.join(GAME_NAMES)}")
+        raise InputError(f"unknown game {clip(name)}: choose one of {', '.join(GAME_NAMES)}")
     return GAMES[key]
 
 
