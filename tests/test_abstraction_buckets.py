@@ -192,9 +192,12 @@ def test_bucket_bad_input_is_one_error(tmp_path: Path, args: list[str], needle: 
 
 def test_bucket_file_names_the_bad_line(tmp_path: Path) -> None:
     f = tmp_path / "spots.txt"
-    f.write_text("AhKd|Qh7d2c\nAhKd|Qh7d\n")
-    r = run_cli("--artifacts", str(tmp_path / "none"), "bucket", "--file", str(f), "--json")
-    assert r.returncode == 2 and ":2: board" in r.stderr, r.stderr
+    f.write_text("AhKd|Qh7d\n\nAhKd Qh7d2c\n")
+    r = run_cli("--artifacts", str(tmp_path / "none"), "bucket", "--file", str(f))
+    assert r.returncode == 2 and r.stdout == "", r.stdout
+    assert r.stderr.splitlines() == [
+        f"error: {f}:1: board: expected 0 or 3 or 4 or 5 cards, got 2: Qh 7d",
+        f"error: {f}:3: expected HOLE|BOARD, got 'AhKd Qh7d2c'"], r.stderr
 
 
 def test_bucket_without_the_tables_says_how_to_build(tmp_path: Path) -> None:

@@ -8,14 +8,18 @@ the application of :mod:`pipeline.cli.common` (which also holds what the groups 
 * :mod:`pipeline.cli.bucket`: ``bucket`` (the card-abstraction tables)
 
 This package imports them all and runs the application (:func:`main`, the console script).
-Errors a user can fix (bad cards, bad files, missing artifacts) print one line and exit 2;
-internal errors exit 1; ``--debug`` shows tracebacks.
+Every failure speaks one language: errors a user can fix (bad cards, bad files, missing
+artifacts, usage errors such as a missing argument) exit 2 with one ``error:`` line on stderr,
+or with ``--json`` one ``{"error": ...}`` object on stdout; internal errors exit 1 the same way
+(``internal error: ...``); ``--debug`` shows tracebacks.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from typing import Any, NoReturn
 
 
 def _register() -> None:
@@ -71,23 +75,91 @@ def _user_message(exc: BaseException) -> str | None:
     return None
 
 
+def wants_json(args: list[str]) -> bool:
+    """Whether the command line asks for JSON (``--json`` before any ``--``): its errors are then
+    JSON too."""
+    return "--json" in (args[:args.index("--")] if "--" in args else args)
+
+
+def fail(message: str, code: int, as_json: bool) -> NoReturn:
+    """End with one failure: ``{"error": message}`` on stdout for ``--json``, otherwise one
+    ``error:`` line on stderr (newlines in the message folded into it)."""
+    one_line = " ".join(message.split("\n"))
+    if as_json:
+        print(json.dumps({"error": one_line}), flush=True)
+    else:
+        print(one_line if one_line.startswith("internal error:") else f"error: {one_line}",
+              file=sys.stderr, flush=True)
+    sys.exit(code)
+
+
+def _usage_message(exc: Any) -> str:
+    """A click error as one line; a usage error's says where to read the command's help."""
+    text = " ".join(exc.format_message().split())
+    ctx = getattr(exc, "ctx", None)  # usage errors carry the command's context
+    if ctx is not None:
+        return f"{text} (see `{ctx.command_path} --help`)"
+    return text
+
+
+def literal_help(command: Any) -> Any:
+    """``command`` (a click command tree) with every help text escaped for rich, so text such as
+    ``[50]KK,QQ[/50]`` is shown as written, never read as markup (which crashed ``range
+    --help``)."""
+    import typer.core
+    from rich.markup import escape
+
+    if not typer.core.HAS_RICH:
+        return command
+    todo = [command]
+    while todo:
+        cmd = todo.pop()
+        for attr in ("help", "short_help", "epilog"):
+            if isinstance(getattr(cmd, attr, None), str):
+                setattr(cmd, attr, escape(getattr(cmd, attr)))
+        for param in getattr(cmd, "params", ()):
+            if isinstance(getattr(param, "help", None), str):
+                param.help = escape(param.help)
+        todo.extend(getattr(cmd, "commands", {}).values())
+    return command
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``pokertables`` console script.
 
     Errors the user can fix (:class:`pipeline.errors.PokertablesError`, a file they named that is
-    missing or unreadable) print one ``error:`` line and exit 2; anything else is a bug in
-    pokertables and exits 1 with an ``internal error`` line (``--debug`` shows the traceback).
+    missing or unreadable, a usage error) exit 2; anything else is a bug in pokertables and exits
+    1 with an ``internal error`` line (``--debug`` shows the traceback). Either way the failure
+    is one ``error:`` line on stderr, or with ``--json`` one JSON object on stdout (:func:`fail`).
     """
-    from pipeline.cli.common import app
+    import typer
+    import typer.main
+
+    from pipeline.cli.common import STATE, app
 
     _register()
-    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    args = list(argv if argv is not None else sys.argv[1:])
+    debug = "--debug" in args
+    as_json = STATE["json"] = wants_json(args)
     stdout = _keep_stdout()
     try:
-        # standalone mode: usage errors exit 2 and typer.Exit exits with its code
-        app(args=argv, prog_name="pokertables")
+        # not standalone: usage errors come here to be said in the one failure language;
+        # typer.Exit(n) and --help come back as the exit code
+        code = literal_help(typer.main.get_command(app)).main(
+            args=args, prog_name="pokertables", standalone_mode=False)
     except BrokenPipeError:
         _quiet_exit()
+    except typer.TyperException as exc:  # typer's click: usage errors (exit 2) and the like
+        if _reader_gone(stdout):
+            _quiet_exit()
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            # a group named with nothing after it: its help page is the answer (rich has
+            # printed it already; plain click leaves it in the message)
+            print(exc.format_message(), end="")
+            sys.exit(exc.exit_code)
+        fail(_usage_message(exc), exc.exit_code, as_json)
+    except typer.Abort:
+        fail("aborted", 1, as_json)
     except SystemExit as exc:
         # click (and rich, for help pages) turn a closed pipe they meet into exit 1; the
         # reader leaving is not an error
@@ -99,8 +171,10 @@ def main(argv: list[str] | None = None) -> None:
             raise
         msg = _user_message(exc)
         if msg is not None:
-            print(f"error: {msg}", file=sys.stderr)
-            sys.exit(2)
-        print(f"internal error: {type(exc).__name__}: {exc} (run with --debug for a traceback)",
-              file=sys.stderr)
-        sys.exit(1)
+            fail(msg, 2, as_json)
+        fail(f"internal error: {type(exc).__name__}: {exc} (run with --debug for a traceback)", 1,
+             as_json)
+    if isinstance(code, int) and not isinstance(code, bool) and code:
+        if code == 1 and _reader_gone(stdout):
+            _quiet_exit()
+        sys.exit(code)

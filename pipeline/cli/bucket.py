@@ -3,9 +3,13 @@ card-abstraction tables, its exact figures and its bucket."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import stat
 import sys
-from typing import Any, Optional
+from collections.abc import Iterator
+from typing import Any, BinaryIO, Optional
 
 import typer
 
@@ -13,86 +17,22 @@ from pipeline.cli.common import app, artifacts_dir
 
 #: Bars of the text histogram, lowest to highest.
 BARS = " ▁▂▃▄▅▆▇█"
-#: Most lines ``--file`` takes (each is one lookup; a bigger job belongs in the Python API).
+#: Most lines ``--file`` answers (each is one lookup; a bigger job belongs in the Python API,
+#: :class:`pipeline.answers.bucket.BucketLookup`). Streamed, so memory stays flat; at about
+#: 10,000 river lines a second (loaded 2-core machine) this many take under two minutes.
 MAX_LINES = 1_000_000
-#: Bytes ``--file`` reads at most (MAX_LINES lines of a river situation and then some).
-MAX_FILE_BYTES = 64 * MAX_LINES
-
-
-def _situation(hole: str, board: str, where: str = "") -> tuple[list[int], list[int], str]:
-    from pipeline.core.cards import parse_cards
-    from pipeline.errors import InputError
-    from pipeline.query.abstraction.shapes import STREETS
-
-    try:
-        h = parse_cards(hole, count=2)
-    except InputError as exc:
-        raise InputError(f"{where}hole: {exc}") from None
-    try:
-        b = parse_cards(board, count=tuple(STREETS.values())) if board.strip() else []
-    except InputError as exc:
-        raise InputError(f"{where}board: {exc}") from None
-    try:
-        parse_cards(h + b)  # a card twice names it
-    except InputError as exc:
-        raise InputError(f"{where}{exc}") from None
-    street = next(s for s, k in STREETS.items() if k == len(b))
-    return h, b, street
-
-
-def answer(artifacts: Any, rows: list[tuple[list[int], list[int], str]]) -> list[dict[str, Any]]:
-    """The JSON object of each situation, looked up street by street in batches."""
-    import numpy as np
-
-    from pipeline.core.cards import format_cards
-    from pipeline.errors import ArtifactError
-    from pipeline.query.abstraction import unindex
-    from pipeline.query.abstraction.clusters import hand_clusters
-    from pipeline.query.abstraction.reader import river_counts
-    from pipeline.query.tables import Tables
-
-    tables = Tables(artifacts, check=False)   # each street's files are proven as they open
-    out: list[dict[str, Any]] = [{} for _ in rows]
-    for street in ("preflop", "flop", "turn", "river"):
-        which = [i for i, r in enumerate(rows) if r[2] == street]
-        if not which:
-            continue
-        tab = tables.abstraction(street)
-        cards = np.array([rows[i][0] + rows[i][1] for i in which], np.int64)
-        idx = tab.index(cards)
-        got = tab.lookup(idx)
-        table7 = Tables(artifacts).table(7) if street == "river" else None
-        groups = hand_clusters(tab.class_cluster) if tab.class_cluster is not None else None
-        for j, i in enumerate(which):
-            hole, board = unindex(street, int(idx[j]))
-            obj: dict[str, Any] = {
-                "street": street, "index": int(idx[j]), "classes": tab.classes,
-                "canonical": f"{format_cards(hole)} | {format_cards(board)}".rstrip(" |"),
-                "wins": None, "ties": None, "opponents": tab.opponents_per_river,
-                "ehs": float(got["ehs"][j]), "ehs2": float(got["ehs2"][j]),
-                "histogram": [int(x) for x in got["hist"][j]] if "hist" in got else None,
-                "bucket": int(got["bucket"][j]) if "bucket" in got else None,
-            }
-            if table7 is not None:
-                # recount against every opponent hand: the table holds 2*wins + ties only
-                w, t, _ = river_counts(table7, rows[i][0], rows[i][1])
-                stored = [int(got["value"][j])]
-                counted = [int(2 * w[0] + t[0])]
-                obj["wins"], obj["ties"] = int(w[0]), int(t[0])
-                if groups is not None:
-                    wg, tg, ng = river_counts(table7, rows[i][0], rows[i][1], groups,
-                                              got["ochs"].shape[1])
-                    stored += [int(v) for v in got["ochs"][j]]
-                    counted += [int(v) for v in 2 * wg + tg]
-                    obj["ochs"] = [{"cluster": g, "wins": int(wg[g]), "ties": int(tg[g]),
-                                    "opponents": int(ng[g]),
-                                    "equity": (2 * int(wg[g]) + int(tg[g])) / (2 * int(ng[g])) if ng[g] else None}
-                                   for g in range(len(ng))]
-                if stored != counted:
-                    raise ArtifactError(f"{tab.path} row {int(idx[j])} disagrees with the 7-card "
-                                        f"scores; rebuild with `pokertables build abstraction --force`")
-            out[i] = obj
-    return out
+#: A line of ``HOLE|BOARD`` is about 20 bytes; a longer one is reported as a bad line and its
+#: bytes are skipped as they arrive, never held (a 15 MB line is not read into memory).
+MAX_LINE_BYTES = 256
+#: Bytes read at a time: whatever has arrived, up to this (a pipe's first line answers at once).
+READ_BYTES = 1 << 16
+#: Lines answered in the first batch, doubling up to :data:`MAX_BATCH`: the first answer comes
+#: out at once, later batches spread the per-batch cost.
+FIRST_BATCH = 16
+MAX_BATCH = 4096
+#: Bad lines quoted in the closing ``--json`` error's one-line summary.
+QUOTED_ERRORS = 1
+BOM = "\ufeff"
 
 
 def _chart(hist: list[int]) -> str:
@@ -100,26 +40,145 @@ def _chart(hist: list[int]) -> str:
     return "".join(BARS[max(1, (len(BARS) - 1) * x // top)] if x else "·" for x in hist)
 
 
-def _print(obj: dict[str, Any]) -> None:
-    typer.echo(f"{obj['street']} class {obj['index']:,} of {obj['classes']:,}: {obj['canonical']}")
+def _text(obj: dict[str, Any]) -> str:
+    """The text answer of one situation (lines ending in newlines)."""
+    lines = [f"{obj['street']} class {obj['index']:,} of {obj['classes']:,}: {obj['canonical']}"]
     if obj["wins"] is not None:
         lose = obj["opponents"] - obj["wins"] - obj["ties"]
-        typer.echo(f"  vs one random hand: win {obj['wins']}  tie {obj['ties']}  lose {lose}  "
-                   f"(of {obj['opponents']})")
+        lines.append(f"  vs one random hand: win {obj['wins']}  tie {obj['ties']}  lose {lose}  "
+                     f"(of {obj['opponents']})")
     if obj.get("ochs"):
         figures = "  ".join(f"{c['equity']:.3f}" if c["equity"] is not None else "-" for c in obj["ochs"])
-        typer.echo(f"  vs opponent clusters 0..{len(obj['ochs']) - 1}: {figures}")
-    typer.echo(f"  EHS {obj['ehs']:.6f}  EHS² {obj['ehs2']:.6f}")
+        lines.append(f"  vs opponent clusters 0..{len(obj['ochs']) - 1}: {figures}")
+    lines.append(f"  EHS {obj['ehs']:.6f}  EHS² {obj['ehs2']:.6f}")
     if obj["histogram"] is not None:
-        typer.echo(f"  river equity 0 |{_chart(obj['histogram'])}| 1  ({len(obj['histogram'])} bins)")
-    typer.echo(f"  bucket {obj['bucket'] if obj['bucket'] is not None else '(no buckets built)'}")
+        lines.append(f"  river equity 0 |{_chart(obj['histogram'])}| 1  ({len(obj['histogram'])} bins)")
+    lines.append(f"  bucket {obj['bucket'] if obj['bucket'] is not None else '(no buckets built)'}")
+    return "".join(f"{ln}\n" for ln in lines)
+
+
+def _open_situations(file: str) -> BinaryIO:
+    """stdin for ``-``; otherwise a regular file (a folder or a device is refused by name)."""
+    from pipeline.errors import InputError
+
+    if file == "-":
+        return contextlib.nullcontext(sys.stdin.buffer)  # type: ignore[return-value]
+    try:
+        st = os.stat(file)
+    except FileNotFoundError:
+        raise InputError(f"situations file {file} does not exist") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError(f"situations file {file} is a folder, not a file of HOLE|BOARD lines")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"situations file {file} is not a regular file")
+    return open(file, "rb")
+
+
+def read_lines(fh: BinaryIO, max_line: int = MAX_LINE_BYTES) -> Iterator[list[tuple[int, bytes | None]]]:
+    """``(line number, line)`` of ``fh`` in lists, one list per read of whatever has arrived (so
+    a pipe's lines are answered as they come); a line longer than ``max_line`` bytes comes as
+    ``None`` and its bytes are dropped as they are read, never held."""
+    read = getattr(fh, "read1", fh.read)
+    carry = b""
+    number = 0
+    skipping = False  # inside a line already known to be too long
+    while True:
+        block = read(READ_BYTES)
+        if not block:
+            break
+        parts = (carry + block).split(b"\n")
+        carry = parts.pop()
+        got: list[tuple[int, bytes | None]] = []
+        for part in parts:
+            number += 1
+            got.append((number, None if skipping or len(part) > max_line else part))
+            skipping = False
+        if len(carry) > max_line:
+            skipping, carry = True, b""
+        yield got
+    if carry or skipping:
+        yield [(number + 1, None if skipping else carry)]
+
+
+class _Answerer:
+    """Answers ``--file`` lines in growing batches and prints each batch as soon as it is made;
+    bad lines are kept for the end."""
+
+    def __init__(self, name: str, as_json: bool) -> None:
+        self.name = name
+        self.as_json = as_json
+        self.lookup: Any = None
+        self.pending: list[tuple[int, Any]] = []
+        self.errors: list[tuple[int, str]] = []
+        self.batch = FIRST_BATCH
+
+    def take(self, number: int, raw: bytes | None) -> None:
+        """One input line: parsed now (a bad one is noted), answered with its batch."""
+        from pipeline.answers.bucket import situation_line
+        from pipeline.errors import InputError
+
+        where = f"{self.name}:{number}: "
+        if raw is None:
+            self.errors.append((number, f"{where}longer than {MAX_LINE_BYTES} bytes, not a "
+                                        "HOLE|BOARD line"))
+            return
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self.errors.append((number, f"{where}not UTF-8 text ({exc.reason} at byte {exc.start})"))
+            return
+        if number == 1:
+            text = text.removeprefix(BOM)  # a BOM some editors write: not part of a card
+        if not text.strip():
+            return
+        try:
+            self.pending.append((number, situation_line(text, where)))
+        except InputError as exc:
+            self.errors.append((number, str(exc)))
+
+    def flush(self) -> None:
+        """Answer and print every pending line, in batches of the growing size."""
+        from pipeline.answers.bucket import BucketLookup
+
+        while self.pending:
+            part, self.pending = self.pending[:self.batch], self.pending[self.batch:]
+            self.batch = min(MAX_BATCH, 2 * self.batch)
+            if self.lookup is None:
+                self.lookup = BucketLookup(artifacts_dir())
+            objs = self.lookup.answers([s for _, s in part])
+            if self.as_json:
+                out = "".join(json.dumps({"line": n, **obj}) + "\n" for (n, _), obj in zip(part, objs))
+            else:
+                out = "".join(_text(obj) for obj in objs)
+            sys.stdout.write(out)
+            sys.stdout.flush()
+
+    def close(self) -> None:
+        """Report the bad lines (``--json``: one closing ``{"error": ...}`` object on stdout;
+        otherwise one ``error:`` line each on stderr) and exit 2 if there were any."""
+        if not self.errors:
+            return
+        if self.as_json:
+            more = len(self.errors) - QUOTED_ERRORS
+            summary = self.errors[0][1] + (f" (and {more} more bad line{'s' if more > 1 else ''})"
+                                           if more > 0 else "")
+            sys.stdout.write(json.dumps({"error": summary, "errors": [
+                {"line": n, "error": msg} for n, msg in self.errors]}) + "\n")
+            sys.stdout.flush()
+        else:
+            sys.stdout.flush()
+            for _, msg in self.errors:
+                print(f"error: {msg}", file=sys.stderr)
+        raise typer.Exit(2)
 
 
 @app.command("bucket")
 def bucket_cmd(
     hole: Optional[str] = typer.Argument(None, help="two hole cards, e.g. AhKd"),
     board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
-    file: Optional[str] = typer.Option(None, "--file", help="one HOLE|BOARD per line ('-': stdin)"),
+    file: Optional[str] = typer.Option(None, "--file", help="one HOLE|BOARD per line ('-': stdin); "
+                                       "answers are printed as they are made, bad lines reported "
+                                       "at the end (exit 2)"),
     as_json: bool = typer.Option(False, "--json", help="print JSON (one object per line with --file)"),
 ) -> None:
     """The suit-isomorphism class of a hand on a board (hole and board one group each), its
@@ -132,33 +191,24 @@ def bucket_cmd(
         raise InputError("give either HOLE (with --board) or --file")
     if file is None:
         assert hole is not None
-        objs = answer(artifacts_dir(), [_situation(hole, board)])
-        if as_json:
-            typer.echo(json.dumps(objs[0]))
-        else:
-            _print(objs[0])
+        from pipeline.answers.bucket import BucketLookup, situation
+
+        asked = situation(hole, board)  # the user's input first, then the tables
+        obj = BucketLookup(artifacts_dir()).answers([asked])[0]
+        sys.stdout.write(json.dumps(obj) + "\n" if as_json else _text(obj))
         return
     if board:
         raise InputError("--board goes with HOLE; in --file each line is HOLE|BOARD")
-    if file == "-":
-        text = sys.stdin.read(MAX_FILE_BYTES + 1)
-        if len(text) > MAX_FILE_BYTES:
-            raise InputError(f"standard input is over {MAX_FILE_BYTES:,} bytes")
-    else:
-        from pipeline.core.files import read_text_file
-
-        text, _ = read_text_file(file, "situations file", limit=MAX_FILE_BYTES)
-    lines = [(n, ln) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
-    if len(lines) > MAX_LINES:
-        raise InputError(f"{file}: {len(lines):,} lines, at most {MAX_LINES:,}")
-    rows = []
-    for n, ln in lines:
-        h, sep, b = ln.partition("|")
-        if not sep and len(ln.split()) > 1 and "|" not in ln:
-            raise InputError(f"{file}:{n}: expected HOLE|BOARD, got {ln.strip()[:60]!r}")
-        rows.append(_situation(h, b, f"{file}:{n}: "))
-    for obj in answer(artifacts_dir(), rows):
-        if as_json:
-            typer.echo(json.dumps(obj))
-        else:
-            _print(obj)
+    answerer = _Answerer("stdin" if file == "-" else file, as_json)
+    with _open_situations(file) as fh:
+        for got in read_lines(fh):
+            for number, raw in got:
+                if number > MAX_LINES:
+                    answerer.flush()
+                    answerer.errors.append((number, f"{answerer.name}: more than {MAX_LINES:,} lines; "
+                                            "the rest is not read (split the file, or use the Python "
+                                            "API: pipeline.answers.bucket.BucketLookup)"))
+                    answerer.close()
+                answerer.take(number, raw)
+            answerer.flush()
+    answerer.close()

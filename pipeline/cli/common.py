@@ -10,6 +10,7 @@ here and registers on :data:`app`; :mod:`pipeline.cli` imports them all and runs
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import threading
@@ -39,14 +40,16 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 #: the artifacts folder when neither -a nor POKERTABLES_ARTIFACTS names one (a build then takes
 #: its config's folder)
 DEFAULT_ARTIFACTS = "artifacts"
-STATE: dict[str, Any] = {"debug": False, "artifacts": os.environ.get("POKERTABLES_ARTIFACTS", DEFAULT_ARTIFACTS)}
+STATE: dict[str, Any] = {"debug": False, "json": False,
+                         "artifacts": os.environ.get("POKERTABLES_ARTIFACTS", DEFAULT_ARTIFACTS)}
 
 
 def _version(value: bool) -> None:
     if value:
         from pipeline.version import __version__
 
-        typer.echo(f"pokertables {__version__}")
+        # eager: it runs before --json is parsed, so it reads what main() saw on the line
+        typer.echo(json.dumps({"version": __version__}) if STATE["json"] else f"pokertables {__version__}")
         raise typer.Exit()
 
 
@@ -60,6 +63,8 @@ def _root(
     debug: bool = typer.Option(False, "--debug", help="show tracebacks on errors"),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                  help="print the version and exit"),
+    as_json: bool = typer.Option(False, "--json", help="with --version: print it as JSON; any "
+                                 "error as {\"error\": ...} on stdout"),
 ) -> None:
     from pipeline.registry import set_config_dirs
 

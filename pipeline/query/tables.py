@@ -375,6 +375,11 @@ class Tables(ScoreClasses):
         """Score of a 5-card hand or batch."""
         return self.score(hand, 5)
 
+    def fast_evaluator(self) -> EvalTables | None:
+        """The cache-resident evaluator's tables when they are built (standard rules only), else
+        None: kernels that score many hands use them, and fall back to the dense tables."""
+        return self._fast_eval()
+
     def _fast_eval(self) -> EvalTables | None:
         """The small evaluator tables if built (standard rules only), else ``None``."""
         if self.rules is not None:

@@ -1,0 +1,203 @@
+"""Issue 29, item 2: ``bucket --file`` streams (each batch printed as it is made, a pipe's first
+line answered before the input ends), recounts the river in one batch kernel, answers every good
+line and reports the bad ones at the end with exit 2 (the contract of ``showdown --file``), and
+never holds an over-long line. The speed target (20,000 river lines) is in ``bench/run.py``."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import select
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from cli_runner import run_cli
+from refpoker import random_hands
+
+from pipeline.cli.bucket import MAX_LINE_BYTES, read_lines
+from pipeline.errors import ArtifactError, InputError
+from pipeline.query.abstraction import class_count, unindex_batch
+from pipeline.query.abstraction.clusters import hand_clusters
+from pipeline.query.abstraction.reader import StreetTable, river_counts
+from pipeline.query.abstraction.recount import river_recount
+from pipeline.query.tables import Tables
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Clusters of the fake river table's opponent hands (any suit-blind grouping of the 169 classes).
+K = 5
+
+
+@pytest.fixture(scope="module")
+def built(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the session's seven.h5 and eval_tables.h5 (hard links) and the preflop
+    abstraction tables (the smallest street: seconds to build)."""
+    folder = tmp_path_factory.mktemp("bucketfile")
+    full = json.loads((artifacts / "manifest.json").read_text())
+    keep = ("seven.h5", "eval_tables.h5")
+    for name in keep:
+        os.link(artifacts / name, folder / name)
+    manifest = {**full, "files": {n: full["files"][n] for n in keep},
+                "stages": {s: full["stages"][s] for s in ("seven", "eval_tables")}}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    cfg = folder / "build.toml"
+    cfg.write_text(f'artifacts = "{folder}"\n[abstraction]\nstreets = ["preflop"]\n')
+    r = run_cli("build", "abstraction", "--config", str(cfg))
+    assert r.returncode == 0, r.stderr
+    return folder
+
+
+def _readline(stream: Any, timeout: float) -> str:
+    """One line of a child's stdout, or "" if none came within ``timeout`` seconds."""
+    ready, _, _ = select.select([stream], [], [], timeout)
+    return stream.readline() if ready else ""
+
+
+def test_a_pipe_is_answered_line_by_line(built: Path) -> None:
+    """The first answer is printed while the input is still open (the old command read to the
+    end first): each line written is answered before the next is sent."""
+    p = subprocess.Popen([sys.executable, "-m", "pipeline", "-a", str(built), "bucket", "--file", "-",
+                          "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert p.stdin is not None and p.stdout is not None
+        for n, hole in enumerate(["AhKd", "7c2d", "AsAc"], 1):
+            p.stdin.write(hole + "\n")
+            p.stdin.flush()
+            line = _readline(p.stdout, 120)
+            assert line, f"no answer to line {n} while the input is open"
+            got = json.loads(line)
+            assert got["line"] == n and got["street"] == "preflop"
+        p.stdin.close()
+        assert p.wait(120) == 0, p.stderr.read() if p.stderr else ""
+    finally:
+        p.kill()
+        p.wait()
+
+
+def test_bad_lines_are_reported_after_every_good_line_is_answered(built: Path, tmp_path: Path) -> None:
+    good = ["AhKd", "7c2d", "AsAc", "Td9d"]
+    f = tmp_path / "spots.txt"
+    f.write_bytes("\ufeffAhKd\n".encode() + b"AhXx\n" + b"7c2d\n" + b"AhKd|Qh7d\n" + b"\xff\xfe\n"
+                  + b"AsAc\n" + b"A" * 20_000 + b"\n" + b"\n" + b"Td9d\n" + b"AhAh\n")
+    bad = {2: "Xx", 4: "board", 5: "not UTF-8", 7: f"longer than {MAX_LINE_BYTES} bytes", 10: "Ah"}
+    r = run_cli("-a", str(built), "bucket", "--file", str(f), "--json")
+    assert r.returncode == 2, r.stderr
+    *answers, closing = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [a["line"] for a in answers] == [1, 3, 6, 9]
+    single = [json.loads(run_cli("-a", str(built), "bucket", h, "--json").stdout) for h in good]
+    assert [{k: v for k, v in a.items() if k != "line"} for a in answers] == single
+    assert [e["line"] for e in closing["errors"]] == list(bad)
+    for e in closing["errors"]:
+        assert e["error"].startswith(f"{f}:{e['line']}: ") and bad[e["line"]] in e["error"], e
+    assert closing["error"].startswith(f"{f}:2: ") and "(and 4 more bad lines)" in closing["error"]
+    assert r.stderr == ""
+    text = run_cli("-a", str(built), "bucket", "--file", str(f))
+    assert text.returncode == 2 and text.stdout.count("preflop class ") == 4
+    errors = text.stderr.splitlines()
+    assert [e.split(":")[2] for e in errors] == [str(n) for n in bad]
+    assert all(e.startswith(f"error: {f}:") for e in errors)
+
+
+def test_the_input_is_named_clearly(tmp_path: Path) -> None:
+    r = run_cli("-a", str(tmp_path), "bucket", "--file", str(tmp_path))
+    assert r.returncode == 2 and r.stderr.strip() == (f"error: situations file {tmp_path} is a folder, "
+                                                      "not a file of HOLE|BOARD lines"), r.stderr
+    r = run_cli("-a", str(tmp_path), "bucket", "--file", str(tmp_path / "nope.txt"))
+    assert r.returncode == 2 and "situations file" in r.stderr and "does not exist" in r.stderr
+
+
+def test_an_over_long_line_is_never_held() -> None:
+    """A 15 MB line comes out as one bad line (None) while the reader holds at most a block."""
+    class Reader(io.BytesIO):
+        most = 0
+
+        def read1(self, n: int | None = -1) -> bytes:
+            block = super().read1(n)
+            Reader.most = max(Reader.most, len(block))
+            return block
+
+    data = b"AhKd\n" + b"x" * 15_000_000 + b"\n7c2d\n" + b"y" * 5000
+    got = [item for part in read_lines(Reader(data)) for item in part]
+    assert got == [(1, b"AhKd"), (2, None), (3, b"7c2d"), (4, None)]
+    assert Reader.most <= 1 << 16
+
+
+class _Computed:
+    """A river column computed on demand from the 7-card table (the brute force of
+    :func:`river_counts`): a fake river table whose stored figures are right by construction."""
+
+    def __init__(self, table7: np.ndarray, groups: np.ndarray, ochs: bool, shift: int = 0) -> None:
+        self.table7, self.groups, self.ochs, self.shift = table7, groups, ochs, shift
+        self.shape = (class_count("river"), K) if ochs else (class_count("river"),)
+
+    def __getitem__(self, idx: np.ndarray) -> np.ndarray:
+        rows = []
+        for c in unindex_batch("river", np.asarray(idx)).tolist():
+            w, t, _ = river_counts(self.table7, c[:2], c[2:], self.groups, K)
+            rows.append(2 * w + t if self.ochs else [int((2 * w + t).sum())])
+        out = np.array(rows, np.int64) + self.shift
+        return out if self.ochs else out[:, 0]
+
+
+def _fake_river(tables: Tables, shift: int = 0) -> tuple[StreetTable, np.ndarray]:
+    class_cluster = np.arange(class_count("preflop")) % K
+    groups = hand_clusters(class_cluster)
+    table7 = tables.table(7)
+    arrays: dict[str, Any] = {"value": _Computed(table7, groups, False, shift),
+                              "ochs": _Computed(table7, groups, True)}
+    tab = StreetTable("river", Path("fake-river.h5"), class_count("river"), 50, 1, 1980, 990, arrays,
+                      class_cluster)
+    return tab, groups
+
+
+def test_river_answers_equal_the_brute_force(artifacts: Path, tables: Tables) -> None:
+    """Random river situations through the batch path (against a fake river table computed by
+    brute force): wins, ties and each cluster's figures equal :func:`river_counts` of the
+    situation as asked (not its canonical form); a table that disagrees is refused."""
+    from pipeline.answers.bucket import BucketLookup, situation_line
+    from pipeline.core.cards import format_cards
+
+    rows = random_hands(np.random.default_rng(2902), 40, 7)
+    lookup = BucketLookup(artifacts, tables)
+    tab, groups = _fake_river(tables)
+    lookup._streets["river"] = (tab, groups)
+    got = lookup.answers([situation_line(f"{format_cards(r[:2])}|{format_cards(r[2:])}") for r in rows])
+    for r, obj in zip(rows.tolist(), got):
+        w, t, n = river_counts(tables.table(7), r[:2], r[2:], groups, K)
+        assert (obj["wins"], obj["ties"]) == (int(w.sum()), int(t.sum()))
+        assert [(c["wins"], c["ties"], c["opponents"]) for c in obj["ochs"]] == list(zip(w.tolist(), t.tolist(),
+                                                                                         n.tolist()))
+    lookup._streets["river"] = _fake_river(tables, shift=1)
+    with pytest.raises(ArtifactError, match="disagrees with the 7-card scores"):
+        lookup.answers([situation_line("AhKd|Qh7d2c5s9h")])
+
+
+def test_the_recount_kernel_equals_the_brute_force(tables: Tables) -> None:
+    """The batch kernel, and its fallback on the dense 7-card table (no eval_tables.h5), equal
+    :func:`river_counts` one situation at a time; bad rows are refused, not read."""
+    rows = random_hands(np.random.default_rng(2903), 60, 7)
+    groups = hand_clusters(np.arange(class_count("preflop")) % K)
+
+    class Dense:
+        def fast_evaluator(self) -> None:
+            return None
+
+        def score7(self, hands: np.ndarray) -> Any:
+            return tables.score7(hands)
+
+    fast = river_recount(tables, rows, groups, K)
+    dense = river_recount(Dense(), rows, groups, K)  # type: ignore[arg-type]
+    for j, r in enumerate(rows.tolist()):
+        want = river_counts(tables.table(7), r[:2], r[2:], groups, K)
+        for a, b, c in zip(fast, dense, want):
+            assert a[j].tolist() == b[j].tolist() == c.tolist()
+    w, t, n = river_recount(tables, rows)
+    assert w[:, 0].tolist() == fast[0].sum(axis=1).tolist() and (n == 990).all()
+    for bad in ([[0, 0, 1, 2, 3, 4, 5]], [[52, 1, 2, 3, 4, 5, 6]], [[255, 1, 2, 3, 4, 5, 6]]):
+        with pytest.raises(InputError):
+            river_recount(tables, np.array(bad, np.uint8 if max(bad[0]) > 52 else np.int64))

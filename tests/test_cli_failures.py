@@ -1,0 +1,107 @@
+"""Issue 29, item 3: every failure speaks one language. Every ``--help`` page opens; usage
+errors are one ``error:`` line on stderr (no boxes); with ``--json`` every error, usage errors
+included, is one ``{"error": ...}`` object on stdout with exit 2; ``--version`` and ``warm``
+take ``--json``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_runner import one_error_line, run_main
+
+
+def _commands() -> Iterator[tuple[list[str], Any]]:
+    """(path, click command) of the root, every group and every command, registered as the
+    console script registers them."""
+    import typer.main
+
+    from pipeline.cli import _register
+    from pipeline.cli.common import app
+
+    _register()
+    todo: list[tuple[list[str], Any]] = [([], typer.main.get_command(app))]
+    while todo:
+        path, cmd = todo.pop()
+        yield path, cmd
+        todo.extend((path + [name], sub) for name, sub in getattr(cmd, "commands", {}).items())
+
+
+ALL = sorted(path for path, _ in _commands())
+LEAVES = sorted(path for path, cmd in _commands() if not hasattr(cmd, "commands"))
+
+
+def test_the_walk_sees_every_command() -> None:
+    assert ["range"] in LEAVES and ["vp", "analyze"] in LEAVES and ["vp"] in ALL and [] in ALL
+    assert len(LEAVES) >= 19
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: " ".join(p) or "pokertables")
+def test_every_help_page_opens(capsys: pytest.CaptureFixture[str], path: list[str]) -> None:
+    """``range --help`` crashed: its help text holds ``[50]KK,QQ[/50]``, which rich read as
+    markup. Help text is shown as written."""
+    code, out, err = run_main(capsys, *path, "--help")
+    assert code == 0 and err == "", err[-2000:]
+    assert "Usage: pokertables" in out
+    if path == ["range"]:
+        assert "[50]KK,QQ[/50]" in out
+
+
+@pytest.mark.parametrize("path", LEAVES, ids=lambda p: " ".join(p))
+def test_every_command_takes_json_and_says_a_usage_error_in_json(
+        capsys: pytest.CaptureFixture[str], path: list[str]) -> None:
+    code, out, err = run_main(capsys, *path, "--json", "--no-such-option")
+    assert code == 2 and err == "", err[-2000:]
+    assert json.loads(out) == {"error": f"No such option: --no-such-option (see `pokertables "
+                                        f"{' '.join(path)} --help`)"}
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["hits", "AA"], "Missing option '--board'"),
+    (["eval"], "Missing argument 'cards'"),
+    (["--bogus"], "No such option: --bogus"),
+    (["nosuch"], "No such command 'nosuch'"),
+    (["vp", "nosuch"], "No such command 'nosuch'"),
+    (["equity", "AsKs", "--vs", "QdQc", "-n", "x"], "'--opponents'"),
+    (["bucket"], "HOLE"),
+])
+def test_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str], args: list[str],
+                                   needle: str) -> None:
+    code, out, err = run_main(capsys, *args)
+    assert code == 2 and out == "", out
+    assert needle in one_error_line(err) and "╭" not in err and "Usage:" not in err
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["equity", "AKx"], "bad range token 'AKx'"),
+    (["eval", "As Ks Qs Js Xx"], "Xx"),
+    (["hits", "AA"], "Missing option '--board'"),
+    (["eval"], "Missing argument 'cards'"),
+    (["bucket", "AhXx"], "Xx"),
+    (["vp", "analyze", "no-such-game"], "no-such-game"),
+    (["nosuch"], "No such command"),
+])
+def test_json_errors_are_json_on_stdout(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                        args: list[str], needle: str) -> None:
+    code, out, err = run_main(capsys, "-a", str(tmp_path), *args, "--json")
+    assert code == 2 and err == "", err[-2000:]
+    answer = json.loads(out)
+    assert list(answer) == ["error"] and needle in answer["error"], answer
+
+
+def test_version_takes_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.version import __version__
+
+    assert run_main(capsys, "--version", "--json") == (0, json.dumps({"version": __version__}) + "\n", "")
+    assert run_main(capsys, "--json", "--version")[1] == json.dumps({"version": __version__}) + "\n"
+    assert run_main(capsys, "--version") == (0, f"pokertables {__version__}\n", "")
+
+
+def test_warm_takes_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """An empty folder: nothing to compile against, said as JSON."""
+    code, out, err = run_main(capsys, "-a", str(tmp_path), "warm", "--json")
+    assert code == 0 and err == "", err
+    assert json.loads(out)["skipped"] is True
