@@ -30,7 +30,12 @@ import numpy as np
 
 from pipeline.core.cards import BINOM, card_text, format_cards, parse_cards
 from pipeline.core.constants import MAX_PLAYERS, SHARE_SCALE
-from pipeline.equity.games.evaluate import ShortDeckTables, rank_key_array, short_deck_tables
+from pipeline.equity.games.evaluate import (
+    OmahaTables,
+    ShortDeckTables,
+    omaha_tables,
+    short_deck_tables,
+)
 from pipeline.equity.games.kernels import (
     HIGH,
     LOSE,
@@ -193,12 +198,22 @@ def _short_deck(path: str) -> ShortDeckTables:
     return short_deck_tables(np.asarray(Tables(path, rules="short-deck").table(5)))
 
 
+@functools.lru_cache(maxsize=4)
+def _omaha(path: str) -> OmahaTables:
+    """Omaha's pair-by-triple score table, built once per artifacts folder (about 10 ms)."""
+    from pipeline.query.tables import Tables
+
+    ev = Tables(path).eval_tables()
+    return omaha_tables(ev.offsets, ev.ranks)
+
+
 def _tables(tables: Any, game: Game) -> tuple[np.ndarray, ...]:
     """The evaluator arrays the kernels take (short-deck ones only for short deck)."""
     ev = tables.eval_tables()
     sd = _short_deck(str(tables.path)) if game.lowest_rank else ShortDeckTables(
         np.zeros(52, np.int64), np.zeros(1, np.uint16), np.zeros(1, np.uint16))
-    return (ev.card_keys, ev.offsets, ev.ranks, ev.flush, rank_key_array(ev.card_keys), *sd)
+    om = _omaha(str(tables.path))
+    return (ev.card_keys, ev.offsets, ev.ranks, ev.flush, *om, *sd)
 
 
 def game_equity(tables: Any, game: Game, hero: str, vs: Sequence[str] = (),

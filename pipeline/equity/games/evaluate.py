@@ -22,7 +22,7 @@ shares from the board (for Omaha the ten 3-card board subsets: rank-key sum, ran
 
 from __future__ import annotations
 
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, permutations
 from typing import NamedTuple
 
 import numba as nb
@@ -31,7 +31,7 @@ import numpy as np
 from pipeline.core.bits import ctpop64
 from pipeline.core.cards import BINOM
 from pipeline.core.constants import DECK_SIZE
-from pipeline.core.fasteval import HASH_SHIFT, RANK_KEY_MASK, hand_score
+from pipeline.core.fasteval import HASH_SHIFT, hand_score
 
 #: Game codes the kernels branch on.
 OMAHA, OMAHA_HILO, STUD, STUD_HILO, RAZZ, SHORT_DECK = range(6)
@@ -252,52 +252,100 @@ def short_deck_score(cards: np.ndarray, n: int, sd_key: np.ndarray, sd_nonflush:
     return best
 
 
+#: Rank pairs (pocket pairs included) and rank triples (repeats included) of 13 ranks; the
+#: id arrays hold a pair's id at 13*a + b and a triple's at PAIR_SLOTS + 169*a + 13*b + c.
+N_PAIR_IDS = 91
+N_TRIPLE_IDS = 455
+PAIR_SLOTS = N_RANKS * N_RANKS
+
+
+class OmahaTables(NamedTuple):
+    """Omaha's five-card non-flush scores by (rank pair, rank triple): one load, no hash."""
+
+    ids: np.ndarray        # int64[169 + 2197]: pair ids, then triple ids, by ranks in any order
+    nonflush: np.ndarray   # uint16[91 * 455]: score of pair id p with triple id t at 455*p + t
+
+
+def omaha_tables(offsets: np.ndarray, ranks: np.ndarray) -> OmahaTables:
+    """Build :class:`OmahaTables` from the small evaluator's rank tables (91 x 455 lookups)."""
+    from pipeline.core.fasteval import RANK_KEYS
+
+    pairs = list(combinations_with_replacement(range(N_RANKS), 2))
+    triples = list(combinations_with_replacement(range(N_RANKS), 3))
+    ids = np.zeros(PAIR_SLOTS + N_RANKS ** 3, np.int64)
+    for i, (a, b) in enumerate(pairs):
+        ids[N_RANKS * a + b] = ids[N_RANKS * b + a] = i
+    for j, t in enumerate(triples):
+        for a, b, c in set(permutations(t)):
+            ids[PAIR_SLOTS + N_RANKS * N_RANKS * a + N_RANKS * b + c] = j
+    rk = np.asarray(RANK_KEYS, np.int64)
+    pk = rk[np.array(pairs)].sum(axis=1)
+    tk = rk[np.array(triples)].sum(axis=1)
+    key = pk[:, None] + tk[None, :]
+    # five cards of one rank cannot be dealt: leave those slots 0 (and unhashed)
+    five_of_a_kind = np.array([a == b for a, b in pairs])[:, None] & \
+        np.array([a == b == c for a, b, c in triples])[None, :] & \
+        (np.array([a for a, _ in pairs])[:, None] == np.array([a for a, _, _ in triples])[None, :])
+    k = np.where(five_of_a_kind, 0, key)
+    score = np.asarray(ranks)[k + np.asarray(offsets, np.int64)[k >> HASH_SHIFT]]
+    nonflush = np.where(five_of_a_kind, 0, score).astype(np.uint16).ravel()
+    return OmahaTables(ids, nonflush)
+
+
 @nb.njit(cache=True)
-def prepare_board(board: np.ndarray, rank_keys: np.ndarray, tk: np.ndarray, tmask: np.ndarray,
-                  tsuit: np.ndarray, tlow: np.ndarray) -> None:
-    """Per 3-card subset t of a 5-card board: rank-key sum tk[t], 13-bit rank mask tmask[t],
-    suit tsuit[t] (-1 unless all three share one) and 8-or-better low mask tlow[t] (0 unless
-    three distinct ranks A..8)."""
+def prepare_board(board: np.ndarray, ids: np.ndarray, tid: np.ndarray, tmask: np.ndarray,
+                  tsuit: np.ndarray, tlow: np.ndarray, want_low: bool) -> int:
+    """Per 3-card subset t of a 5-card board: rank-triple id tid[t], 13-bit rank mask tmask[t],
+    suit tsuit[t] (-1 unless all three share one) and, when ``want_low``, the 8-or-better low
+    mask tlow[t] (0 unless three distinct ranks A..8). Returns how many subsets are suited."""
+    suited = 0
     for t in range(N_TRIPLES):
         a = board[TRIPLES[t, 0]]
         b = board[TRIPLES[t, 1]]
         c = board[TRIPLES[t, 2]]
-        tk[t] = rank_keys[a] + rank_keys[b] + rank_keys[c]
-        tmask[t] = (np.int64(1) << (a >> 2)) | (np.int64(1) << (b >> 2)) | (np.int64(1) << (c >> 2))
-        tsuit[t] = a & 3 if (a & 3) == (b & 3) and (b & 3) == (c & 3) else -1
-        lm = np.int64(0)
-        nlow = 0
-        for x in (a, b, c):
-            v = low_value(x)
-            if v < LOW_QUALIFY and not (lm >> v) & 1:
-                lm |= np.int64(1) << v
-                nlow += 1
-        tlow[t] = lm if nlow == 3 else 0
+        ra = a >> 2
+        rb = b >> 2
+        rc = c >> 2
+        tid[t] = ids[PAIR_SLOTS + N_RANKS * N_RANKS * ra + N_RANKS * rb + rc]
+        tmask[t] = (np.int64(1) << ra) | (np.int64(1) << rb) | (np.int64(1) << rc)
+        if (a & 3) == (b & 3) and (b & 3) == (c & 3):
+            tsuit[t] = a & 3
+            suited += 1
+        else:
+            tsuit[t] = -1
+        if want_low:
+            va = (ra + 1) % N_RANKS
+            vb = (rb + 1) % N_RANKS
+            vc = (rc + 1) % N_RANKS
+            ok = va < LOW_QUALIFY and vb < LOW_QUALIFY and vc < LOW_QUALIFY and va != vb \
+                and vb != vc and va != vc
+            tlow[t] = ((np.int64(1) << va) | (np.int64(1) << vb) | (np.int64(1) << vc)) if ok else 0
+    return suited
 
 
 @nb.njit(cache=True)
-def omaha_score(hole: np.ndarray, nh: int, want_low: bool, rank_keys: np.ndarray,
-                tk: np.ndarray, tmask: np.ndarray, tsuit: np.ndarray, tlow: np.ndarray,
-                offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray) -> tuple[int, int]:
+def omaha_score(hole: np.ndarray, nh: int, want_low: bool, ids: np.ndarray, nonflush: np.ndarray,
+                tid: np.ndarray, tmask: np.ndarray, tsuit: np.ndarray, tlow: np.ndarray,
+                suited: int, flush: np.ndarray) -> tuple[int, int]:
     """(high score 1..7462, low score or 0) of an Omaha hand ``hole[:nh]`` on the board that
-    :func:`prepare_board` described: two hole cards plus three board cards, best of each."""
+    :func:`prepare_board` described (``suited`` = its suited triples): two hole cards plus three
+    board cards, best of each. A non-flush five is one load by (pair id, triple id); a suited
+    pair on a suited triple of its suit is a flush, above any non-flush, read by rank mask."""
     best = np.int64(0)
     best_low = np.int64(0)
     for i in range(nh):
         a = hole[i]
+        ra = a >> 2
         for j in range(i + 1, nh):
             b = hole[j]
-            pk = rank_keys[a] + rank_keys[b]
-            ps = a & 3 if (a & 3) == (b & 3) else -1
-            pm = (np.int64(1) << (a >> 2)) | (np.int64(1) << (b >> 2))
+            base = ids[N_RANKS * ra + (b >> 2)] * N_TRIPLE_IDS
             for t in range(N_TRIPLES):
-                k = pk + tk[t]
-                s = np.int64(ranks[np.uint64(k + offsets[k >> HASH_SHIFT])])
-                if ps >= 0 and tsuit[t] == ps:
-                    # five cards of one suit: a flush or straight flush, above any non-flush
-                    s = np.int64(flush[np.uint64(pm | tmask[t])])
-                if s > best:
-                    best = s
+                best = max(best, np.int64(nonflush[base + tid[t]]))
+            if suited and (a & 3) == (b & 3):
+                pm = (np.int64(1) << ra) | (np.int64(1) << (b >> 2))
+                for t in range(N_TRIPLES):
+                    if tsuit[t] == (a & 3):
+                        best = max(best, np.int64(flush[pm | tmask[t]]))
             if want_low:
                 va = low_value(a)
                 vb = low_value(b)
@@ -305,17 +353,10 @@ def omaha_score(hole: np.ndarray, nh: int, want_low: bool, rank_keys: np.ndarray
                     pl = (np.int64(1) << va) | (np.int64(1) << vb)
                     for t in range(N_TRIPLES):
                         if tlow[t] != 0 and (tlow[t] & pl) == 0:
-                            sc = LOW_BASE - (tlow[t] | pl)
-                            if sc > best_low:
-                                best_low = sc
+                            best_low = max(best_low, LOW_BASE - (tlow[t] | pl))
     return best, best_low
-
-
-def rank_key_array(card_keys: np.ndarray) -> np.ndarray:
-    """int64[52] rank-key part of the small evaluator's card keys (suit counters dropped)."""
-    return (np.asarray(card_keys, np.int64) & RANK_KEY_MASK).astype(np.int64)
 
 
 __all__ = ["OMAHA", "OMAHA_HILO", "STUD", "STUD_HILO", "RAZZ", "SHORT_DECK", "ShortDeckTables",
            "short_deck_tables", "low8_mask", "razz_score", "seven_high", "short_deck_score",
-           "prepare_board", "omaha_score", "rank_key_array", "LOW_BASE"]
+           "prepare_board", "omaha_score", "OmahaTables", "omaha_tables", "LOW_BASE"]

@@ -58,20 +58,21 @@ BOARD = 5
 @nb.njit(cache=True)
 def score_deal(game: int, board: np.ndarray, cards: np.ndarray, ncards: np.ndarray,
                hi: np.ndarray, lo: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray,
-               ranks: np.ndarray, flush: np.ndarray, rank_keys: np.ndarray, sd_key: np.ndarray,
+               ranks: np.ndarray, flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray,
                sd_nonflush: np.ndarray, sd_flush: np.ndarray, scratch: np.ndarray) -> None:
     """hi[p], lo[p] of every seat: ``cards[p, :ncards[p]]`` with the 5-card ``board`` (flop
     games) or alone (stud games). ``scratch`` is int64[4 * 10 + 7]."""
     P = cards.shape[0]
     if game == OMAHA or game == OMAHA_HILO:
-        tk = scratch[0:10]
+        tid = scratch[0:10]
         tm = scratch[10:20]
         ts = scratch[20:30]
         tl = scratch[30:40]
-        prepare_board(board, rank_keys, tk, tm, ts, tl)
+        hilo = game == OMAHA_HILO
+        suited = prepare_board(board, om_ids, tid, tm, ts, tl, hilo)
         for p in range(P):
-            h, low = omaha_score(cards[p], ncards[p], game == OMAHA_HILO, rank_keys, tk, tm, ts,
-                                 tl, offsets, ranks, flush)
+            h, low = omaha_score(cards[p], ncards[p], hilo, om_ids, om_nonflush, tid, tm, ts, tl,
+                                 suited, flush)
             hi[p] = h
             lo[p] = low
     elif game == SHORT_DECK:
@@ -179,7 +180,7 @@ def exact_kernel(game: int, board0: np.ndarray, bneed: int, deck: np.ndarray, ha
                  hlen: np.ndarray, hmask: np.ndarray, hw: np.ndarray, off: np.ndarray,
                  fill: np.ndarray, n_assign: int, splits: int, binom: np.ndarray,
                  card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                 flush: np.ndarray, rank_keys: np.ndarray, sd_key: np.ndarray,
+                 flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray,
                  sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every deal of every assignment: (int64[P, N_COLS] counts, float64[P, N_COLS] the same
     weighted by the product of the rows' weights). Deals of an assignment that shares a card
@@ -243,7 +244,7 @@ def exact_kernel(game: int, board0: np.ndarray, bneed: int, deck: np.ndarray, ha
                     mm = _take(rem, mm, k, rest % c, binom, cards[p], hlen[rows[p]])
                     rest //= c
             score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
-                       rank_keys, sd_key, sd_nonflush, sd_flush, scratch)
+                       om_ids, om_nonflush, sd_key, sd_nonflush, sd_flush, scratch)
             settle(hi, lo, ai, 1)
         if w != 1.0:
             # the weighted sums: this task's counts times its one weight
@@ -262,7 +263,7 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
               deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray, hmask: np.ndarray,
               thr: np.ndarray, off: np.ndarray, fill: np.ndarray, max_tries: int,
               card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
-              rank_keys: np.ndarray, sd_key: np.ndarray, sd_nonflush: np.ndarray,
+              om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray, sd_nonflush: np.ndarray,
               sd_flush: np.ndarray, acc: np.ndarray) -> int:
     """``deals`` deals on stream ``stream`` into acc[P, N_COLS]; returns the assignment draws
     (-1 when one deal needed more than ``max_tries``)."""
@@ -342,7 +343,7 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
                 cards[p, h0 + i] = dk[k]
                 k += 1
         score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
-                   rank_keys, sd_key, sd_nonflush, sd_flush, scratch)
+                   om_ids, om_nonflush, sd_key, sd_nonflush, sd_flush, scratch)
         settle(hi, lo, acc, 1)
     return tries
 
@@ -352,7 +353,7 @@ def mc_chunks(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.
               bneed: int, deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray,
               hmask: np.ndarray, thr: np.ndarray, off: np.ndarray, fill: np.ndarray,
               max_tries: int, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-              flush: np.ndarray, rank_keys: np.ndarray, sd_key: np.ndarray,
+              flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray,
               sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Chunks ``stream0 ..`` (sizes[i] deals each) in parallel: (int64[P, N_COLS], tries[chunks])."""
     P = off.shape[0] - 1
@@ -362,7 +363,7 @@ def mc_chunks(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.
     for ch in nb.prange(nch):
         tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
                               hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
-                              flush, rank_keys, sd_key, sd_nonflush, sd_flush, acc[ch])
+                              flush, om_ids, om_nonflush, sd_key, sd_nonflush, sd_flush, acc[ch])
     return acc.sum(axis=0), tries
 
 
