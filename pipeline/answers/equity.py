@@ -27,14 +27,15 @@ def number(x: Fraction) -> int | float:
     return int(x) if x.denominator == 1 else float(x)
 
 
-def strength_loader(ctx: Context) -> Callable[[], np.ndarray]:
-    """A callable giving the ``N%`` ordering, reading preflop.h5 only when a token needs it."""
-    def get() -> np.ndarray:
+def strength_loader(ctx: Context) -> Callable[..., np.ndarray]:
+    """A callable giving the ``N%`` ordering (against ``opponents`` random hands, one by
+    default), reading preflop.h5 only when a token needs it."""
+    def get(opponents: int = 1) -> np.ndarray:
         from pipeline.equity.tables.preflop import hand_strength
         from pipeline.errors import ArtifactError
 
         try:
-            return hand_strength(ctx.tables())
+            return hand_strength(ctx.tables(), opponents)
         except ArtifactError as exc:
             raise InputError(f"a top-% range needs the preflop table: {exc}") from None
     return get

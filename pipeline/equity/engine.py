@@ -90,12 +90,12 @@ class Table:
         return ["random" if rnd else s.label() for s, rnd in zip(self.seats, self.random)]
 
 
-def _strength(tables: Any) -> Callable[[], np.ndarray]:
-    def get() -> np.ndarray:
+def _strength(tables: Any) -> Callable[..., np.ndarray]:
+    def get(opponents: int = 1) -> np.ndarray:
         from pipeline.equity.tables.preflop import hand_strength
 
         try:
-            return hand_strength(tables)
+            return hand_strength(tables, opponents)
         except ArtifactError as exc:
             raise InputError(f"a top-% range needs the preflop table: {exc}") from None
     return get

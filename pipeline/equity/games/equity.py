@@ -125,7 +125,10 @@ def _seat(text: str, game: Game, i: int) -> tuple[np.ndarray, np.ndarray, int, s
         from pipeline.equity.hands.starting_hands import HOLE_CARDS
         from pipeline.equity.ranges.parse import parse_range
 
-        r = parse_range(text)
+        try:
+            r = parse_range(text)
+        except InputError as exc:
+            raise InputError(f"{game.name} range of {who}: {exc}") from None
         rows = np.sort(HOLE_CARDS[r.hands].astype(np.int64), axis=1)
         keep = rows.min(axis=1) >> 2 >= game.lowest_rank
         rows, w = rows[keep], r.weights[keep]

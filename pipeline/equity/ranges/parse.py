@@ -40,6 +40,7 @@ import numpy as np
 from pipeline.core.cards import RANKS, card_id, format_cards, parse_cards
 from pipeline.core.constants import N_HOLE_PAIRS
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_MASKS, HOLE_SUITED, hole_index
+from pipeline.equity.ranges.forms import PCT_VS, generic_hands, normalize
 from pipeline.errors import InputError
 
 #: Longest token quoted back in an error message.
@@ -167,6 +168,9 @@ def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
     m = _PCT.fullmatch(body)
     if m:
         return _top_fraction(float(m.group(1)), raw, strength)
+    m = PCT_VS.fullmatch(body)
+    if m:
+        return _top_fraction(float(m.group(1)), raw, strength, int(m.group(2)))
     m = _COMBO.fullmatch(body)
     if m:
         a = card_id(m.group(1) + m.group(2))
@@ -211,6 +215,11 @@ def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
         # a connector span: both cards step down together
         lo, hi = sorted((ranks[0], ranks[2]))
         return np.concatenate([_class_hands(t, t - gap, s1) for t in range(lo, hi + 1)])
+    generic = generic_hands(body)
+    if generic is not None:
+        if generic.size == 0:
+            raise _bad(raw, "no hand has these cards (one suit letter is one suit)")
+        return generic
     if re.search(r"[2-9TJQKA][CDHS]", body):
         # it looks like cards: say what is wrong with them as cards
         try:
@@ -223,14 +232,24 @@ def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
                     "A5s-A2s, T9s-54s), a combo (AsKs), random, any two, or a top fraction (15%)")
 
 
-def _top_fraction(pct: float, raw: str, strength: Any) -> np.ndarray:
-    """The top ``pct`` percent of hands by heads-up equity vs a random hand (see module doc)."""
+def _top_fraction(pct: float, raw: str, strength: Any, opponents: int = 1) -> np.ndarray:
+    """The top ``pct`` percent of hands by equity vs ``opponents`` random hands (see module
+    doc; ``strength(opponents)`` gives the order for more than one)."""
     if not 0 < pct <= 100:
         raise _bad(raw, "a top fraction must be above 0% and at most 100%")
     if strength is None:
         raise InputError(f"range token {_shown(raw)!r} needs the preflop table (preflop.h5); "
                          "build it with `pokertables build preflop`")
-    key = np.asarray(strength() if callable(strength) else strength, dtype=np.int64)
+    if opponents != 1 and not callable(strength):
+        raise _bad(raw, "only the order against one random hand is available here")
+    if opponents == 1 or not callable(strength):
+        got = strength() if callable(strength) else strength
+    else:
+        try:
+            got = strength(opponents)
+        except InputError as exc:
+            raise _bad(raw, str(exc)) from None
+    key = np.asarray(got, dtype=np.int64)
     order = np.argsort(-key, kind="stable")
     srt = key[order]
     # prefixes end where the key changes: equal-equity hands go together
@@ -296,9 +315,15 @@ def _weighted_tokens(tokens: list[str]) -> list[tuple[str, str, float]]:
 def percent_choices(text: str, strength: Any) -> list[tuple[str, np.ndarray]]:
     """Each ``N%`` token of a range text with the hand indices it chose (before later tokens
     override weights), in the order written; for showing what a top fraction expanded to."""
-    tokens = [t for t in "".join(text.split()).split(",") if t]
-    return [(raw, _top_fraction(float(m.group(1)), raw, strength))
-            for raw, body, _ in _weighted_tokens(tokens) if (m := _PCT.fullmatch(body))]
+    tokens = [t for t in "".join(normalize(text).split()).split(",") if t]
+    out = []
+    for raw, body, _ in _weighted_tokens(tokens):
+        for part in body.split("!")[:1]:
+            m = _PCT.fullmatch(part) or PCT_VS.fullmatch(part.upper())
+            if m:
+                vs = int(m.group(2)) if m.re is PCT_VS else 1
+                out.append((raw, _top_fraction(float(m.group(1)), raw, strength, vs)))
+    return out
 
 
 def parse_range(text: str, strength: Any = None) -> Range:
@@ -309,13 +334,20 @@ def parse_range(text: str, strength: Any = None) -> Range:
     """
     if not isinstance(text, str):
         raise InputError(f"a range must be text, got {type(text).__name__}")
-    squeezed = "".join(text.split())
+    squeezed = "".join(normalize(text).split())
     weights = np.zeros(N_HOLE_PAIRS, np.float64)
     named = np.zeros(N_HOLE_PAIRS, bool)
     last_combo = None
     tokens = [t for t in squeezed.split(",") if t]
     for raw, body, w in _weighted_tokens(tokens):
-        hands = _token_hands(body.upper(), raw, strength)
+        first, *excluded = body.upper().split("!")
+        if not first or not all(excluded):
+            raise _bad(raw, "exclusion is written HANDS!HANDS, e.g. JJ+!AA")
+        hands = _token_hands(first, raw, strength)
+        for ex in excluded:
+            hands = np.setdiff1d(hands, _token_hands(ex, raw, strength))
+        if hands.size == 0:
+            raise _bad(raw, "the exclusion leaves no hand")
         weights[hands] = w
         named[hands] = True
         last_combo = _COMBO.fullmatch(body.upper())

@@ -53,11 +53,25 @@ def _read(tables: Any, names: tuple[str, ...]) -> dict[str, np.ndarray]:
     return dict(tables.preflop_datasets(names))
 
 
-def hand_strength(tables: Any) -> np.ndarray:
-    """int64[1326]: 2 x wins + ties of each hand against one random hand (exact, so hands
-    order by heads-up equity without rounding). The ordering of ``N%`` ranges."""
-    d = _read(tables, ("heads_up/win", "heads_up/tie"))
-    return 2 * d["heads_up/win"].astype(np.int64) + d["heads_up/tie"].astype(np.int64)
+#: Equity keys against several opponents: the Monte Carlo equity in units of 1e-9.
+STRENGTH_UNIT = 1e-9
+
+
+def hand_strength(tables: Any, opponents: int = 1) -> np.ndarray:
+    """int64[1326], larger is stronger: the ordering of ``N%`` ranges. Against one random hand
+    2 x wins + ties (exact, so hands order by heads-up equity without rounding); against
+    ``opponents`` > 1 (``N%vs3``, the Equilab/PokerStove order) each hand's class equity from
+    the Monte Carlo column for that many opponents, in units of :data:`STRENGTH_UNIT`."""
+    if opponents == 1:
+        d = _read(tables, ("heads_up/win", "heads_up/tie"))
+        return 2 * d["heads_up/win"].astype(np.int64) + d["heads_up/tie"].astype(np.int64)
+    d = _read(tables, ("hands/class", "multiway/opponents", "multiway/equity"))
+    cols = [int(c) for c in d["multiway/opponents"]]
+    if opponents not in cols:
+        raise InputError(f"top-% ordering against {opponents} random hands: preflop.h5 has "
+                         f"Monte Carlo columns for {cols} opponents")
+    eq = d["multiway/equity"][:, cols.index(opponents)]
+    return np.round(eq[d["hands/class"].astype(np.int64)] / STRENGTH_UNIT).astype(np.int64)
 
 
 def vs_random(tables: Any, hands: np.ndarray, weights: np.ndarray, opponents: int) -> SeatNumbers:
