@@ -229,7 +229,8 @@ def progress_bar() -> tuple[Callable[[float, str], None], Callable[[], None]]:
 #: The equity kernels' modules, as paths under ``pipeline/equity`` without ``.py``: a query
 #: compiles when one of them has no cache index yet.
 EQUITY_KERNEL_MODULES = ("exact/count", "exact/enumerate", "exact/ranges", "exact/range_random",
-                         "montecarlo/driver", "montecarlo/fixed", "montecarlo/ranged", "games/omaha",
+                         "montecarlo/driver", "montecarlo/fixed", "montecarlo/ranged", "games/kernels",
+                         "games/evaluate",
                          "breakdown", "exact/allhands", "exact/headsup_preflop")
 
 

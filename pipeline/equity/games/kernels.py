@@ -49,6 +49,8 @@ POT = 2 * SHARE_SCALE
 #: pot-share sum, its square sum (Monte Carlo error), share won with the high hand, with the low.
 WIN, TIE, LOSE, SHARE, SHARE2, HIGH, LOW = range(7)
 N_COLS = 7
+#: Monte Carlo chunks count outcomes in a histogram when codes take at most this many bits.
+HIST_BITS = 12
 #: Most cards a seat holds (seven-card stud).
 MAX_SEAT = 7
 #: Board cards of the flop games.
@@ -99,30 +101,40 @@ def score_deal(game: int, board: np.ndarray, cards: np.ndarray, ncards: np.ndarr
 
 
 @nb.njit(cache=True)
-def settle(hi: np.ndarray, lo: np.ndarray, acc: np.ndarray, times: int) -> None:
-    """Add one deal (``times`` times) to acc[P, N_COLS]: see the module docstring."""
+def outcome(hi: np.ndarray, lo: np.ndarray) -> int:
+    """One deal's outcome as a code: bit p set when seat p has the best high hand, and bit
+    P + p when seat p has the best qualifying low (no such bits when no low qualifies)."""
     P = hi.shape[0]
-    best = 0
-    nb_hi = 0
+    best = hi[0]
+    best_lo = lo[0]
+    for p in range(1, P):
+        best = max(best, hi[p])
+        best_lo = max(best_lo, lo[p])
+    code = 0
     for p in range(P):
-        if hi[p] > best:
-            best = hi[p]
-            nb_hi = 1
-        elif hi[p] == best:
-            nb_hi += 1
-    best_lo = 0
+        if hi[p] == best:
+            code |= 1 << p
+        if best_lo > 0 and lo[p] == best_lo:
+            code |= 1 << (P + p)
+    return code
+
+
+@nb.njit(cache=True)
+def settle_code(code: int, P: int, acc: np.ndarray, times: int) -> None:
+    """Add an outcome (:func:`outcome`) ``times`` times to acc[P, N_COLS]: the best high hand
+    takes the pot, or half of it when a low qualifies; ties split their part evenly."""
+    hi_mask = code & ((1 << P) - 1)
+    lo_mask = code >> P
+    nb_hi = 0
     nb_lo = 0
     for p in range(P):
-        if lo[p] > best_lo:
-            best_lo = lo[p]
-            nb_lo = 1
-        elif lo[p] == best_lo and best_lo > 0:
-            nb_lo += 1
-    hi_part = (POT // 2 if best_lo > 0 else POT) // nb_hi
-    lo_part = POT // 2 // nb_lo if best_lo > 0 else 0
+        nb_hi += (hi_mask >> p) & 1
+        nb_lo += (lo_mask >> p) & 1
+    hi_part = (POT // 2 if nb_lo else POT) // nb_hi
+    lo_part = POT // 2 // nb_lo if nb_lo else 0
     for p in range(P):
-        h = hi_part if hi[p] == best else 0
-        low = lo_part if best_lo > 0 and lo[p] == best_lo else 0
+        h = hi_part if (hi_mask >> p) & 1 else 0
+        low = lo_part if (lo_mask >> p) & 1 else 0
         s = h + low
         if s == POT:
             acc[p, WIN] += times
@@ -134,6 +146,20 @@ def settle(hi: np.ndarray, lo: np.ndarray, acc: np.ndarray, times: int) -> None:
         acc[p, SHARE2] += times * s * s
         acc[p, HIGH] += times * h
         acc[p, LOW] += times * low
+
+
+@nb.njit(cache=True)
+def settle(hi: np.ndarray, lo: np.ndarray, acc: np.ndarray, times: int) -> None:
+    """Add one deal (``times`` times) to acc[P, N_COLS]: see :func:`settle_code`."""
+    settle_code(outcome(hi, lo), hi.shape[0], acc, times)
+
+
+@nb.njit(cache=True)
+def settle_counts(counts: np.ndarray, P: int, acc: np.ndarray) -> None:
+    """Add every outcome code's count (a histogram of :func:`outcome`) to acc."""
+    for code in range(counts.shape[0]):
+        if counts[code]:
+            settle_code(code, P, acc, counts[code])
 
 
 @nb.njit(cache=True)
@@ -294,6 +320,10 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
     hi = np.empty(P, np.int64)
     lo = np.empty(P, np.int64)
     scratch = np.empty(47, np.int64)
+    # few seats: count each outcome and settle the counts once (the outcome codes of a low
+    # game take 2P bits)
+    use_hist = 2 * P <= HIST_BITS
+    hist = np.zeros(1 << (2 * P) if use_hist else 1, np.int64)
     tries = 0
     for _ in range(deals):
         if multi:
@@ -344,7 +374,12 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
                 k += 1
         score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
                    om_ids, om_nonflush, sd_key, sd_nonflush, sd_flush, scratch)
-        settle(hi, lo, acc, 1)
+        if use_hist:
+            hist[outcome(hi, lo)] += 1
+        else:
+            settle(hi, lo, acc, 1)
+    if use_hist:
+        settle_counts(hist, P, acc)
     return tries
 
 
@@ -368,4 +403,4 @@ def mc_chunks(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.
 
 
 __all__ = ["POT", "N_COLS", "WIN", "TIE", "LOSE", "SHARE", "SHARE2", "HIGH", "LOW",
-           "MAX_SEAT", "exact_kernel", "mc_chunks", "score_deal", "settle"]
+           "MAX_SEAT", "exact_kernel", "mc_chunks", "score_deal", "settle", "outcome"]
