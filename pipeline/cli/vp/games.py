@@ -13,14 +13,10 @@ from typing import Any
 
 import typer
 
+from pipeline.answers.vp import COINS, MAX_PAY_TEXT
 from pipeline.cli.common import artifacts_dir
 from pipeline.cli.vp import deal_classes_here, vp_app
 
-#: coins of a max bet, and the bets (in dollars) a meter is shown for by default
-COINS = 5
-DEFAULT_BETS = ("1.25", "5")
-#: ``breakeven.MAX_SEARCH_PAY`` as text (not imported here: numpy loads only when a command runs)
-MAX_PAY_TEXT = "100000"
 #: sweep rows shown in the text output (the dataset has them all)
 SHOW = 8
 
@@ -30,13 +26,15 @@ def list_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON array"),
 ) -> None:
     """The built-in games: slug, deck, wild cards, return, variance, hit frequency, built or not."""
+    from pipeline.answers import Context
+    from pipeline.answers.vp import games
     from pipeline.videopoker.catalog.games import catalog
 
     t0 = time.perf_counter()
-    rows = catalog(artifacts_dir())
     if as_json:
-        typer.echo(json.dumps([r.as_json() for r in rows]))
+        typer.echo(json.dumps(games(Context(artifacts_dir()))))
         return
+    rows = catalog(artifacts_dir())
     typer.echo(f"{'game':<34}{'slug':<28}{'deck':>5}  {'wild':<9}{'return':>10}{'variance':>10}"
                f"{'hit freq':>10}  built")
     for r in rows:
@@ -76,75 +74,29 @@ def breakeven_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """The smallest pay of a line (default the royal) at which the optimal return reaches the target."""
-    from pipeline.errors import InputError
-    from pipeline.videopoker.catalog.games import load_named
-    from pipeline.videopoker.tools.breakeven import (
-        DEFAULT_STEP,
-        PaySolver,
-        find_line,
-        parse_amount,
-        parse_target,
-    )
+    from pipeline.answers import Context
+    from pipeline.answers.vp import breakeven
 
     t0 = time.perf_counter()
-    goal = parse_target(target)
-    grid = parse_amount(step, "--step") if step else None
-    if grid is not None and grid <= 0:
-        raise InputError("--step must be above 0")
-    cap = parse_amount(max_pay, "--max-pay")
-    if cap <= 0:
-        raise InputError("--max-pay must be above 0")
-    bets = [parse_amount(b, "--bet") for b in (bet or DEFAULT_BETS)]
-    if any(b <= 0 for b in bets):
-        raise InputError("--bet must be above 0")
-    first = parse_amount(start, "--start") if start else None
-    last = parse_amount(stop, "--stop") if stop else None
-    if not table and (first is not None or last is not None):
-        raise InputError("--start and --stop go with --table")
-    pt = load_named(game)
-    idx = find_line(pt, line)
-    if table:
-        from pipeline.videopoker.tools.breakeven import table_pays
-
-        lo = pt.lines[idx].pays if first is None else first
-        pays = table_pays(lo, max(lo * 2, lo + 1) if last is None else last, grid)
-    solver = PaySolver(pt, idx, deal_classes_here(pt.deck_size))
-    if table:
-        _table(solver, pays, t0, as_json)
-        return
-    _search(solver, goal, grid or DEFAULT_STEP, cap, bets, t0, as_json)
-
-
-def _search(solver: Any, goal: Fraction, grid: Fraction, cap: Fraction, bets: list[Fraction],
-            t0: float, as_json: bool) -> None:
-    """Run the break-even search and print it."""
-    from pipeline.videopoker.tools.breakeven import (
-        break_even,
-        exact_text,
-        meter,
-        pay_text,
-        percent,
-        strategy_changes,
-    )
-
-    found = break_even(solver, goal, grid, cap)
-    own = solver.point(solver.own)
-    changes = strategy_changes(solver.analysis(solver.own), solver.analysis(found.hi.pay))
-    label = solver.pt.lines[solver.line].label
-    info: dict[str, Any] = {
-        "name": solver.pt.name, "slug": solver.pt.slug, "line": label,
-        "target": float(goal), "target_exact": exact_text(goal), "step": float(grid),
-        "paytable": own.as_json(), "break_even": float(found.hi.pay),
-        "break_even_exact": exact_text(found.hi.pay), "at_break_even": found.hi.as_json(),
-        "below": found.lo.as_json() if found.lo is not None else None,
-        "exact_break_even": None if found.exact is None else exact_text(found.exact),
-        "exact_break_even_bounds": [float(found.lower), float(found.upper)],
-        "meters": [meter(found.hi.pay, COINS, b) for b in bets],
-        "strategy_changes": {**changes, "top": [c.as_json() for c in changes["top"]]},
-        "solves": solver.solves, "seconds": round(time.perf_counter() - t0, 3)}
+    text: dict[str, Any] = {}
+    info = breakeven(Context(artifacts_dir()), game, line=line, target=target, step=step,
+                     max_pay=max_pay, bet=bet, table=table, start=start, stop=stop, text=text)
     if as_json:
         typer.echo(json.dumps(info))
         return
+    if table:
+        _table(text["solver"], info["rows"], t0)
+        return
+    _search(text, t0)
+
+
+def _search(text: dict[str, Any], t0: float) -> None:
+    """Print the break-even search (``text``: the objects behind its answer)."""
+    from pipeline.videopoker.tools.breakeven import exact_text, pay_text, percent
+
+    solver, found, own, changes = text["solver"], text["found"], text["own"], text["changes"]
+    goal, grid, bets = text["goal"], text["grid"], text["bets"]
+    label = solver.pt.lines[solver.line].label
     hi, lo = found.hi, found.lo
     typer.echo(f"{solver.pt.name}: {label} pays {pay_text(own.pay)} per credit bet; optimal return "
                f"{float(own.ret):.6%}")
@@ -185,18 +137,11 @@ def _changes(changes: dict[str, Any], before: str, after: str) -> None:
         typer.echo(f"  ... {more:,} more changes of hold")
 
 
-def _table(solver: Any, pays: list[Fraction], t0: float, as_json: bool) -> None:
+def _table(solver: Any, rows: list[dict[str, Any]], t0: float) -> None:
     """Print return against the line's pay."""
-    from pipeline.videopoker.tools.breakeven import pay_table, pay_text
+    from pipeline.videopoker.tools.breakeven import pay_text
 
-    rows = pay_table(solver, pays)
     label = solver.pt.lines[solver.line].label
-    if as_json:
-        typer.echo(json.dumps({"name": solver.pt.name, "slug": solver.pt.slug, "line": label,
-                               "paytable_pay": float(solver.own), "rows": rows,
-                               "solves": solver.solves,
-                               "seconds": round(time.perf_counter() - t0, 3)}))
-        return
     typer.echo(f"{solver.pt.name}: optimal return against the {label} pay "
                f"(the paytable pays {pay_text(solver.own)})")
     typer.echo(f"{'pay':>10}{'per 5 coins':>13}{'return':>13}{'1 in':>10}{'classes changed':>17}")
@@ -214,17 +159,16 @@ def compare_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """Games side by side: return, variance, royal cycle, hit frequency, break-even royal."""
-    from pipeline.videopoker.catalog.games import load_named
-    from pipeline.videopoker.tools.compare import check_games, game_figures
+    from pipeline.answers import Context
+    from pipeline.answers.vp import compare
 
     t0 = time.perf_counter()
-    check_games(games)
-    tables = [load_named(g) for g in games]  # every name checked before any solve
-    cols = [game_figures(pt, artifacts_dir(), deal_classes_here) for pt in tables]
+    text: dict[str, Any] = {}
+    out = compare(Context(artifacts_dir()), games, text=text)
     if as_json:
-        typer.echo(json.dumps({"games": [c.as_json() for c in cols],
-                               "seconds": round(time.perf_counter() - t0, 3)}))
+        typer.echo(json.dumps(out))
         return
+    cols = text["columns"]
     width = max(14, *(len(c.slug) + 2 for c in cols))
     rows = [("game", [c.slug for c in cols]),
             ("return", [f"{float(c.return_exact):.4%}" for c in cols]),

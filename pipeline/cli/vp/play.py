@@ -6,13 +6,12 @@ it), ``vp hold CARDS`` (EV of all 32 holds), ``vp grade DEAL HOLD`` (what a hold
 from __future__ import annotations
 
 import json
-import time
-from typing import Any
+from typing import Any, Optional
 
 import typer
 
 from pipeline.cli.common import artifacts_dir
-from pipeline.cli.vp import deal_classes_here, vp_app
+from pipeline.cli.vp import vp_app
 
 
 @vp_app.command("analyze")
@@ -23,23 +22,12 @@ def analyze_cmd(
     chart: bool = typer.Option(False, "--chart", help="with --strategy: play that game's derived chart"),
 ) -> None:
     """Exact optimal-strategy return, variance and final-hand table of a paytable."""
-    from pipeline.videopoker.catalog.games import load_named
-    from pipeline.videopoker.catalog.paytable_file import current_artifact, read_final_counts
-    from pipeline.videopoker.solver.analysis import analyze, summary_dict
+    from pipeline.answers import Context
+    from pipeline.answers.vp import analyze
 
-    t0 = time.perf_counter()
-    pt = load_named(paytable)
-    art = current_artifact(pt, artifacts_dir())
-    a = None
-    if art is not None:
-        counts, den = read_final_counts(art)
-        source = f"artifact {art}"
-    else:
-        a = analyze(pt, deal_classes_here(pt.deck_size))
-        counts, den = a.final_counts, a.denominator
-        source = "computed now (no current artifact)"
-    info = summary_dict(pt, counts, den, time.perf_counter() - t0)
-    analyze_extras(info, pt, art if art is not None else a, strategy, chart)
+    text: dict[str, Any] = {}
+    info = analyze(Context(artifacts_dir()), paytable, strategy=strategy, chart=chart, text=text)
+    pt, source = text["paytable"], text["source"]
     if as_json:
         typer.echo(json.dumps(info))
         return
@@ -64,52 +52,22 @@ def hold_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """EV of all 32 holds of a deal, best first."""
-    from pipeline.videopoker.catalog.games import load_named
-    from pipeline.videopoker.catalog.paytable_file import artifact_counts, current_artifact
-    from pipeline.videopoker.paytables.deal_text import parse_deal, vp_cards_text
-    from pipeline.videopoker.solver.analysis import compute_counts
-    from pipeline.videopoker.solver.holds import hold_table
+    from pipeline.answers import Context
+    from pipeline.answers.vp import hold
 
-    t0 = time.perf_counter()
-    pt = load_named(paytable)
-    ids = parse_deal(" ".join(cards), pt.deck_size)
-    art = current_artifact(pt, artifacts_dir())
-    if art is not None:
-        with artifact_counts(art) as (pay_cat, counts):  # reads only this deal's rows
-            rows = hold_table(pt, ids, pay_cat, counts)
-    else:
-        rows = hold_table(pt, ids, *compute_counts(pt))
-    seconds = time.perf_counter() - t0
+    text: dict[str, Any] = {}
+    out = hold(Context(artifacts_dir()), " ".join(cards), paytable, text=text)
     if as_json:
-        typer.echo(json.dumps({"name": pt.name, "cards": vp_cards_text(ids),
-                               "best": rows[0]["hold"], "holds": rows,
-                               "seconds": round(seconds, 4)}))
+        typer.echo(json.dumps(out))
         return
-    typer.echo(f"{vp_cards_text(ids)} under {pt.name}: all 32 holds, best first")
+    rows = out["holds"]
+    typer.echo(f"{out['cards']} under {out['name']}: all 32 holds, best first")
     typer.echo(f"{'':2}{'hold':<22}{'EV':>12}{'cost':>11}  {'EV exact':<24}cost exact")
     for r in rows:
         mark = "* " if r["best"] else "  "
         typer.echo(f"{mark}{r['hold']:<22}{r['ev']:>12.6f}{r['cost']:>11.6f}  "
                    f"{r['ev_exact']:<24}{r['cost_exact']}")
-    typer.echo(f"{seconds:.2f} s ({'artifact' if art is not None else 'computed now'})")
-
-
-def strategy_info(target: Any, strategy: str, use_chart: bool, analysis: Any = None) -> dict[str, Any]:
-    """``vp analyze B --strategy A [--chart]``: exact return of A's strategy on B's paytable.
-
-    ``analysis`` is B's :class:`pipeline.videopoker.solver.analysis.Analysis` when ``vp analyze`` just
-    computed it (no current artifact): B is then not solved a second time."""
-    from pipeline.videopoker.catalog.games import resolve_paytable
-    from pipeline.videopoker.paytables.paytable import load_paytable
-    from pipeline.videopoker.tools.strategy_io import cross_play, strategy_data, strategy_data_of
-
-    a_pt = load_paytable(resolve_paytable(strategy))
-    a, _ = strategy_data(a_pt, artifacts_dir(), deal_classes_here(a_pt.deck_size))
-    if analysis is not None:
-        b = strategy_data_of(analysis)
-    else:
-        b, _ = strategy_data(target, artifacts_dir(), deal_classes_here(target.deck_size))
-    return cross_play(a, b, use_chart)
+    typer.echo(f"{out['seconds']:.2f} s ({text['source']})")
 
 
 def echo_strategy(info: dict[str, Any]) -> None:
@@ -118,41 +76,6 @@ def echo_strategy(info: dict[str, Any]) -> None:
                f"{info['return'] * 100:.6f}% = {info['return_exact']}")
     typer.echo(f"  optimal {info['optimal_return'] * 100:.6f}%; cost {info['cost'] * 100:.6f} "
                f"percentage points; {info['deals_played_differently']:,} deals played differently")
-
-
-def analyze_extras(info: dict[str, Any], pt: Any, source: Any, strategy: str, use_chart: bool) -> None:
-    """Add the bankroll figures (and, with ``--strategy``, the cross-play return) to ``info``.
-
-    ``source`` is the current artifact's path (the figures the build stored are used) or the
-    :class:`pipeline.videopoker.solver.analysis.Analysis` just computed (not computed twice).
-    """
-    from pathlib import Path
-
-    import numpy as np
-
-    from pipeline.errors import InputError
-    from pipeline.videopoker.catalog.paytable_file import read_bankroll, read_best
-    from pipeline.videopoker.solver.bankroll import bankroll_figures
-
-    if use_chart and not strategy:
-        raise InputError("--chart needs --strategy GAME (whose chart to play)")
-    t0 = time.perf_counter()
-    figs = None
-    if isinstance(source, Path):
-        figs = read_bankroll(source)
-        if figs is None:
-            weight, best, counts = read_best(source)
-    else:
-        weight, best, counts = source.classes.weight, source.best, source.best_counts
-    if figs is None:
-        finals = [ln["combinations"] for ln in info["lines"]]
-        figs = bankroll_figures(pt, finals, info["total_combinations"],
-                                np.asarray(weight, np.int64), best, counts)
-    info["bankroll"] = figs
-    if strategy:
-        info["played_strategy"] = strategy_info(pt, strategy, use_chart,
-                                                None if isinstance(source, Path) else source)
-    info["seconds"] = round(info["seconds"] + time.perf_counter() - t0, 4)
 
 
 def echo_extras(info: dict[str, Any]) -> None:
@@ -186,28 +109,14 @@ def grade_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """The cost of a hold against the best hold of the deal (exact fraction and decimal)."""
-    from pipeline.videopoker.catalog.games import load_named
-    from pipeline.videopoker.catalog.paytable_file import artifact_counts, current_artifact
-    from pipeline.videopoker.paytables.deal_text import parse_deal, parse_hold, vp_cards_text
-    from pipeline.videopoker.solver.analysis import compute_counts
-    from pipeline.videopoker.solver.holds import grade_hold
+    from pipeline.answers import Context
+    from pipeline.answers.vp import grade
 
-    t0 = time.perf_counter()
-    pt = load_named(paytable)
-    ids = parse_deal(deal, pt.deck_size)
-    held = parse_hold(hold, ids, pt.deck_size)
-    art = current_artifact(pt, artifacts_dir())
-    if art is not None:
-        with artifact_counts(art) as (pay_cat, counts):  # reads only this deal's rows
-            g = grade_hold(pt, ids, held, pay_cat, counts)
-    else:
-        g = grade_hold(pt, ids, held, *compute_counts(pt))
-    seconds = time.perf_counter() - t0
+    g = grade(Context(artifacts_dir()), deal, hold, paytable)
     if as_json:
-        typer.echo(json.dumps({"name": pt.name, "cards": vp_cards_text(ids), **g,
-                               "seconds": round(seconds, 4)}))
+        typer.echo(json.dumps(g))
         return
-    typer.echo(f"{vp_cards_text(ids)} under {pt.name}")
+    typer.echo(f"{g['cards']} under {g['name']}")
     typer.echo(f"  your hold  {g['hold']:<22} EV {g['ev']:.6f} = {g['ev_exact']}")
     typer.echo(f"  best hold  {g['best_hold']:<22} EV {g['best_ev']:.6f} = {g['best_ev_exact']}")
     verdict = "optimal" if g["optimal"] else f"rank {g['rank']} of 32 by EV"
@@ -226,32 +135,16 @@ def chart_cmd(
     With the default --max-lines the chart the build exported (strategy/chart_hold) is used
     and judged exactly again; other sizes (or --derive) derive it now.
     """
-    from pipeline.videopoker.catalog.games import resolve_paytable
-    from pipeline.videopoker.catalog.paytable_file import current_artifact
-    from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES, LEGEND, derive_chart
-    from pipeline.videopoker.paytables.paytable import load_paytable
-    from pipeline.videopoker.tools.strategy_io import (
-        read_chart,
-        strategy_data,
-    )
+    from pipeline.answers import Context
+    from pipeline.answers.vp import chart
+    from pipeline.videopoker.charts.chart import LEGEND
 
-    t0 = time.perf_counter()
-    pt = load_paytable(resolve_paytable(paytable))
-    data, source = strategy_data(pt, artifacts_dir(), deal_classes_here(pt.deck_size))
-    art = current_artifact(pt, artifacts_dir())
-    chart = read_chart(data, art) if art is not None and max_lines == DEFAULT_MAX_LINES \
-        and not derive else None
-    if chart is None:
-        chart = derive_chart(data, max_lines)
-    else:
-        source += ", chart exported by the build, judged again"
-    chart.seconds = time.perf_counter() - t0
-    info = chart.as_dict()
-    info["source"] = source
+    info = chart(Context(artifacts_dir()), paytable, max_lines=max_lines, derive=derive)
+    source = info["source"]
     if as_json:
         typer.echo(json.dumps(info))
         return
-    typer.echo(f"{pt.name}: strategy chart ({len(chart.lines)} lines; hold the first line the "
+    typer.echo(f"{info['name']}: strategy chart ({len(info['lines'])} lines; hold the first line the "
                "deal contains)")
     typer.echo(f"{'#':>3}  {'hold':<62}{'deals':>10}{'lost %':>10}")
     for ln in info["lines"]:
@@ -262,4 +155,26 @@ def chart_cmd(
     typer.echo(f"cost of the chart {info['cost'] * 100:.6f} percentage points")
     typer.echo(f"tie rule: {info['tie_rule']}")
     typer.echo(f"terms: {LEGEND}")
-    typer.echo(f"{chart.seconds:.2f} s ({source})")
+    typer.echo(f"{info['seconds']:.2f} s ({source})")
+
+
+@vp_app.command("deal")
+def deal_cmd(
+    paytable: str = typer.Option("jacks-or-better-9-6", "--paytable", "-p",
+                                 help="game slug or paytable TOML path (its deck: jokers are dealt)"),
+    seed: Optional[int] = typer.Option(None, "--seed", help="the same seed deals the same hands "
+                                                            "(default: a fresh seed, printed)"),
+    count: int = typer.Option(1, "--count", "-n", help="how many deals (1..10,000)"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+) -> None:
+    """Deal five-card hands from a game's deck, seeded and repeatable (a trainer's deals)."""
+    from pipeline.answers import Context
+    from pipeline.answers.vp import deal
+
+    out = deal(Context(artifacts_dir()), paytable, seed=seed, count=count)
+    if as_json:
+        typer.echo(json.dumps(out))
+        return
+    typer.echo(f"{out['name']}: {len(out['deals'])} deal{'s' * (len(out['deals']) > 1)} (seed {out['seed']})")
+    for d in out["deals"]:
+        typer.echo(f"  {d}")

@@ -1,0 +1,311 @@
+"""Answers of the ``vp`` group (video poker): ``analyze``, ``hold``, ``grade``, ``chart``,
+``breakeven``, ``compare``, ``deal`` and ``list``, each the command's ``--json`` dict.
+
+A game is named by slug (or common name, or a TOML path on the command line); ``pay`` edits lines
+of it in place (``["full house=8"]``) once :data:`PAY_EDITOR` exists. ``text``, where a function
+takes it, is a dict the function fills with what only the command's text report shows (where the
+figures came from); the JSON answer does not carry it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pipeline.answers import Context
+from pipeline.errors import InputError
+
+if TYPE_CHECKING:
+    from pipeline.videopoker.paytables.paytable import Paytable
+
+#: coins of a max bet, and the bets (in dollars) a meter is shown for by default
+COINS = 5
+DEFAULT_BETS = ("1.25", "5")
+#: ``breakeven.MAX_SEARCH_PAY`` as text
+MAX_PAY_TEXT = "100000"
+#: the default game of ``vp grade`` and ``vp deal``
+DEFAULT_GAME = "jacks-or-better-9-6"
+#: cards in a video-poker deal
+DEAL_CARDS = 5
+#: most deals one ``vp deal`` gives
+MAX_DEALS = 10_000
+#: (module, function) that edits a paytable's pays: ``edit(pt, ["full house=8"]) -> Paytable``
+#: named "<name> (edited: full house=8)"; the pay-editing work provides it
+PAY_EDITOR = ("pipeline.videopoker.paytables.edit", "edit_pays")
+
+
+def load_game(name: str | Path, pay: Sequence[str] = ()) -> Paytable:
+    """The paytable of a slug, common name or path, with ``pay`` edits applied."""
+    from pipeline.videopoker.catalog.games import load_named
+
+    pt = load_named(name)
+    if not pay:
+        return pt
+    module, func = PAY_EDITOR
+    try:
+        edit = getattr(importlib.import_module(module), func)
+    except (ModuleNotFoundError, AttributeError):
+        raise InputError(f"editing a pay ({', '.join(pay)}) is not available in this version") from None
+    edited: Paytable = edit(pt, list(pay))
+    return edited
+
+
+def analyze(ctx: Context, paytable: str, strategy: str = "", chart: bool = False,
+            pay: Sequence[str] = (), text: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``vp analyze --json``: exact optimal return, variance, final-hand table and bankroll
+    figures; with ``strategy``, that game's strategy (or its chart) played on this paytable."""
+    from pipeline.videopoker.catalog.paytable_file import current_artifact, read_final_counts
+    from pipeline.videopoker.solver.analysis import analyze as solve
+    from pipeline.videopoker.solver.analysis import summary_dict
+
+    t0 = time.perf_counter()
+    pt = load_game(paytable, pay)
+    art = current_artifact(pt, ctx.artifacts)
+    a = None
+    if art is not None:
+        counts, den = read_final_counts(art)
+        source = f"artifact {art}"
+    else:
+        a = solve(pt, ctx.deal_classes(pt.deck_size))
+        counts, den = a.final_counts, a.denominator
+        source = "computed now (no current artifact)"
+    info = summary_dict(pt, counts, den, time.perf_counter() - t0)
+    _analyze_extras(ctx, info, pt, art if art is not None else a, strategy, chart)
+    if text is not None:
+        text.update(paytable=pt, source=source)
+    return info
+
+
+def _strategy_info(ctx: Context, target: Any, strategy: str, use_chart: bool,
+                   analysis: Any = None) -> dict[str, Any]:
+    """Exact return of ``strategy``'s play on ``target``'s paytable (``analysis``: ``target``
+    just solved, so not solved again)."""
+    from pipeline.videopoker.catalog.games import resolve_paytable
+    from pipeline.videopoker.paytables.paytable import load_paytable
+    from pipeline.videopoker.tools.strategy_io import cross_play, strategy_data, strategy_data_of
+
+    a_pt = load_paytable(resolve_paytable(strategy))
+    a, _ = strategy_data(a_pt, ctx.artifacts, ctx.deal_classes(a_pt.deck_size))
+    if analysis is not None:
+        b = strategy_data_of(analysis)
+    else:
+        b, _ = strategy_data(target, ctx.artifacts, ctx.deal_classes(target.deck_size))
+    return cross_play(a, b, use_chart)
+
+
+def _analyze_extras(ctx: Context, info: dict[str, Any], pt: Any, source: Any, strategy: str,
+                    use_chart: bool) -> None:
+    """Add the bankroll figures (and, with ``strategy``, the cross-play return) to ``info``.
+
+    ``source`` is the current artifact's path (the figures the build stored are used) or the
+    analysis just computed (not computed twice)."""
+    import numpy as np
+
+    from pipeline.videopoker.catalog.paytable_file import read_bankroll, read_best
+    from pipeline.videopoker.solver.bankroll import bankroll_figures
+
+    if use_chart and not strategy:
+        raise InputError("--chart needs --strategy GAME (whose chart to play)")
+    t0 = time.perf_counter()
+    figs = None
+    if isinstance(source, Path):
+        figs = read_bankroll(source)
+        if figs is None:
+            weight, best, counts = read_best(source)
+    else:
+        weight, best, counts = source.classes.weight, source.best, source.best_counts
+    if figs is None:
+        finals = [ln["combinations"] for ln in info["lines"]]
+        figs = bankroll_figures(pt, finals, info["total_combinations"],
+                                np.asarray(weight, np.int64), best, counts)
+    info["bankroll"] = figs
+    if strategy:
+        info["played_strategy"] = _strategy_info(ctx, pt, strategy, use_chart,
+                                                 None if isinstance(source, Path) else source)
+    info["seconds"] = round(info["seconds"] + time.perf_counter() - t0, 4)
+
+
+def hold(ctx: Context, cards: str, paytable: str, pay: Sequence[str] = (),
+         text: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``vp hold --json``: the EV of all 32 holds of a deal, best first (exact and decimal)."""
+    from pipeline.videopoker.catalog.paytable_file import artifact_counts, current_artifact
+    from pipeline.videopoker.paytables.deal_text import parse_deal, vp_cards_text
+    from pipeline.videopoker.solver.analysis import compute_counts
+    from pipeline.videopoker.solver.holds import hold_table
+
+    t0 = time.perf_counter()
+    pt = load_game(paytable, pay)
+    ids = parse_deal(cards, pt.deck_size)
+    art = current_artifact(pt, ctx.artifacts)
+    if art is not None:
+        with artifact_counts(art) as (pay_cat, counts):  # reads only this deal's rows
+            rows = hold_table(pt, ids, pay_cat, counts)
+    else:
+        rows = hold_table(pt, ids, *compute_counts(pt))
+    if text is not None:
+        text.update(source="artifact" if art is not None else "computed now")
+    return {"name": pt.name, "cards": vp_cards_text(ids), "best": rows[0]["hold"], "holds": rows,
+            "seconds": round(time.perf_counter() - t0, 4)}
+
+
+def grade(ctx: Context, deal: str, hold: str, paytable: str = DEFAULT_GAME,
+          pay: Sequence[str] = ()) -> dict[str, Any]:
+    """``vp grade --json``: the hold's EV against the best hold's, and what it costs."""
+    from pipeline.videopoker.catalog.paytable_file import artifact_counts, current_artifact
+    from pipeline.videopoker.paytables.deal_text import parse_deal, parse_hold, vp_cards_text
+    from pipeline.videopoker.solver.analysis import compute_counts
+    from pipeline.videopoker.solver.holds import grade_hold
+
+    t0 = time.perf_counter()
+    pt = load_game(paytable, pay)
+    ids = parse_deal(deal, pt.deck_size)
+    held = parse_hold(hold, ids, pt.deck_size)
+    art = current_artifact(pt, ctx.artifacts)
+    if art is not None:
+        with artifact_counts(art) as (pay_cat, counts):  # reads only this deal's rows
+            g = grade_hold(pt, ids, held, pay_cat, counts)
+    else:
+        g = grade_hold(pt, ids, held, *compute_counts(pt))
+    return {"name": pt.name, "cards": vp_cards_text(ids), **g,
+            "seconds": round(time.perf_counter() - t0, 4)}
+
+
+def chart(ctx: Context, paytable: str, max_lines: int | None = None, derive: bool = False,
+          pay: Sequence[str] = ()) -> dict[str, Any]:
+    """``vp chart --json``: a strategy chart derived from the optimal strategy, judged exactly
+    (the one the build exported when it fits, unless ``derive``)."""
+    from pipeline.videopoker.catalog.paytable_file import current_artifact
+    from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES, derive_chart
+    from pipeline.videopoker.tools.strategy_io import read_chart, strategy_data
+
+    lines = DEFAULT_MAX_LINES if max_lines is None else max_lines
+    if lines < 2:
+        raise InputError(f"max lines {lines}: a chart has at least 2 lines")
+    t0 = time.perf_counter()
+    pt = load_game(paytable, pay)
+    data, source = strategy_data(pt, ctx.artifacts, ctx.deal_classes(pt.deck_size))
+    art = current_artifact(pt, ctx.artifacts)
+    made = read_chart(data, art) if art is not None and lines == DEFAULT_MAX_LINES \
+        and not derive else None
+    if made is None:
+        made = derive_chart(data, lines)
+    else:
+        source += ", chart exported by the build, judged again"
+    made.seconds = time.perf_counter() - t0
+    info = made.as_dict()
+    info["source"] = source
+    return info
+
+
+def breakeven(ctx: Context, game: str, line: str = "royal flush", target: str = "1", step: str = "",
+              max_pay: str = MAX_PAY_TEXT, bet: Sequence[str] = (), table: bool = False,
+              start: str = "", stop: str = "", pay: Sequence[str] = (),
+              text: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``vp breakeven --json``: the smallest pay of a line at which the optimal return reaches
+    the target (with the strategy changes there), or with ``table`` the return against the pay."""
+    from pipeline.videopoker.tools.breakeven import DEFAULT_STEP, PaySolver, find_line, parse_amount, parse_target
+
+    t0 = time.perf_counter()
+    goal = parse_target(target)
+    grid = parse_amount(step, "--step") if step else None
+    if grid is not None and grid <= 0:
+        raise InputError("--step must be above 0")
+    cap = parse_amount(max_pay, "--max-pay")
+    if cap <= 0:
+        raise InputError("--max-pay must be above 0")
+    bets = [parse_amount(b, "--bet") for b in (bet or DEFAULT_BETS)]
+    if any(b <= 0 for b in bets):
+        raise InputError("--bet must be above 0")
+    first = parse_amount(start, "--start") if start else None
+    last = parse_amount(stop, "--stop") if stop else None
+    if not table and (first is not None or last is not None):
+        raise InputError("--start and --stop go with --table")
+    pt = load_game(game, pay)
+    idx = find_line(pt, line)
+    solver = PaySolver(pt, idx, ctx.deal_classes(pt.deck_size))
+    if table:
+        from pipeline.videopoker.tools.breakeven import pay_table, table_pays
+
+        lo = pt.lines[idx].pays if first is None else first
+        pays = table_pays(lo, max(lo * 2, lo + 1) if last is None else last, grid)
+        rows = pay_table(solver, pays)
+        if text is not None:
+            text.update(solver=solver)
+        return {"name": solver.pt.name, "slug": solver.pt.slug, "line": solver.pt.lines[idx].label,
+                "paytable_pay": float(solver.own), "rows": rows, "solves": solver.solves,
+                "seconds": round(time.perf_counter() - t0, 3)}
+    return _search(solver, goal, grid or DEFAULT_STEP, cap, bets, t0, text)
+
+
+def _search(solver: Any, goal: Fraction, grid: Fraction, cap: Fraction, bets: list[Fraction],
+            t0: float, text: dict[str, Any] | None) -> dict[str, Any]:
+    """The break-even search's answer."""
+    from pipeline.videopoker.tools.breakeven import break_even, exact_text, meter, strategy_changes
+
+    found = break_even(solver, goal, grid, cap)
+    own = solver.point(solver.own)
+    changes = strategy_changes(solver.analysis(solver.own), solver.analysis(found.hi.pay))
+    if text is not None:
+        text.update(solver=solver, found=found, own=own, changes=changes, goal=goal, grid=grid,
+                    bets=bets)
+    return {
+        "name": solver.pt.name, "slug": solver.pt.slug, "line": solver.pt.lines[solver.line].label,
+        "target": float(goal), "target_exact": exact_text(goal), "step": float(grid),
+        "paytable": own.as_json(), "break_even": float(found.hi.pay),
+        "break_even_exact": exact_text(found.hi.pay), "at_break_even": found.hi.as_json(),
+        "below": found.lo.as_json() if found.lo is not None else None,
+        "exact_break_even": None if found.exact is None else exact_text(found.exact),
+        "exact_break_even_bounds": [float(found.lower), float(found.upper)],
+        "meters": [meter(found.hi.pay, COINS, b) for b in bets],
+        "strategy_changes": {**changes, "top": [c.as_json() for c in changes["top"]]},
+        "solves": solver.solves, "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def compare(ctx: Context, paytables: Sequence[str], text: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``vp compare --json``: games side by side (return, variance, royal cycle, hit frequency,
+    break-even royal)."""
+    from pipeline.videopoker.tools.compare import check_games, game_figures
+
+    t0 = time.perf_counter()
+    check_games(list(paytables))
+    games = [load_game(g) for g in paytables]  # every name checked before any solve
+    cols = [game_figures(pt, ctx.artifacts, ctx.deal_classes) for pt in games]
+    if text is not None:
+        text.update(columns=cols)
+    return {"games": [c.as_json() for c in cols], "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def deal(ctx: Context, paytable: str = DEFAULT_GAME, seed: int | None = None, count: int = 1) -> dict[str, Any]:
+    """``vp deal --json``: ``count`` deals of five cards from the game's deck (jokers included),
+    the same for the same seed; a seed is drawn (and returned) when none is given."""
+    from pipeline.videopoker.paytables.deal_text import vp_cards_text
+
+    if isinstance(count, bool) or not 1 <= count <= MAX_DEALS:
+        raise InputError(f"count {count}: give 1 to {MAX_DEALS:,} deals")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    elif seed < 0:
+        raise InputError(f"seed {seed}: give a whole number 0 or above")
+    pt = load_game(paytable)
+    rng = random.Random(seed)  # a documented, version-stable generator: the same seed deals the same
+    deck = range(pt.deck_size)
+    deals = [vp_cards_text(rng.sample(deck, DEAL_CARDS)) for _ in range(count)]
+    return {"name": pt.name, "slug": pt.slug, "seed": seed, "deals": deals}
+
+
+def games(ctx: Context, q: str | None = None) -> list[dict[str, Any]]:
+    """``vp list --json``: every known game's row; with ``q``, only those whose slug or name
+    contains every word of ``q`` (a common-name search finds more once it lands)."""
+    from pipeline.videopoker.catalog.games import catalog
+
+    rows = [r.as_json() for r in catalog(ctx.artifacts)]
+    if not q:
+        return rows
+    words = q.lower().replace("/", "-").split()
+    return [r for r in rows if all(w in f"{r['slug']} {str(r['name']).lower()}".replace("/", "-")
+                                   for w in words)]
