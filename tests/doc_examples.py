@@ -6,7 +6,13 @@ build). In the expected output a line ``...`` stands for any number of lines, an
 times (``0.04 s``, ``in 2.3s``, ``(1.25s)``) are not compared.
 
 Commands run with bash in a scratch folder that links the repository's ``pipeline`` and
-``configs`` and the built ``artifacts``, with ``pokertables`` on the PATH.
+``configs`` and the built ``artifacts``, with ``pokertables`` on the PATH. Each example runs in
+a fresh folder: steps that share files go in one command (``&&``, continued with ``\\``).
+
+A recorded output may show a failure only on purpose: an ``error:`` line only when the command
+is marked ``# error example`` (a shell comment, so it still runs as written); a traceback or an
+``internal error:`` line never (:func:`recorded_failure`), so an output refreshed from a broken
+command cannot pass as the page's answer.
 
 Maintainers refresh a page's outputs with ``python tests/doc_examples.py --write docs/PAGE.md``
 (after ``make tables``), then read the diff.
@@ -27,6 +33,10 @@ NOT_RUN = "<!-- not run:"
 #: wall-clock times: "0.04 s", "2.3s", "(1.25s)" (not "5s" inside words)
 SECONDS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?s\b")
 SKIP = "..."
+#: The shell comment that marks an example whose output is meant to be an ``error:`` line.
+ERROR_MARK = re.compile(r"#\s*error example\b")
+#: Output lines no example may record: a bug's, or a Python traceback's.
+NEVER = ("Traceback (most recent call last)", "internal error:")
 
 
 @dataclass
@@ -37,6 +47,22 @@ class Example:
     line: int
     command: str
     expected: list[str]
+
+
+def recorded_failure(example: Example) -> str | None:
+    """Why the output recorded for ``example`` cannot be right, or None: a traceback or an
+    internal error anywhere, an ``error:`` line in an example not marked ``# error example``,
+    or a marked example that records no ``error:`` line."""
+    marked = ERROR_MARK.search(example.command) is not None
+    for ln in example.expected:
+        if ln.lstrip().startswith(NEVER):
+            return f"records a failure no example may show: {ln.strip()[:80]!r}"
+        if ln.startswith("error:") and not marked:
+            return (f"records {ln[:80]!r} but the command is not marked '# error example' "
+                    "(a broken example refreshed into the page?)")
+    if marked and not any(ln.startswith("error:") for ln in example.expected):
+        return "is marked '# error example' but records no error: line"
+    return None
 
 
 def examples(page: Path) -> list[Example]:

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from doc_examples import ROOT, Example, examples, matches, run
+from doc_examples import ROOT, Example, examples, matches, recorded_failure, run
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 EXAMPLES = [ex for page in PAGES for ex in examples(page)]
@@ -29,8 +29,31 @@ def test_the_checker_sees_a_wrong_number() -> None:
     assert ex.command.startswith("echo")
 
 
+def test_the_checker_refuses_a_recorded_failure() -> None:
+    """An ``error:`` line is recorded only by a marked example; a traceback never (issue 29: the
+    config-folder example recorded an error and a 14-line traceback, and passed)."""
+    def ex(command: str, *out: str) -> Example:
+        return Example(ROOT / "README.md", 0, command, list(out))
+
+    assert recorded_failure(ex("pokertables eval As", "error: expected 5, 6 or 7 cards")) is not None
+    assert recorded_failure(ex("pokertables eval As  # error example", "error: expected 5, 6 or 7 cards")) is None
+    assert recorded_failure(ex("pokertables eval As  # error example", "As: ...")) is not None
+    assert recorded_failure(ex("x | python -c 'import json'", "Traceback (most recent call last):",
+                               '  File "<string>", line 1')) is not None
+    assert recorded_failure(ex("pokertables eval As  # error example", "error: x", "Traceback (most recent "
+                               "call last):")) is not None
+    assert recorded_failure(ex("pokertables equity AK", "internal error: KeyError: 3")) is not None
+    assert recorded_failure(ex("pokertables eval AsKsQsJsTs", "As Ks Qs Js Ts: Royal flush")) is None
+
+
+@pytest.mark.parametrize("ex", EXAMPLES, ids=lambda e: f"{e.page.name}:{e.line}")
+def test_no_example_records_an_unmarked_failure(ex: Example) -> None:
+    assert recorded_failure(ex) is None, f"{ex.page.name}:{ex.line}: $ {ex.command}: {recorded_failure(ex)}"
+
+
 @pytest.mark.parametrize("ex", EXAMPLES, ids=lambda e: f"{e.page.name}:{e.line}")
 def test_example_prints_what_the_page_says(ex: Example, artifacts: Path, tmp_path: Path) -> None:
+    assert recorded_failure(ex) is None, recorded_failure(ex)
     got = run(ex, tmp_path, artifacts)
     assert matches(ex.expected, got), "\n".join(
         [f"{ex.page.name}:{ex.line}: $ {ex.command}", "--- page", *ex.expected, "--- printed", *got])
