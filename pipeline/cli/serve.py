@@ -1,0 +1,87 @@
+"""``pokertables serve``: the JSON API and the page on one local port (:mod:`pipeline.serve`).
+
+The artifacts are opened and the query kernels warmed before the port opens; a port in use or
+missing artifacts is one ``error:`` line and exit 2; Ctrl-C stops the server cleanly (exit 0).
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+import sys
+import threading
+import webbrowser
+
+import typer
+
+from pipeline.cli.common import app, artifacts_dir
+
+#: the defaults: this machine only, a port no other common tool uses
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+#: the highest TCP port
+MAX_PORT = 65535
+#: seconds a browser opened with --open waits for the server to be ready (it is, once the port is bound)
+OPEN_DELAY = 0.5
+
+
+def _check_port(host: str, port: int) -> None:
+    """InputError now (before minutes of warming) when ``host:port`` cannot be bound."""
+    from pipeline.errors import InputError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise InputError(f"--host {host!r}: not an address of this machine ({exc.strerror})") from None
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise InputError(f"port {port} on {host} is in use; stop what uses it or pick "
+                                 "another with --port") from None
+            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
+@app.command("serve")
+def serve_cmd(
+    host: str = typer.Option(DEFAULT_HOST, "--host", help="address to listen on (default: this "
+                             "machine only; another address exposes the server to the network)"),
+    port: int = typer.Option(DEFAULT_PORT, "--port", help="TCP port"),
+    open_page: bool = typer.Option(False, "--open", help="open the page in a browser once listening"),
+) -> None:
+    """Serve the JSON API (every command's --json answer) and the page on http://HOST:PORT/.
+
+    One process: the tables are opened and the kernels warmed once, so each answer costs only
+    its own work. The API is described at /docs; docs/serve.md has curl examples.
+    """
+    import uvicorn
+
+    from pipeline.errors import InputError
+    from pipeline.serve.app import create_app
+
+    if not 1 <= port <= MAX_PORT:
+        raise InputError(f"--port {port}: give 1 to {MAX_PORT}")
+    _check_port(host, port)
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"warning: listening on {host}: other machines can reach this server "
+              "(requests must still name this host)", file=sys.stderr)
+    print("serve: opening the artifacts and warming the kernels ...", file=sys.stderr, flush=True)
+    application = create_app(artifacts_dir(), bind=host)
+    url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    print(f"serve: listening on {url} (API description at {url}docs; Ctrl-C stops)",
+          file=sys.stderr, flush=True)
+    if open_page:
+        threading.Timer(OPEN_DELAY, webbrowser.open, args=(url,)).start()
+    server = uvicorn.Server(uvicorn.Config(application, host=host, port=port, log_level="warning",
+                                           access_log=False, lifespan="on"))
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        # uvicorn shuts down gracefully on Ctrl-C, then raises the signal again for the caller
+        pass
+    except SystemExit as exc:  # uvicorn exits 1 when it cannot bind after all (a race)
+        raise InputError(f"cannot listen on {host}:{port}") from exc
+    print("serve: stopped", file=sys.stderr)

@@ -1,0 +1,101 @@
+"""Long work in the background (an edited paytable's exact solve, a long Monte Carlo): ``POST
+/api/jobs`` starts one and returns its id, ``GET /api/jobs/{id}`` reports its state, progress and,
+once done, its answer. Jobs live in memory only (nothing is written anywhere); a bounded number
+wait or run at once and the oldest finished ones are forgotten first."""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline.errors import InputError, PokertablesError
+from pipeline.serve.security import Busy, Limits, TimeCap, deadline_progress
+
+#: a job's work: (kind, validated body, progress callback) -> the answer
+Work = Callable[[str, Any, Callable[[float, str], None]], Any]
+#: one job at a time: a solve already uses both cores
+JOB_WORKERS = 1
+#: bytes of randomness in a job id (ids are not guessable by another page's script)
+ID_BYTES = 8
+
+
+@dataclass
+class Job:
+    """One job's state as ``GET /api/jobs/{id}`` reports it."""
+
+    kind: str
+    state: str = "waiting"
+    progress: float = 0.0
+    text: str = "waiting for a free worker"
+    result: Any = None
+    error: str | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    def as_json(self) -> dict[str, Any]:
+        """The job's JSON: state (waiting/running/done/error), progress 0..1, text, result, error."""
+        return {"kind": self.kind, "state": self.state, "progress": self.progress, "text": self.text,
+                "result": self.result, "error": self.error,
+                "seconds": round(time.monotonic() - self.started, 3)}
+
+
+class Jobs:
+    """The jobs of one server."""
+
+    def __init__(self, limits: Limits, work: Work) -> None:
+        self.limits = limits
+        self.work = work
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(JOB_WORKERS, thread_name_prefix="job")
+        self._count = itertools.count(1)
+
+    def start(self, kind: str, body: Any) -> str:
+        """Queue a job; its id. :class:`Busy` when too many are waiting or running."""
+        with self._lock:
+            active = sum(j.state in ("waiting", "running") for j in self._jobs.values())
+            if active >= self.limits.pending_jobs:
+                raise Busy(f"busy: {active} jobs are waiting or running; retry later")
+            job_id = f"{next(self._count)}-{secrets.token_hex(ID_BYTES)}"
+            self._jobs[job_id] = job = Job(kind)
+            while len(self._jobs) > self.limits.max_jobs:
+                oldest = next((k for k, j in self._jobs.items() if j.state in ("done", "error")), None)
+                if oldest is None:
+                    break
+                del self._jobs[oldest]
+        self._pool.submit(self._run, job, body)
+        return job_id
+
+    def _run(self, job: Job, body: Any) -> None:
+        cap = deadline_progress(self.limits.job_seconds)
+
+        def progress(fraction: float, text: str) -> None:
+            job.progress, job.text = max(job.progress, min(max(fraction, 0.0), 1.0)), text or job.text
+            cap(fraction, text)
+
+        job.state, job.text, job.started = "running", "running", time.monotonic()
+        try:
+            job.result = self.work(job.kind, body, progress)
+            job.state, job.progress, job.text = "done", 1.0, "done"
+        except (PokertablesError, TimeCap) as exc:
+            job.state, job.error, job.text = "error", str(exc), "stopped"
+        except Exception as exc:  # noqa: BLE001  (reported to the client, never a traceback)
+            job.state, job.error, job.text = "error", f"internal error: {type(exc).__name__}", "stopped"
+
+    def status(self, job_id: str) -> dict[str, Any]:
+        """The job's JSON, or :class:`InputError` for an unknown id."""
+        with self._lock:
+            job = self._jobs.get(job_id)
+        if job is None:
+            raise InputError(f"no job {job_id[:40]!r} (jobs are kept in memory until the server stops)")
+        return job.as_json()
+
+    def close(self) -> None:
+        """Stop taking jobs; waiting ones are dropped."""
+        self._pool.shutdown(wait=False, cancel_futures=True)

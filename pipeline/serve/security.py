@@ -1,0 +1,240 @@
+"""The server's safety defaults, in one place: which Host headers are local, how big and how slow
+a request body may be, how long one answer may compute and how many heavy answers run at once.
+
+* :class:`Limits`: every cap as a named number (the tests shrink the time caps).
+* :class:`LocalOnly`: an ASGI middleware that refuses a Host header naming anything but this
+  machine (421; a web page on another site reaching ``127.0.0.1`` through DNS rebinding sends its
+  own host name) and reads a POST body whole before the app sees it, refusing one larger than the
+  cap (413) or slower than the body deadline (408), so a slow or huge upload never ties up a
+  worker thread.
+* :class:`HeavyLane`: a bounded number of heavy answers (Monte Carlo, exact enumeration, solves) at
+  once; the rest wait up to a short time in a bounded queue, then get 503.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pipeline.errors import InputError
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+T = TypeVar("T")
+
+#: host names that always mean this machine
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+
+#: HTTP status codes the safety layer answers with
+BAD_REQUEST = 400
+REQUEST_TIMEOUT = 408
+TOO_LARGE = 413
+MISDIRECTED = 421
+BUSY = 503
+
+#: bytes in a mebibyte
+MIB = 1 << 20
+#: longest text field (characters): a range naming every class is under 1,000
+MAX_TEXT = 4_000
+#: longest list field (pay edits, paytables compared, bets); seats are capped by the player limit
+MAX_LIST = 100
+#: most questions in one batch, and most lines in one showdown request
+MAX_BATCH = 1_000
+MAX_LINES = 100_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every cap the server enforces (defaults are the documented security defaults)."""
+
+    #: largest request body (bytes); a batch of 1,000 questions fits easily
+    max_body: int = 1 * MIB
+    #: seconds a client may take to send its whole body (slow partial bodies)
+    body_seconds: float = 10.0
+    #: most Monte Carlo deals one question may ask
+    max_samples: int = 20_000_000
+    #: seconds one answer may compute before the client gets 503 (Monte Carlo stops there)
+    answer_seconds: float = 30.0
+    #: seconds a job (an edited paytable's solve) may run
+    job_seconds: float = 300.0
+    #: heavy answers computing at once (the machine has 2 cores)
+    heavy_slots: int = 2
+    #: heavy answers allowed to wait for a slot; more get 503 at once
+    heavy_queue: int = 64
+    #: seconds a heavy answer waits for a slot before 503
+    queue_seconds: float = 15.0
+    #: jobs kept in memory (finished ones are dropped oldest first) and running or waiting at once
+    max_jobs: int = 64
+    pending_jobs: int = 4
+
+
+def host_name(header: str) -> str:
+    """The host part of a Host header (``[::1]:8765`` -> ``::1``, ``a.b:80`` -> ``a.b``)."""
+    h = header.strip().lower()
+    if h.startswith("["):
+        return h[1:h.index("]")] if "]" in h else h
+    if h.count(":") == 1:
+        return h.split(":", 1)[0]
+    return h
+
+
+def allowed_hosts(bind: str) -> frozenset[str]:
+    """The Host names accepted by a server bound to ``bind``: this machine's names, and the bound
+    address itself when the user chose another one on purpose."""
+    extra = {host_name(bind)} if bind not in ("0.0.0.0", "::", "") else set()
+    return LOCAL_HOSTS | extra
+
+
+async def _json_error(send: Send, status: int, message: str) -> None:
+    body = json.dumps({"error": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class LocalOnly:
+    """ASGI middleware: local Host headers only; POST bodies read whole under the size and time caps."""
+
+    def __init__(self, app: ASGIApp, limits: Limits, hosts: frozenset[str]) -> None:
+        self.app = app
+        self.limits = limits
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check one request, then hand it (with its body replayed) to the app."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        host = headers.get("host")
+        if host is None or host_name(host) not in self.hosts:
+            shown = (host or "(none)")[:100]
+            await _json_error(send, MISDIRECTED, f"host {shown!r} is not this machine: the server "
+                                                 "answers only requests addressed to localhost")
+            return
+        declared = headers.get("content-length")
+        if declared is not None:
+            if not declared.strip().isdigit():
+                await _json_error(send, BAD_REQUEST, f"bad Content-Length {declared[:40]!r}")
+                return
+            if int(declared) > self.limits.max_body:
+                await _json_error(send, TOO_LARGE, f"request body of {int(declared):,} bytes is over "
+                                                   f"the {self.limits.max_body:,}-byte limit")
+                return
+        if scope["method"] not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        deadline = time.monotonic() + self.limits.body_seconds
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                message = await asyncio.wait_for(receive(), timeout=max(left, 0.0))
+            except asyncio.TimeoutError:
+                await _json_error(send, REQUEST_TIMEOUT, f"request body not complete after "
+                                                         f"{self.limits.body_seconds:g} s")
+                return
+            if message["type"] == "http.disconnect":
+                return
+            part = message.get("body", b"")
+            size += len(part)
+            if size > self.limits.max_body:
+                await _json_error(send, TOO_LARGE, f"request body over the {self.limits.max_body:,}-byte limit")
+                return
+            chunks.append(part)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+class Busy(Exception):
+    """The heavy lane is full: the client gets 503 with this message."""
+
+
+class TimeCap(Exception):
+    """An answer ran past its time cap: the client gets 503 with this message."""
+
+
+class HeavyLane:
+    """At most ``slots`` heavy answers computing at once, each in a worker thread; up to ``queue``
+    more wait (in the event loop, holding no thread) ``wait`` seconds each, the rest get
+    :class:`Busy`. An answer not done after its cap gets :class:`TimeCap`; its slot stays taken
+    until the work really ends, so a flood of slow questions cannot pile up threads or memory."""
+
+    def __init__(self, slots: int, queue: int, wait: float) -> None:
+        self.slots = slots
+        self.queue = queue
+        self.wait = wait
+        self.waiting = 0
+        self._sem: asyncio.Semaphore | None = None
+        self._pool = ThreadPoolExecutor(slots, thread_name_prefix="heavy")
+
+    async def run(self, fn: Callable[[], T], cap: float) -> T:
+        """``fn()`` in a heavy slot, or :class:`Busy` / :class:`TimeCap`."""
+        if self._sem is None:  # made in the server's event loop
+            self._sem = asyncio.Semaphore(self.slots)
+        sem = self._sem
+        if self.waiting >= self.queue:
+            raise Busy(f"busy: {self.waiting} heavy requests are already waiting; retry later")
+        self.waiting += 1
+        try:
+            await asyncio.wait_for(sem.acquire(), timeout=self.wait)
+        except asyncio.TimeoutError:
+            raise Busy(f"busy: no heavy-request slot free within {self.wait:g} s; retry later") from None
+        finally:
+            self.waiting -= 1
+        loop = asyncio.get_running_loop()
+
+        def work() -> T:
+            try:
+                return fn()
+            finally:
+                loop.call_soon_threadsafe(sem.release)
+
+        fut = loop.run_in_executor(self._pool, work)
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), timeout=cap)
+        except asyncio.TimeoutError:
+            raise TimeCap(f"time cap: no answer after {cap:g} s; ask a smaller question") from None
+
+    def close(self) -> None:
+        """Stop the worker threads (running work finishes first)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def deadline_progress(seconds: float) -> Callable[[float, str], None]:
+    """A progress callback for an equity run that stops it (:class:`TimeCap`) after ``seconds``."""
+    end = time.monotonic() + seconds
+
+    def check(_fraction: float, _text: str) -> None:
+        if time.monotonic() > end:
+            raise TimeCap(f"time cap: the answer was stopped after {seconds:g} s; ask fewer samples "
+                          "or a smaller question")
+    return check
+
+
+def check_samples(samples: int | None, limits: Limits) -> None:
+    """Refuse a Monte Carlo sample count over the server's cap (the CLI has none)."""
+    if samples is not None and samples > limits.max_samples:
+        raise InputError(f"samples {samples:,} is over the server's limit of {limits.max_samples:,}")
