@@ -32,6 +32,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.constants import MAX_SAMPLES, SHARE_SCALE
+from pipeline.core.parallel import claim
 from pipeline.core.rng import seed_state
 from pipeline.equity.montecarlo.fixed import fixed_chunk, hist_to_sums
 from pipeline.equity.montecarlo.ranged import joint_chunk, prepare_joint, prepare_seats, range_chunk
@@ -44,6 +45,8 @@ DEFAULT_SAMPLES = 300_000
 CHUNK = 4096
 #: Chunks per parallel round when running to a target error or a time limit.
 ROUND_CHUNKS = 16
+#: Seconds of work per parallel round for a sample count (progress and Ctrl-C between rounds).
+ROUND_SECONDS = 0.25
 #: Deals per chunk when running to a target error or a time limit (small first rounds, so a
 #: loose target does not overshoot by much).
 TARGET_CHUNK = 1024
@@ -94,24 +97,35 @@ def _play_chunk(deals: int, seed: int, stream: int, board0_key: np.uint64,
 def mc_round(sizes: np.ndarray, seed: int, stream0: int, board0_key: np.uint64,
              board0_mask: np.uint64, r: int, deck: np.ndarray, n_random: int, keys: np.ndarray,
              offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
-             ranged: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
+             ranged: tuple[np.ndarray, ...], workers: int) -> tuple[np.ndarray, np.ndarray]:
     """Chunks ``stream0 .. stream0 + len(sizes) - 1`` (sizes[i] deals each), in parallel.
 
-    Returns (int64[chunks, P, N_COLS] per-seat sums, int64[chunks] assignment draws; -1 if
-    a chunk gave up on conflicting ranges). Seats are the ranged ones, described by
-    ``ranged`` (:func:`ranged_seats`), followed by ``n_random`` random hands; ``deck`` is
-    uint8.
+    Returns (int64[workers, P, N_COLS] per-seat sums, int64[workers] assignment draws; -1 if
+    a chunk gave up on conflicting ranges), one row per thread that took part: sum them. Seats
+    are the ranged ones, described by ``ranged`` (:func:`ranged_seats`), followed by
+    ``n_random`` random hands; ``deck`` is uint8. Each of ``workers`` threads (numba's thread
+    count, at most one per chunk) claims the next unplayed chunk when it is free, so a thread
+    the machine slows down delays no other; chunk ``k`` is always played on stream
+    ``stream0 + k`` and the sums are integers, so the result does not depend on which thread
+    played what.
     """
     hk, hm, multi, lo, size, hand_w, thr, ck, cm, tk, tm, tdeck, tthr = ranged
     nch = sizes.shape[0]
-    acc = np.zeros((nch, hk.shape[0] + n_random, N_COLS), np.int64)
-    tries = np.zeros(nch, np.int64)
-    # the chunk is a separate function: the same kernels inlined into the parallel loop body
-    # ran about 15 % slower
-    for ch in nb.prange(nch):
-        tries[ch] = _play_chunk(sizes[ch], seed, stream0 + ch, board0_key, board0_mask, r, deck,
-                                n_random, keys, offsets, ranks, flush, hk, hm, multi, lo, size,
-                                hand_w, thr, ck, cm, tk, tm, tdeck, tthr, acc[ch])
+    workers = max(1, min(nch, workers))  # (read in Python: numba cannot cache a kernel that asks)
+    acc = np.zeros((workers, hk.shape[0] + n_random, N_COLS), np.int64)
+    tries = np.zeros(workers, np.int64)
+    counter = np.zeros(1, np.int64)
+    # one iteration per thread; the chunk is a separate function: the same kernels inlined
+    # into the parallel loop body ran about 15 % slower
+    for w in nb.prange(workers):
+        while True:
+            ch = claim(counter, 1)
+            if ch >= nch:
+                break
+            t = _play_chunk(sizes[ch], seed, stream0 + ch, board0_key, board0_mask, r, deck,
+                            n_random, keys, offsets, ranks, flush, hk, hm, multi, lo, size,
+                            hand_w, thr, ck, cm, tk, tm, tdeck, tthr, acc[w])
+            tries[w] = -1 if t < 0 or tries[w] < 0 else tries[w] + t
     return acc, tries
 
 
@@ -192,7 +206,10 @@ def drive_rounds(play: Callable[[np.ndarray, int], tuple[np.ndarray, int]], seat
             left = samples - done
             if left <= 0:
                 break
-            n_ch = min(-(-left // CHUNK), 4 * ROUND_CHUNKS)
+            # rounds of about ROUND_SECONDS at the last round's pace (the first one short, as
+            # it also loads the kernels): every round ends in a join and a Python step
+            pace = round_deals / round_s if round_s > 0 else 0.0
+            n_ch = min(-(-left // CHUNK), max(4 * ROUND_CHUNKS, int(pace * ROUND_SECONDS / CHUNK)))
             sizes = np.full(n_ch, CHUNK, np.int64)
             sizes[-1] = left - CHUNK * (n_ch - 1) if left < CHUNK * n_ch else CHUNK
         else:
@@ -268,7 +285,8 @@ def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.nda
 
     def play(sizes: np.ndarray, stream0: int) -> tuple[np.ndarray, int]:
         acc, tr = mc_round(sizes, seed, stream0, np.uint64(board0_key), np.uint64(board0_mask),
-                           r, deck8, seats.n_random, keys, offsets, ranks, flush, ranged)
+                           r, deck8, seats.n_random, keys, offsets, ranks, flush, ranged,
+                           nb.get_num_threads())
         if (tr < 0).any():
             from pipeline.errors import InputError
 
