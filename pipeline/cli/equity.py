@@ -32,7 +32,8 @@ def print_result(out: dict[str, Any]) -> None:
     players = out.get("players", [])
     names = [f"{p['range']}" + (f" ({p['combos']} combos)" if p["combos"] > 1 and p["range"] != "random"
                                 else "") for p in players]
-    where = f" on {out['board']}" if out["board"] else " preflop"
+    stud = out.get("game") in ("stud", "stud-hi-lo", "razz")  # no board, no preflop
+    where = f" on {out['board']}" if out["board"] else ("" if stud else " preflop")
     others = [n for n in names[1:] if n != "random"]
     k = len(names) - 1 - len(others)
     if k:
