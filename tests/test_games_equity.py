@@ -242,3 +242,25 @@ def test_bad_forms_get_one_error_naming_the_form_and_game(
 def test_api_raises_input_error_for_bad_game(tables: Any) -> None:
     with pytest.raises(InputError, match="unknown game"):
         equity_seats(tables, "AsKs", game="pineapple")
+
+
+def test_the_http_api_agrees(tables: Any, artifacts: Any) -> None:
+    """POST /api/equity with ``game`` answers what the Python API answers."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from pipeline.serve.app import create_app
+
+    client = TestClient(create_app(artifacts), base_url="http://localhost")
+    for game in ("omaha-hi-lo", "razz"):
+        spot = make_spot(game, 3)
+        body = {"hero": spot["texts"][0], "vs": spot["texts"][1:], "opponents": 0,
+                "board": format_cards(spot["board"]), "dead": format_cards(spot["dead"]),
+                "game": game}
+        got = client.post("/api/equity", json=body)
+        assert got.status_code == 200, got.text
+        web = got.json()
+        api = json.loads(json.dumps(_ask(tables, spot).to_json()))
+        web.pop("seconds")
+        api.pop("seconds")
+        assert web == api

@@ -101,7 +101,7 @@ def answer(ctx: Context, kind: str, body: m.Body, limits: Limits,
             raise InputError(f"time {b.time:g}: at most {limits.answer_seconds:g} s on this server")
         return eq.equity(ctx, b.hero, b.vs, opponents=b.opponents, board=b.board, dead=b.dead,
                          exact=b.exact, samples=b.samples, stderr=b.stderr, time_limit=b.time,
-                         seed=b.seed, breakdown=b.breakdown,
+                         seed=b.seed, breakdown=b.breakdown, game=b.game,
                          progress=progress or deadline_progress(limits.answer_seconds))
     if kind == "preflop":
         return eq.preflop(ctx, b.hand, vs=b.vs, opponents=b.opponents)

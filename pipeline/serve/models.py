@@ -47,6 +47,8 @@ class EquityBody(Body):
     time: Annotated[Optional[float], Field(gt=0)] = None
     seed: Optional[Seed] = None
     breakdown: Annotated[Optional[int], Field(ge=0, le=OPPONENTS)] = None
+    #: holdem (default), omaha, omaha5, omaha6, omaha-hi-lo, short-deck, stud, stud-hi-lo, razz
+    game: Optional[Text] = None
 
 
 class PreflopBody(Body):
