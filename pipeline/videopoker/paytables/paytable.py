@@ -281,6 +281,11 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
         if key in seen:
             raise bad(f"duplicate of line {seen[key]} ({hand}): it could never pay")
         seen[key] = n
+        takers = covering_lines(lines, code, ranks, kicker)
+        if takers:
+            names = ", ".join(f"line {i + 1} ({lines[i].label})" for i in takers)
+            raise bad(f"{label}: every hand it pays is paid first by {names}, so it could never "
+                      "pay (a hand is paid by the first line it matches: move it above them)")
         lines.append(Line(hand, code, pays, ranks, kicker, label, at))
     labels = [ln.label for ln in lines]
     for i, lab in enumerate(labels):
@@ -289,6 +294,53 @@ def parse_paytable(text: str, where: str = "<paytable>", slug: str = "paytable")
                        lines[i].text_line)
     return Paytable(name.strip(), wild, tuple(lines), slug, jokers=jokers if wild == "joker" else 1,
                     tie_break=tie_break, reference=data.get("source", ""))
+
+
+#: Hand codes a line of another code matches too: a straight flush line pays royal flushes,
+#: natural and wild (see :func:`pipeline.videopoker.solver.classify._line_of`); no other line
+#: matches another code's hands.
+_ALSO_MATCHED_BY = {ROYAL: (STRAIGHT_FLUSH,), WILD_ROYAL: (STRAIGHT_FLUSH,)}
+
+
+def covering_lines(earlier: list[Line] | tuple[Line, ...], code: int, ranks: int = ALL_RANKS,
+                   kicker: int = ALL_RANKS) -> list[int]:
+    """Indexes of the ``earlier`` lines that between them match every hand a line of ``code``
+    (with its ``ranks`` and ``kicker`` filters) matches, so that line could never pay (a hand is
+    paid by the first line it matches); empty if some hand reaches it.
+
+    A quad hand is a (quad rank, kicker rank) pair of different ranks, trips and pairs a rank,
+    four deuces the rank of the fifth card; a straight flush line also takes royal flushes.
+
+    >>> sf = Line("straight flush", STRAIGHT_FLUSH, Fraction(50))
+    >>> covering_lines([sf], ROYAL), covering_lines([sf], FOUR_KIND)
+    ([0], [])
+    """
+    whole = [i for i, ln in enumerate(earlier) if ln.code in _ALSO_MATCHED_BY.get(code, ())]
+    if whole:
+        return whole[:1]
+    same = [i for i, ln in enumerate(earlier) if ln.code == code]
+    if code == FOUR_KIND:
+        # every (quad rank, kicker rank) of the line is some earlier quad line's
+        used: set[int] = set()
+        for r in range(13):
+            for k in range(13):
+                if k == r or not (ranks >> r & 1 and kicker >> k & 1):
+                    continue
+                hit = next((i for i in same if earlier[i].ranks >> r & 1 and earlier[i].kicker >> k & 1), None)
+                if hit is None:
+                    return []
+                used.add(hit)
+        return sorted(used)
+    # trips and pairs by rank, four deuces by the fifth card's rank; other hands have no
+    # filter, so only the same hand covers them (and that is a duplicate line)
+    mask = kicker if code == FOUR_DEUCES else ranks
+    masks = {i: (earlier[i].kicker if code == FOUR_DEUCES else earlier[i].ranks) for i in same}
+    covered = 0
+    for m in masks.values():
+        covered |= m
+    if mask & ~covered:
+        return []
+    return [i for i, m in masks.items() if m & mask]
 
 
 def check_pay(value: Any, bad: Callable[[str], Exception]) -> Fraction:
