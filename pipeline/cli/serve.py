@@ -60,11 +60,12 @@ def serve_cmd(
     import uvicorn
 
     from pipeline.errors import InputError
-    from pipeline.serve.app import create_app
+    from pipeline.serve.app import check_artifacts, create_app
 
     if not 1 <= port <= MAX_PORT:
         raise InputError(f"--port {port}: give 1 to {MAX_PORT}")
     _check_port(host, port)
+    check_artifacts(artifacts_dir())
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: listening on {host}: other machines can reach this server "
               "(requests must still name this host)", file=sys.stderr)
