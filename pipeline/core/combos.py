@@ -11,11 +11,21 @@ import numpy as np
 from pipeline.core.cards import BINOM
 from pipeline.core.parallel import even_chunk
 
+# The small helpers below are called from many kernels with literal constants, prange indices
+# (typed int64 and, in a parallel body, uint64) and plain integers: numba compiled one
+# specialization per mix (colex_chunk had twelve). Each public name is an inlined shim that
+# passes int64 to the one compiled worker.
 
-@nb.njit(cache=True, nogil=True)
+
+@nb.njit(cache=True, nogil=True, inline="always")
 def unrank_into(index: int, k: int, n: int, binom: np.ndarray, cards: np.ndarray) -> None:
     """Fill cards[0..k-1] with the ascending k-subset of 0..n-1 whose colex index is ``index``,
     and cards[k] = n (the sentinel :func:`next_combination` relies on)."""
+    _unrank_into(np.int64(index), np.int64(k), np.int64(n), binom, cards)
+
+
+@nb.njit(cache=True, nogil=True)
+def _unrank_into(index: int, k: int, n: int, binom: np.ndarray, cards: np.ndarray) -> None:
     rest = np.int64(index) + 0
     c = n - 1
     for i in range(k, 0, -1):
@@ -27,9 +37,14 @@ def unrank_into(index: int, k: int, n: int, binom: np.ndarray, cards: np.ndarray
     cards[k] = n
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def sort_small(x: np.ndarray, n: int) -> None:
     """Insertion sort of x[:n] in place (n <= 7: faster than a general sort)."""
+    _sort_small(x, np.int64(n))
+
+
+@nb.njit(cache=True, nogil=True)
+def _sort_small(x: np.ndarray, n: int) -> None:
     for i in range(1, n):
         v = x[i]
         j = i - 1
@@ -54,7 +69,7 @@ def next_combination(cards: np.ndarray) -> None:
         cards[t] = t
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def colex_chunk(total: int, nchunks: int, ch: int, first: int, k: int, n: int,
                 binom: np.ndarray) -> tuple[int, int, np.ndarray]:
     """Chunk ``ch`` of ``nchunks`` near-equal chunks of the k-subsets of 0..n-1 with colex index
@@ -64,6 +79,13 @@ def colex_chunk(total: int, nchunks: int, ch: int, first: int, k: int, n: int,
     Every parallel colex kernel starts a chunk this way (unrank once, then
     :func:`next_combination` per step), so the work splits evenly whatever the threads.
     """
+    return _colex_chunk(np.int64(total), np.int64(nchunks), np.int64(ch), np.int64(first),
+                        np.int64(k), np.int64(n), binom)
+
+
+@nb.njit(cache=True, nogil=True)
+def _colex_chunk(total: int, nchunks: int, ch: int, first: int, k: int, n: int,
+                 binom: np.ndarray) -> tuple[int, int, np.ndarray]:
     lo, hi = even_chunk(total, nchunks, ch)
     cards = np.empty(k + 1, np.int64)
     cards[k] = n

@@ -31,7 +31,7 @@ class CompileClock:
 
         clock = self
 
-        class _Listener(event.Listener):  # type: ignore[misc]  (numba is untyped)
+        class _Listener(event.Listener):
             def on_start(self, ev: Any) -> None:
                 clock._stack.append([_kernel_name(ev.data.get("dispatcher")), time.perf_counter(), 0.0])
 

@@ -137,7 +137,7 @@ def first_bad_seven(flat: np.ndarray) -> int:
     """Index of the first row of a flat uint8 array of 7-card rows that is not 7 distinct ids
     0..51, or -1."""
     n = flat.shape[0] // SEVEN
-    if _bad_sevens(flat, 0, n) == 0:
+    if _bad_sevens(flat, np.int64(0), n) == 0:  # not a literal 0: one specialization
         return -1
     for i in range(n):
         if _bad_sevens(flat, i, i + 1):

@@ -179,10 +179,12 @@ def _board_chunk(ch: int, n_chunks: int, fixed: np.ndarray, b0key: np.uint64, b0
                 live[m] = avail[i]
                 m += 1
             if nr == 1:
-                one_random_counts(live, m, bkey, bmask, keys, offsets, ranks, flush, fs, below,
+                # np.int64: m starts as a literal 0, which would compile a second
+                # specialization of each callee (typed before m's loop widens it)
+                one_random_counts(live, np.int64(m), bkey, bmask, keys, offsets, ranks, flush, fs, below,
                                   equal, ent_s, ent_n, rank_n)
             else:
-                score_live_pairs(live, m, bkey, bmask, keys, offsets, ranks, flush, pair_s)
+                score_live_pairs(live, np.int64(m), bkey, bmask, keys, offsets, ranks, flush, pair_s)
         for p in range(P):
             s = fs[p]
             greater, eqf = rivals(fs, p)
@@ -193,7 +195,7 @@ def _board_chunk(ch: int, n_chunks: int, fixed: np.ndarray, b0key: np.uint64, b0
                 poly[0] = below[p]
                 poly[1] = equal[p]
             elif nr > 1:
-                tuple_poly(pair_s, m, nr, s, dL, dE, NL, NE, poly)
+                tuple_poly(pair_s, np.int64(m), nr, s, dL, dE, NL, NE, poly)
             else:
                 poly[:] = 0
                 poly[0] = 1
@@ -219,7 +221,9 @@ def exact_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: in
     wsum = np.zeros(n_chunks, np.int64)
     b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     for ch in nb.prange(n_chunks):
-        _board_chunk(ch, n_chunks, fixed, b0key, b0mask, avail, r, nr, total_tuples, perms, keys,
+        # np.int64: a prange index is typed int64 and, in the parallel body, uint64 (two
+        # specializations of the callee otherwise)
+        _board_chunk(np.int64(ch), n_chunks, fixed, b0key, b0mask, avail, r, nr, total_tuples, perms, keys,
                      offsets, ranks, flush, binom, acc, wsum)
     return acc, wsum
 
@@ -233,7 +237,7 @@ def exact_serial(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: in
     acc = np.zeros((1, fixed.shape[0], 4), np.int64)
     wsum = np.zeros(1, np.int64)
     b0key, b0mask = hand_key(board0, board0.shape[0], keys)
-    _board_chunk(0, 1, fixed, b0key, b0mask, avail, r, nr, total_tuples, perms, keys, offsets,
+    _board_chunk(np.int64(0), np.int64(1), fixed, b0key, b0mask, avail, r, nr, total_tuples, perms, keys, offsets,
                  ranks, flush, binom, acc, wsum)
     return acc, wsum
 

@@ -285,10 +285,11 @@ def exact_kernel(hands: np.ndarray, board: np.ndarray, dead: np.int64, card_keys
     left = BOARD_CARDS - board.shape[0]
     if left == 0:
         one = np.ones(1, np.int64)
-        _settle(np.full(1, key), np.full(1, mask), one, 1, hkeys, hmasks, n, scores, offsets, ranks,
+        _settle(np.full(1, key), np.full(1, mask), one, np.int64(1), hkeys, hmasks, n, scores, offsets, ranks,
                 flush, acc, share_of, stats)
     else:
-        _walk(deck, nd, left, key, mask, suits, hkeys, hmasks, n, card_keys, offsets, ranks, flush,
+        # np.int64: nd starts as a literal 0 (a second specialization otherwise)
+        _walk(deck, np.int64(nd), left, key, mask, suits, hkeys, hmasks, n, card_keys, offsets, ranks, flush,
               binom, acc, stats, scores, share_of)
 
 

@@ -152,7 +152,8 @@ def _range_parallel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.nda
     n_chunks = tot_i.shape[0]
     b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     for ch in nb.prange(n_chunks):
-        _range_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
+        # np.int64: a prange index is also typed uint64 in the parallel body
+        _range_chunk(np.int64(ch), n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
                      hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
 
 

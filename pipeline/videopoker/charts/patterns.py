@@ -197,7 +197,8 @@ def _codes(hands: np.ndarray, deal_cat: np.ndarray, wild: int, high: int, group:
                         cc = kgroup[kick] if nk == 1 else 15
                     x = nk
                 else:
-                    win = _windows(rmask) if n > 0 else 0
+                    # np.int64: rmask starts as a literal 0 (a second specialization otherwise)
+                    win = _windows(np.int64(rmask)) if n > 0 else 0
                     one_suit = suited and (n >= 2 or w >= 1)
                     royal_ranks = (rmask >> TEN) << TEN == rmask
                     if one_suit and royal_ranks and tot >= 2:
@@ -206,14 +207,14 @@ def _codes(hands: np.ndarray, deal_cat: np.ndarray, wild: int, high: int, group:
                     elif one_suit and win > 0 and tot >= 2:
                         fam = SF_DRAW
                         a = win
-                        b = nhigh if high < NO_HIGH else _lowest(rmask)
+                        b = nhigh if high < NO_HIGH else _lowest(np.int64(rmask))
                     elif one_suit and tot >= 3:
                         fam = FLUSH_DRAW
                         b = nhigh
                     elif (not suited) and win > 0 and tot >= 4:
                         fam = STRAIGHT_DRAW
                         a = win
-                        b = nhigh if high < NO_HIGH else _lowest(rmask)
+                        b = nhigh if high < NO_HIGH else _lowest(np.int64(rmask))
                     elif nhigh == n and w == 0 and not (suited and n >= 2):
                         fam = HIGH
                         rset = rmask

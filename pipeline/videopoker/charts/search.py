@@ -171,7 +171,8 @@ def _first_second_one(i: int, ent_p: np.ndarray, k: np.ndarray, pos: np.ndarray,
 def first_second(ent_p: np.ndarray, k: np.ndarray, pos: np.ndarray, first: np.ndarray,
                   second: np.ndarray) -> None:
     for i in nb.prange(ent_p.shape[0]):
-        _first_second_one(i, ent_p, k, pos, first, second)
+        # np.int64: a prange index is also typed uint64 in the parallel body
+        _first_second_one(np.int64(i), ent_p, k, pos, first, second)
 
 
 @nb.njit(cache=True)

@@ -103,7 +103,8 @@ class DealClasses:
 
 def canonical_index(hands: np.ndarray) -> np.ndarray:
     """int64 colex index of each deal's canonical (suit-relabelled) representative."""
-    arr = np.ascontiguousarray(hands, dtype=np.uint8)
+    arr = np.ascontiguousarray(hands, dtype=np.uint8).view()
+    arr.flags.writeable = False  # one kernel specialization for table and computed deals
     out = np.empty(arr.shape[0], np.int64)
     _canonical(arr, VP_BINOM, out)
     return out

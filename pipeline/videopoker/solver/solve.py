@@ -129,11 +129,12 @@ def _solve(hands: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray, c3
             s2[m] = q
         best = 0
         for m in range(1, 32):
-            if _better(m, best, e, kept, s2, ways, mode):
+            # np.int64: best and second start as literals (0, -1), one specialization each
+            if _better(m, np.int64(best), e, kept, s2, ways, mode):
                 best = m
         second = -1
         for m in range(32):
-            if e[m] < e[best] and (second < 0 or _better(m, second, e, kept, s2, ways, mode)):
+            if e[m] < e[best] and (second < 0 or _better(m, np.int64(second), e, kept, s2, ways, mode)):
                 second = m
         best_out[i] = best
         best_num[i] = e[best]
@@ -176,7 +177,10 @@ def solve_holds(hands: np.ndarray, counts: list[np.ndarray], pay_cat: np.ndarray
     k_cat = pays.shape[0]
     out = Holds(np.empty((n, 32), np.float64), np.empty(n, np.uint8), np.empty(n, np.int64),
                 np.empty((n, k_cat), np.int64), np.empty(n, np.uint8), np.empty(n, np.int64))
-    h = np.ascontiguousarray(hands, dtype=np.uint8)
+    # a read-only view either way: deals read from a table are read-only, computed ones are
+    # not, and each kind would compile its own specialization of the kernel
+    h = np.ascontiguousarray(hands, dtype=np.uint8).view()
+    h.flags.writeable = False
     _solve(h, counts[0], counts[1], counts[2], counts[3], counts[4], pay_cat, pays, ways, mult,
            scale, TIE_CODES[tie_break], VP_BINOM, out.ev, out.best, out.best_num,
            out.best_counts, out.second, out.second_num)
@@ -229,7 +233,7 @@ def _final_counts_many(hands: np.ndarray, weight: np.ndarray, c0: np.ndarray, c1
                     e[m] *= hold_mult[m]
                 best = 0
                 for m in range(1, 32):
-                    if e[m] >= e[best] and _better(m, best, e, kept, s2, ways, mode):
+                    if e[m] >= e[best] and _better(m, np.int64(best), e, kept, s2, ways, mode):
                         best = m
                 f = weight[i] * hold_mult[best]
                 for p in range(k_cat):
