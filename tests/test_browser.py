@@ -36,7 +36,10 @@ DRIVER = "/usr/bin/chromedriver"
 #: the flags a headless run in a container needs, and no network beyond loopback
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync")
-WINDOW = "--window-size=1500,1000"
+WIDTH, HEIGHT = 1500, 1000
+WINDOW = f"--window-size={WIDTH},{HEIGHT}"
+#: tallest full-page screenshot
+MAX_SHOT = 2400
 SHOTS_ENV = "POKERTABLES_SCREENSHOTS"
 #: seconds a page waits for an answer (solves and Monte Carlo on a loaded 2-core machine)
 WAIT = 120
@@ -150,10 +153,22 @@ def cli_json(capsys: pytest.CaptureFixture[str], artifacts: Path, *args: str) ->
     return json.loads(out)
 
 
-def wait(d: WebDriver, ok: Callable[[WebDriver], Any], what: str, timeout: float = WAIT) -> Any:
-    """Wait until ``ok(d)`` is truthy; fail naming ``what`` and the page's error box if not."""
+class PageError(AssertionError):
+    """The page showed an error while a test waited for an answer."""
+
+
+def wait(d: WebDriver, ok: Callable[[WebDriver], Any], what: str, timeout: float = WAIT,
+         errors: bool = False) -> Any:
+    """Wait until ``ok(d)`` is truthy; fail naming ``what`` and the page's error box if not, or
+    at once when the error box shows (unless ``errors``: the test expects one)."""
+    def check(d: WebDriver) -> Any:
+        if not errors and d.find_element(By.ID, "error").is_displayed():
+            raise PageError(f"waiting for {what}, the page showed: {d.find_element(By.ID, 'error-text').text}")
+        return ok(d)
     try:
-        return WebDriverWait(d, timeout, poll_frequency=0.1).until(ok)
+        return WebDriverWait(d, timeout, poll_frequency=0.1).until(check)
+    except PageError:
+        raise
     except Exception:
         err = d.find_element(By.ID, "error-text").text
         raise AssertionError(f"page never showed {what}; error box: {err!r}") from None
@@ -226,16 +241,21 @@ def range_fill(answer: dict[str, Any]) -> dict[str, float]:
 
 
 def shot(d: WebDriver, shots: Path, name: str) -> None:
-    d.save_screenshot(str(shots / f"{name}.png"))
+    """A screenshot of the whole page, below the window's bottom too (capped at MAX_SHOT px)."""
+    width, height = d.execute_script("const e = document.documentElement; return [e.scrollWidth, e.scrollHeight];")
+    png = d.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": width, "height": min(height, MAX_SHOT), "scale": 1}})["data"]
+    (shots / f"{name}.png").write_bytes(base64.b64decode(png))
 
 
-def set_seat(d: WebDriver, i: int, text: str) -> None:
+def set_seat(d: WebDriver, i: int, text: str, errors: bool = False) -> None:
     """Type a seat's range and wait until the server has counted it."""
     type_into(seat_row(d, i).find_element(By.TAG_NAME, "input"), text)
     want = "random" if text in ("", "random") else None
-    wait(d, lambda d: idle(d) and (seat_combos(d, i) == want if want else seat_combos(d, i) not in ("", "random"))
-         and seat_text(d, i) == text, f"seat {i} counted")
     time.sleep(DEBOUNCE)
+    wait(d, lambda d: idle(d) and (seat_combos(d, i) == want if want else seat_combos(d, i) not in ("", "random"))
+         and seat_text(d, i) == text, f"seat {i} counted", errors=errors)
     wait(d, idle, "the seat's answer")
 
 
@@ -384,17 +404,19 @@ def test_monte_carlo_same_seed_same_numbers(driver: WebDriver, server: str, arti
 def test_breakdown_heatmap(driver: WebDriver, server: str, shots: Path) -> None:
     d = driver
     open_view(d, server, "equity")
-    set_seat(d, 0, "AK,QQ,T9s")
+    hero = "99+,AJ+,KQ,KJs,QJs,JTs,T9s,98s,A5s-A2s"
+    set_seat(d, 0, hero)
     type_into(by_id(d, "eq-board"), "Ks 9d 4c")
     time.sleep(DEBOUNCE)
     wait(d, idle, "the board counted")
     by_id(d, "eq-bd-run").click()
     wait(d, lambda d: idle(d) and d.find_elements(By.CSS_SELECTOR, "#eq-heat .cell.on"), "the heatmap")
-    a = api(server, "equity", {"hero": "AK,QQ,T9s", "vs": ["random"], "board": "Ks 9d 4c", "breakdown": 0})
+    a = api(server, "equity", {"hero": hero, "vs": ["random"], "board": "Ks 9d 4c", "breakdown": 0})
     want = {c["hand"]: c["equity"] for c in a["breakdown"]["classes"]}
     got = d.execute_script("return [...document.querySelectorAll('#eq-heat .cell.on')]"
                            ".map(c => [c.dataset.cls, +c.dataset.equity]);")
-    assert dict(got) == want and set(want) == {"AKs", "AKo", "QQ", "T9s"}
+    assert dict(got) == want
+    assert set(want) == {c["class"] for c in api(server, "range", {"range": hero})["classes"]}
     qq = cell(d, "eq-heat", "QQ")
     assert qq.find_element(By.TAG_NAME, "b").text == f"{100 * want['QQ']:.1f}"
     shot(d, shots, "equity-breakdown")
@@ -405,16 +427,16 @@ def test_error_display(driver: WebDriver, server: str, shots: Path) -> None:
     open_view(d, server, "equity")
     assert not by_id(d, "error").is_displayed()
     type_into(seat_row(d, 0).find_element(By.TAG_NAME, "input"), "AsXs")
-    wait(d, lambda d: by_id(d, "error").is_displayed(), "the error box")
+    wait(d, lambda d: by_id(d, "error").is_displayed(), "the error box", errors=True)
     want = api(server, "range", {"range": "AsXs", "board": "", "dead": ""})["error"]
     assert by_id(d, "error-text").text == want and "'Xs'" in want
     shot(d, shots, "error")
     # the equity button shows the equity endpoint's own message for the same seat
     by_id(d, "eq-run").click()
     want2 = api(server, "equity", {"hero": "AsXs", "vs": ["random"], "board": "", "dead": ""})["error"]
-    wait(d, lambda d: by_id(d, "error-text").text == want2, "the equity error")
+    wait(d, lambda d: by_id(d, "error-text").text == want2, "the equity error", errors=True)
     # a good answer clears it
-    set_seat(d, 0, "AsKs")
+    set_seat(d, 0, "AsKs", errors=True)
     assert not by_id(d, "error").is_displayed()
 
 
@@ -604,7 +626,9 @@ def test_break_even_and_compare(driver: WebDriver, server: str, shots: Path) -> 
             d.find_element(By.CSS_SELECTOR, f"#vp-cmp-games option[value='{slug}']")).key_up(Keys.CONTROL).perform()
     by_id(d, "vp-cmp-run").click()
     wait(d, lambda d: idle(d) and d.find_elements(By.CSS_SELECTOR, "#vp-cmp td"), "the comparison")
-    cmp = api(server, "vp/compare", {"paytables": ["jacks-or-better-9-6", "jacks-or-better-8-5"]})
+    chosen = [o.get_attribute("value") for o in Select(by_id(d, "vp-cmp-games")).all_selected_options]
+    assert sorted(chosen) == ["jacks-or-better-8-5", JACKS]
+    cmp = api(server, "vp/compare", {"paytables": chosen})
     got = d.execute_script("return [...document.querySelectorAll('#vp-cmp tr:nth-child(2) td')]"
                            ".map(c => [c.dataset.slug, c.dataset.returnExact, c.textContent]);")
     assert got == [[g["slug"], g["return_exact"], f"{100 * g['return']:.4f}%"] for g in cmp["games"]]

@@ -629,6 +629,13 @@ async function searchGames() {
   return rows;
 }
 
+// "1 in 40,391" for a probability: how players read a line's frequency
+function oneIn(p) {
+  const n = 1 / p;
+  return n < 100 ? n.toFixed(2) : Math.round(n).toLocaleString('en');
+}
+const exact = (text) => Frac.parse(text).toString();
+
 function renderPays(answer) {
   vp.lines = answer.lines;
   const body = $('vp-pays'); body.replaceChildren();
@@ -638,10 +645,11 @@ function renderPays(answer) {
     input.classList.toggle('edited', orig != null && String(orig) !== String(ln.pays));
     input.addEventListener('input', payEdited);
     body.append(el('tr', {}, el('td', { text: ln.hand }), el('td', { class: 'num' }, input),
-      el('td', { class: 'num', text: ln.probability.toExponential(4) }),
+      el('td', { class: 'num', title: String(ln.probability), text: ln.probability ? `1 in ${oneIn(ln.probability)}` : 'never' }),
       el('td', { class: 'num', text: pct(ln.return, 4) })));
   }
   $('vp-return').textContent = `return ${pct(answer.return, 4)} (${answer.return_exact}) · variance ${answer.variance.toFixed(2)}`;
+  $('vp-game-return').textContent = `optimal play returns ${pct(answer.return, 4)}; hits ${pct(answer.bankroll ? answer.bankroll.hit_frequency : null, 2)} of hands`;
   $('vp-return').dataset.returnExact = answer.return_exact;
   vp.name = answer.name;
   $('vp-name').textContent = answer.name;
@@ -716,6 +724,8 @@ async function deal() {
   $('vp-draw').disabled = false;
 }
 
+function holdName(hold) { return !hold || hold === 'none' ? 'nothing (draw five)' : hold; }
+
 function renderCards() {
   const box = $('vp-cards'); box.replaceChildren();
   vp.cards.forEach((card, i) => {
@@ -751,16 +761,16 @@ async function draw() {
   v.dataset.costExact = g.cost_exact; v.dataset.bestHold = g.best_hold; v.dataset.optimal = g.optimal;
   v.replaceChildren(
     el('strong', { text: g.optimal ? 'Correct.' : 'Mistake.' }), ' ',
-    g.optimal ? `Your hold ${hold} is the best (EV ${g.ev_exact} = ${g.ev.toFixed(5)}).`
-      : el('span', {}, `Your hold ${hold}: EV ${g.ev_exact} = ${g.ev.toFixed(5)}. Best: `,
-        el('b', { class: 'besthold', text: g.best_hold }), ` EV ${g.best_ev_exact} = ${g.best_ev.toFixed(5)}. Cost `,
-        el('b', { class: 'cost', text: g.cost_exact }), ` = ${g.cost.toFixed(5)} per coin (rank ${g.rank} of 32).`));
+    g.optimal ? `Your hold ${holdName(hold)} is the best: EV ${exact(g.ev_exact)} = ${g.ev.toFixed(5)}.`
+      : el('span', {}, `You held ${holdName(hold)}: EV ${exact(g.ev_exact)} = ${g.ev.toFixed(5)}. Best: `,
+        el('b', { class: 'besthold', text: holdName(g.best_hold) }), `, EV ${exact(g.best_ev_exact)} = ${g.best_ev.toFixed(5)}. Cost `,
+        el('b', { class: 'cost', text: exact(g.cost_exact) }), ` = ${g.cost.toFixed(5)} per coin bet (rank ${g.rank} of 32).`));
   const body = $('vp-holds').querySelector('tbody'); body.replaceChildren();
   h.holds.forEach((r, i) => {
     const played = r.hold === g.hold || (hold === 'none' && r.held === 0);
     body.append(el('tr', { class: `${r.best ? 'best' : ''}${played ? ' played' : ''}`, dataset: { evExact: r.ev_exact, hold: r.hold } },
-      el('td', { text: String(i + 1) }), el('td', { text: r.hold || '(draw five)' }),
-      el('td', { class: 'num', text: r.ev_exact }), el('td', { class: 'num', text: r.ev.toFixed(5) }),
+      el('td', { text: String(i + 1) }), el('td', { text: r.held ? r.hold : 'draw five' }),
+      el('td', { class: 'num', text: exact(r.ev_exact) }), el('td', { class: 'num', text: r.ev.toFixed(5) }),
       el('td', { class: 'num', text: r.cost ? r.cost.toFixed(5) : '' })));
   });
   $('vp-holds').hidden = false;
@@ -771,6 +781,7 @@ async function showChart() {
   const card = $('vp-chart');
   card.replaceChildren(
     el('h3', { text: `${a.name}: strategy` }),
+    el('p', { class: 'chartnote pays', text: `Pays: ${vp.lines.map((ln) => `${ln.hand} ${ln.pays}`).filter((t) => !t.endsWith(' 0')).join(' · ')}` }),
     el('p', { class: 'chartnote', text: 'Hold the first line that fits the deal.' }),
     el('ol', { class: 'chartlines' }, ...a.lines.map((ln) => el('li', { dataset: { line: ln.line } }, ln.hold))),
     el('p', { class: 'chartnote', text: `Playing this chart returns ${pct(a.chart_return, 4)} (${a.chart_return_exact}); perfect play ${pct(a.optimal_return, 4)}; cost ${a.cost_exact} per coin.` }),
