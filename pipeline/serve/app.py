@@ -22,7 +22,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pipeline.answers import Context
 from pipeline.errors import ArtifactError, InputError, PokertablesError
@@ -207,6 +209,10 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"error": _validation_message(exc)}, status_code=UNPROCESSABLE)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
     @app.exception_handler(PokertablesError)
     async def _user(_request: Request, exc: PokertablesError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=BAD_REQUEST)
@@ -323,15 +329,18 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
                     out.append(answer(ctx, q.kind, parsed, lim, stop))
                 except PokertablesError as exc:
                     out.append({"error": str(exc)})
-                except ValueError as exc:  # a pydantic ValidationError
+                except ValidationError as exc:
                     out.append({"error": _validation_message(exc)})
             return out
         return {"answers": await lane.run(run_all, lim.answer_seconds)}
 
     @app.post("/api/jobs")
-    async def start_job(body: m.Question) -> dict[str, Any]:
+    async def start_job(body: m.Question) -> Any:
         """Start long work (an edited paytable's solve) in the background: its id."""
-        parsed = m.MODELS[body.kind].model_validate(body.body)
+        try:
+            parsed = m.MODELS[body.kind].model_validate(body.body)
+        except ValidationError as exc:
+            return JSONResponse({"error": _validation_message(exc)}, status_code=UNPROCESSABLE)
         return {"id": jobs.start(body.kind, parsed)}
 
     @app.get("/api/jobs/{job_id}")

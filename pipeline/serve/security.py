@@ -42,6 +42,10 @@ BUSY = 503
 
 #: bytes in a mebibyte
 MIB = 1 << 20
+#: a body declared or sent over the cap is read and dropped up to this size before the 413, so an
+#: ordinary client (which sends its whole body before reading) gets the answer rather than a reset
+#: connection; anything larger is answered at once
+DRAIN_BYTES = 32 * MIB
 #: longest text field (characters): a range naming every class is under 1,000
 MAX_TEXT = 4_000
 #: longest list field (pay edits, paytables compared, bets); seats are capped by the player limit
@@ -123,16 +127,15 @@ class LocalOnly:
                                                  "answers only requests addressed to localhost")
             return
         declared = headers.get("content-length")
-        if declared is not None:
-            if not declared.strip().isdigit():
-                await _json_error(send, BAD_REQUEST, f"bad Content-Length {declared[:40]!r}")
-                return
-            if int(declared) > self.limits.max_body:
-                await _json_error(send, TOO_LARGE, f"request body of {int(declared):,} bytes is over "
-                                                   f"the {self.limits.max_body:,}-byte limit")
-                return
-        if scope["method"] not in ("POST", "PUT", "PATCH"):
+        if declared is not None and not declared.strip().isdigit():
+            await _json_error(send, BAD_REQUEST, f"bad Content-Length {declared[:40]!r}")
+            return
+        if scope["method"] not in ("POST", "PUT", "PATCH") and not declared:
             await self.app(scope, receive, send)
+            return
+        too_large = f"request body over the {self.limits.max_body:,}-byte limit"
+        if declared is not None and int(declared) > DRAIN_BYTES:
+            await _json_error(send, TOO_LARGE, f"request body of {int(declared):,} bytes: {too_large}")
             return
         chunks: list[bytes] = []
         size = 0
@@ -149,11 +152,15 @@ class LocalOnly:
                 return
             part = message.get("body", b"")
             size += len(part)
+            more = message.get("more_body", False)
             if size > self.limits.max_body:
-                await _json_error(send, TOO_LARGE, f"request body over the {self.limits.max_body:,}-byte limit")
-                return
+                chunks.clear()  # dropped: only counted from here on
+                if size > DRAIN_BYTES or not more:
+                    await _json_error(send, TOO_LARGE, too_large)
+                    return
+                continue
             chunks.append(part)
-            if not message.get("more_body", False):
+            if not more:
                 break
         body = b"".join(chunks)
         sent = False
