@@ -145,3 +145,57 @@ def test_cli_breakdown_json_and_errors(artifacts: Any) -> None:
     assert_one_error(run_cli("-a", str(artifacts), "equity", "AK", "--breakdown", "--time", "1"),
                      "--time")
     assert_one_error(run_cli("-a", str(artifacts), "equity", "As Ad Ks Kd", "--breakdown"), "Omaha")
+
+
+@pytest.mark.parametrize("hero,vs,seat,board,dead", [
+    ("AK", ["QQ,JJ"], 1, "Ks 9d 4c 2h", ""),
+    ("AK,QQ", ["88", "KQs,T9s"], 2, "8c 7d 2s 3h", ""),
+    ("TT+", ["AK", "77"], 1, "Qs Jd 4c 2h", "Ac"),
+])
+def test_any_seat_rows_equal_a_brute_force(tables: Any, hero: str, vs: list[str], seat: int,
+                                           board: str, dead: str) -> None:
+    # the brute force walks the deals with the split seat's hand first (seat order does not
+    # change who wins a deal); the other seats keep the answer of the question as asked
+    b = parse_cards(board)
+    d = parse_cards(dead) if dead else []
+    texts = [hero, *vs]
+    others = [_hands(t, b + d) for i, t in enumerate(texts) if i != seat]
+    want = _brute_rows(tables, _hands(texts[seat], b + d), others, b, d)
+    bd = equity_breakdown(tables, hero, vs, None, board, dead, seat=seat)
+    got = {tuple(sorted(parse_cards(r.label))): (r.frequency_exact, r.equity_exact) for r in bd.combos}
+    assert got == want and len(want) >= 5
+    plain = equity_seats(tables, hero, vs, None, board, dead)
+    j = bd.to_json()
+    assert j["breakdown"]["seat"] == seat and j["breakdown"]["player"] == f"vs{seat}"
+    assert j["breakdown"]["range"] == plain.players[seat]["range"]
+    for i, p in enumerate(j["players"]):
+        assert p["player"] == plain.players[i]["player"]
+        assert p["equity"] == pytest.approx(plain.players[i]["equity"], abs=1e-12)
+    # the split seat's answer is its rows' frequency-weighted mean
+    mean = sum(f * e for f, e in want.values())
+    assert j["players"][seat]["equity"] == pytest.approx(float(mean), abs=1e-12)
+
+
+def test_random_opponent_seat_splits_into_its_hands(tables: Any) -> None:
+    # seat 1 is a random hand: 45 live combos against AA on a full board, each dealt alike
+    bd = equity_breakdown(tables, "As Ad", [], 1, "Kh Qh 7c 5d 2s", "", seat=1)
+    assert len(bd.combos) == 45 * 44 // 2
+    assert all(r.frequency_exact == Fraction(1, 990) for r in bd.combos)
+    wins = {r.label for r in bd.combos if r.equity_exact == 1}
+    # the hands beating aces there: two pair or better made with the board (sets, K-Q ...)
+    assert "Kd Kc" in wins and "Kd Qd" in wins and "Ac Kd" not in wins
+
+
+def test_cli_breakdown_seat(artifacts: Any) -> None:
+    r = run_cli("-a", str(artifacts), "equity", "AK", "--vs", "QQ,JJ", "--board", "Ks 9d 4c",
+                "--breakdown-seat", "1", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["breakdown"]["seat"] == 1 and d["breakdown"]["range"] == "QQ,JJ"
+    assert sorted(c["hand"] for c in d["breakdown"]["classes"]) == ["JJ", "QQ"]
+    assert len(d["breakdown"]["combos"]) == 12 and d["players"][0]["range"] == "AK"
+    t = run_cli("-a", str(artifacts), "equity", "AK", "--vs", "QQ,JJ", "--board", "Ks 9d 4c",
+                "--breakdown-seat", "1")
+    assert "  vs1 (QQ,JJ) by class:" in t.stdout.splitlines()
+    assert_one_error(run_cli("-a", str(artifacts), "equity", "AK", "--vs", "QQ", "--breakdown-seat",
+                             "2"), "breakdown seat 2")

@@ -23,6 +23,8 @@ WEIGHT_DIGITS = 4
 NAME_WIDTH = 28
 #: Decimals of the percentages in the hits tables.
 PCT_DIGITS = 2
+#: The seat ``--breakdown`` splits by default (its rows print without a seat name).
+HERO_SEAT = 0
 #: Indent of a hits category's combos under its row.
 COMBO_INDENT = "    "
 
@@ -87,6 +89,9 @@ def equity_cmd(
     breakdown: bool = typer.Option(False, "--breakdown",
                                    help="also each combo and class of the hero's range: its share "
                                         "of the deals and its equity"),
+    breakdown_seat: Optional[int] = typer.Option(None, "--breakdown-seat", metavar="SEAT",
+                                                 help="--breakdown of another seat's range: 0 the "
+                                                      "hero, 1 vs1, 2 vs2 ... (the seat column)"),
 ) -> None:
     """Win, tie, lose and pot equity (a k-way tie pays 1/k) of every seat.
 
@@ -98,11 +103,14 @@ def equity_cmd(
     from pipeline.answers import Context
     from pipeline.answers.equity import HERO, equity
 
+    if breakdown_seat is not None:
+        breakdown = True
     update, close = progress_bar()
     try:
         out = equity(Context(artifacts_dir()), " ".join(hero), vs or [], opponents=opponents,
                      board=board, dead=dead, exact=exact, samples=samples, stderr=stderr,
-                     time_limit=time_limit, seed=seed, breakdown=HERO if breakdown else None,
+                     time_limit=time_limit, seed=seed,
+                     breakdown=(HERO if breakdown_seat is None else breakdown_seat) if breakdown else None,
                      progress=None if breakdown else update, game=game)
     finally:
         close()
@@ -130,10 +138,11 @@ def print_split(out: dict[str, Any]) -> None:
 
 
 def print_breakdown(out: dict[str, Any]) -> None:
-    """The hero's classes and combos sorted by equity, under the answer."""
-    for title, rows in (("by class", out["breakdown"]["classes"]),
-                        ("by combo", out["breakdown"]["combos"])):
-        typer.echo(f"  {title}:")
+    """The split seat's classes and combos sorted by equity, under the answer."""
+    bd = out["breakdown"]
+    whose = f"{bd['player']} ({bd['range']}) " if bd.get("seat", HERO_SEAT) != HERO_SEAT else ""
+    for title, rows in (("by class", bd["classes"]), ("by combo", bd["combos"])):
+        typer.echo(f"  {whose}{title}:")
         typer.echo(f"    {'hand':<7} {'combos':>6} {'weight':>6} {'freq %':>7} {'win %':>7} "
                    f"{'tie %':>7} {'equity %':>8} {'± stderr':>8}")
         for r in rows:

@@ -37,6 +37,8 @@ from pipeline.errors import InputError
 MAX_ASSIGNMENT_VISITS = 2_000_000_000
 #: Monte Carlo rows get at least this many deals each.
 MIN_ROW_SAMPLES = 2_000
+#: the seat split when none is named
+HERO = 0
 
 
 @nb.njit(cache=True)
@@ -105,11 +107,16 @@ class Breakdown:
     result: EquityResult
     combos: list[BreakdownRow]
     classes: list[BreakdownRow]
+    #: the seat whose range is split (0 = the hero)
+    seat: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """The engine's JSON answer plus ``breakdown: {combos: [...], classes: [...]}``."""
+        """The engine's JSON answer plus ``breakdown: {seat, player, range, combos: [...],
+        classes: [...]}`` (``player``: the seat's name in ``players``, ``hero`` or ``vsN``)."""
         out = self.result.to_json()
-        out["breakdown"] = {"combos": [r.to_json() for r in self.combos],
+        p = self.result.players[self.seat]
+        out["breakdown"] = {"seat": self.seat, "player": p["player"], "range": p["range"],
+                            "combos": [r.to_json() for r in self.combos],
                             "classes": [r.to_json() for r in self.classes]}
         return out
 
@@ -117,12 +124,36 @@ class Breakdown:
 def equity_breakdown(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int | None = None,
                      board: str = "", dead: str = "", exact: bool | None = None,
                      samples: int | None = None, stderr: float | None = None,
-                     seed: int | None = None) -> Breakdown:
-    """The hero range's answer split by the hero's combo (see the module docstring).
+                     seed: int | None = None, seat: int = HERO) -> Breakdown:
+    """The answer with one seat's range split by that seat's combo (see the module docstring);
+    ``seat`` 0 is the hero, 1.. the ``vs`` seats in order, then the random opponents.
 
     Monte Carlo rows share the deals: ``samples`` (default :data:`DEFAULT_SAMPLES`) split over
     the combos, at least :data:`MIN_ROW_SAMPLES` each; ``stderr`` asks it of every row instead.
     """
+    if seat == HERO:
+        return _seat_breakdown(tables, hero, vs, opponents, board, dead, exact, samples, stderr,
+                               seed)
+    n_seats = len(parse_table(tables, hero, vs, opponents, board, dead).seats)  # checks -n too
+    texts = [hero, *vs, *["random"] * (n_seats - 1 - len(vs))]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(texts):
+        raise InputError(f"breakdown seat {seat!r}: give 0 (the hero) to {len(texts) - 1} "
+                         f"(the last of the {len(texts)} seats)")
+    # the seat's combos are the hero's of the same deal with that seat moved first; the other
+    # seats' answers come from the question as asked
+    moved = [texts[seat], *texts[:seat], *texts[seat + 1:]]
+    bd = _seat_breakdown(tables, moved[0], moved[1:], 0, board, dead, exact, samples, stderr, seed)
+    res = equity_seats(tables, hero, list(vs), opponents=opponents, board=board, dead=dead,
+                       exact=exact, samples=samples, stderr=stderr, seed=seed)
+    row = {**bd.result.players[0], "player": res.players[seat]["player"]}
+    res.players = [row if i == seat else p for i, p in enumerate(res.players)]
+    return Breakdown(res, bd.combos, bd.classes, seat)
+
+
+def _seat_breakdown(tables: Any, hero: str, vs: Sequence[str], opponents: int | None, board: str,
+                    dead: str, exact: bool | None, samples: int | None, stderr: float | None,
+                    seed: int | None) -> Breakdown:
+    """The hero range's answer split by the hero's combo."""
     if hole_cards_given(hero) == OMAHA_HOLE:
         raise InputError("--breakdown splits a hold'em range by combo; an Omaha hand is one combo")
     table = parse_table(tables, hero, vs, opponents, board, dead)
