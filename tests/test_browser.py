@@ -419,6 +419,11 @@ def test_breakdown_heatmap(driver: WebDriver, server: str, shots: Path) -> None:
     assert set(want) == {c["class"] for c in api(server, "range", {"range": hero})["classes"]}
     qq = cell(d, "eq-heat", "QQ")
     assert qq.find_element(By.TAG_NAME, "b").text == f"{100 * want['QQ']:.1f}"
+    by_id(d, "eq-run").click()  # the seats' totals: the breakdown's, up to float rounding
+    wait(d, lambda d: idle(d) and seat_row(d, 0).find_element(By.CSS_SELECTOR, "td.equity").get_attribute("data-value"),
+         "the seats' equity")
+    total = api(server, "equity", {"hero": hero, "vs": ["random"], "board": "Ks 9d 4c", "dead": ""})
+    assert seat_numbers(d, 0)["equity"] == total["equity"] == pytest.approx(a["equity"], abs=1e-12)
     shot(d, shots, "equity-breakdown")
 
 
@@ -430,6 +435,7 @@ def test_error_display(driver: WebDriver, server: str, shots: Path) -> None:
     wait(d, lambda d: by_id(d, "error").is_displayed(), "the error box", errors=True)
     want = api(server, "range", {"range": "AsXs", "board": "", "dead": ""})["error"]
     assert by_id(d, "error-text").text == want and "'Xs'" in want
+    assert "invalid" in str(seat_row(d, 0).find_element(By.TAG_NAME, "input").get_attribute("class"))
     shot(d, shots, "error")
     # the equity button shows the equity endpoint's own message for the same seat
     by_id(d, "eq-run").click()

@@ -286,7 +286,12 @@ function renderSeats() {
     const input = el('input', { class: 'range-text', value: seat.text, spellcheck: 'false',
       placeholder: 'random', 'aria-label': `range of ${seatName(i)}` });
     input.addEventListener('focus', () => selectSeat(i));
-    input.addEventListener('input', debounce(() => { seat.text = input.value; act(() => loadSeat(i)); }));
+    input.addEventListener('input', debounce(() => {
+      seat.text = input.value;
+      act(async () => {
+        try { await loadSeat(i); input.classList.remove('invalid'); } catch (e) { input.classList.add('invalid'); throw e; }
+      });
+    }));
     const res = seat.result || {};
     const num = (key) => el('td', { class: `num ${key}`, dataset: { value: res[key] ?? '' },
       text: pct(res[key]) + (key === 'equity' && res.stderr != null ? ` ±${(100 * res.stderr).toFixed(3)}` : '') });
@@ -416,6 +421,14 @@ async function runBreakdown() {
     cell.title = c ? `${c.hand}: ${pct(c.equity)} (${c.equity_exact || ''}), ${c.combos} combos` : '';
     cell.querySelector('b').textContent = c ? (100 * c.equity).toFixed(1) : '';
   }
+  const rows = [...res.breakdown.classes].sort((x, y) => y.equity - x.equity);
+  $('eq-bd-table').replaceChildren(
+    el('thead', {}, el('tr', {}, el('th', { text: 'Class' }), el('th', { class: 'num', text: 'Combos' }),
+      el('th', { class: 'num', text: 'Share' }), el('th', { class: 'num', text: 'Equity' }), el('th', { class: 'num', text: 'exact' }))),
+    el('tbody', {}, ...rows.map((c) => el('tr', { dataset: { cls: c.hand, equity: c.equity } },
+      el('td', {}, el('span', { class: 'swatch', style: `background:${heatColor(c.equity)}` }), c.hand),
+      el('td', { class: 'num', text: String(c.combos) }), el('td', { class: 'num', text: pct(c.frequency, 1) }),
+      el('td', { class: 'num', text: pct(c.equity, 2) }), el('td', { class: 'num exact', text: c.equity_exact || '' })))));
   $('eq-bd-info').textContent = `${seatName(seat)}: ${res.breakdown.classes.length} classes · ${res.method} · ${ms.toFixed(0)} ms`;
 }
 
