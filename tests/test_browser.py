@@ -14,9 +14,7 @@ import base64
 import json
 import os
 import shutil
-import socket
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -29,6 +27,7 @@ from typing import Any
 import pytest
 
 from tests.cli_runner import run_main
+from tests.serve_harness import running_server
 
 #: Debian's names for the browser and its driver
 BROWSERS = ("chromium", "chromium-browser")
@@ -43,7 +42,6 @@ MAX_SHOT = 2400
 SHOTS_ENV = "POKERTABLES_SCREENSHOTS"
 #: seconds a page waits for an answer (solves and Monte Carlo on a loaded 2-core machine)
 WAIT = 120
-SERVER_START = 300
 JACKS = "jacks-or-better-9-6"
 
 
@@ -80,26 +78,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 @pytest.fixture(scope="module")
 def server(artifacts: Path) -> Iterator[str]:
-    """The real server (``create_app`` on uvicorn) on a free loopback port, in a thread."""
-    import uvicorn
-
-    from pipeline.serve.app import create_app
-
-    app = create_app(artifacts)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + SERVER_START
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=30)
-    sock.close()
+    """The real server (``create_app`` on uvicorn) on a free loopback port: its address."""
+    with running_server(artifacts) as client:
+        yield f"http://{client.host}:{client.port}"
 
 
 @pytest.fixture(scope="module")
@@ -425,6 +406,16 @@ def test_breakdown_heatmap(driver: WebDriver, server: str, shots: Path) -> None:
     total = api(server, "equity", {"hero": hero, "vs": ["random"], "board": "Ks 9d 4c", "dead": ""})
     assert seat_numbers(d, 0)["equity"] == total["equity"] == pytest.approx(a["equity"], abs=1e-12)
     shot(d, shots, "equity-breakdown")
+    # any seat's breakdown: the second seat's range on the same board
+    set_seat(d, 1, "QQ+,KQs")
+    Select(by_id(d, "eq-bd-seat")).select_by_value("1")
+    by_id(d, "eq-bd-run").click()
+    wait(d, lambda d: idle(d) and "Seat 2" in by_id(d, "eq-bd-info").text, "the second seat's breakdown")
+    b = api(server, "equity", {"hero": hero, "vs": ["QQ+,KQs"], "board": "Ks 9d 4c", "dead": "", "breakdown": 1})
+    got = d.execute_script("return [...document.querySelectorAll('#eq-heat .cell.on')]"
+                           ".map(c => [c.dataset.cls, +c.dataset.equity]);")
+    assert dict(got) == {c["hand"]: c["equity"] for c in b["breakdown"]["classes"]}
+    assert set(dict(got)) == {"AA", "KK", "QQ", "KQs"}
 
 
 def test_error_display(driver: WebDriver, server: str, shots: Path) -> None:
