@@ -303,7 +303,8 @@ def test_the_checks_catch_what_they_forbid() -> None:
 @pytest.mark.parametrize(("source", "found"), [
     # a name from the parent package: the package (the old graph dropped this edge)
     ("from pipeline.cli.common import app", {"pipeline.cli.common"}),
-    ("from pipeline.equity import equity", {"pipeline.equity"}),
+    ("from pipeline.equity import MAX_OPPONENTS", {"pipeline.equity"}),
+    ("from pipeline.equity import equity", {"pipeline.equity.hand_api"}),  # a lazy export
     ("from pipeline.equity.tables import preflop", {"pipeline.equity.tables", "pipeline.equity.tables.preflop"}),
     ("import pipeline.equity.tables.preflop as pq", {"pipeline.equity.tables.preflop"}),
     ("from . import breakdown", {"pipeline.equity", "pipeline.equity.breakdown"}),
@@ -450,16 +451,18 @@ def test_the_command_line_never_opens_hdf5_itself() -> None:
 # ---------------------------------------------------------------- no module only tests call
 def _entry_points() -> set[str]:
     """Where the product starts: the console script (pyproject), ``python -m pipeline``, the
-    public names of ``pipeline`` (lazy exports) and every build stage module, which the stage
-    registry imports by name (``pipeline.build.stages.plan``: one module per ``STAGE_MODULES``
-    entry, nothing else in the folder)."""
+    public names of ``pipeline`` and ``pipeline.equity`` (lazy exports) and every build stage
+    module, which the stage registry imports by name (``pipeline.build.stages.plan``: one
+    module per ``STAGE_MODULES`` entry, nothing else in the folder)."""
     import pipeline
+    import pipeline.equity
     from pipeline.build.config import STAGE_MODULES
     from pipeline.core.files import parse_toml
 
     scripts = parse_toml((ROOT / "pyproject.toml").read_text(), "pyproject.toml")["project"]["scripts"]
     return ({"pipeline", "pipeline.__main__"} | {v.partition(":")[0] for v in scripts.values()}
             | {v.partition(":")[0] for v in pipeline._EXPORTS.values()}
+            | {v.partition(":")[0] for v in pipeline.equity._EXPORTS.values()}
             | {f"pipeline.build.stages.{s}" for s in STAGE_MODULES})
 
 

@@ -33,17 +33,10 @@ class CompileClock:
 
         class _Listener(event.Listener):
             def on_start(self, ev: Any) -> None:
-                clock._stack.append([_kernel_name(ev.data.get("dispatcher")), time.perf_counter(), 0.0])
+                clock.started(_kernel_name(ev.data.get("dispatcher")))
 
             def on_end(self, ev: Any) -> None:
-                name, start, nested = clock._stack.pop()
-                took = time.perf_counter() - start
-                clock.seconds[name] += took - nested
-                clock.compiles[name] += 1
-                if clock._stack:
-                    clock._stack[-1][2] += took
-                else:
-                    clock.total += took
+                clock.ended()
 
         self._listener = _Listener()
         event.register("numba:compile", self._listener)
@@ -55,13 +48,20 @@ class CompileClock:
 
         event.unregister("numba:compile", self._listener)
 
-    def merge(self, seconds: dict[str, float], compiles: dict[str, int], total: float) -> None:
-        """Add another process's figures (a warm worker's) to this clock's."""
-        for name, s in seconds.items():
-            self.seconds[name] += s
-        for name, n in compiles.items():
-            self.compiles[name] += n
-        self.total += total
+    def started(self, kernel: str) -> None:
+        """A compile of ``kernel`` began (inside the one under way, if any)."""
+        self._stack.append([kernel, time.perf_counter(), 0.0])
+
+    def ended(self) -> None:
+        """The innermost compile under way finished: charge it its time minus its nested ones."""
+        name, start, nested = self._stack.pop()
+        took = time.perf_counter() - start
+        self.seconds[name] += took - nested
+        self.compiles[name] += 1
+        if self._stack:
+            self._stack[-1][2] += took
+        else:
+            self.total += took
 
 
 def _kernel_name(dispatcher: Any) -> str:

@@ -31,7 +31,7 @@ import numpy as np
 from pipeline.core.cards import format_cards, parse_cards
 from pipeline.core.constants import DECK_SIZE, MAX_PLAYERS, SHARE_SCALE
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS
-from pipeline.equity.montecarlo.driver import DEFAULT_SAMPLES, check_stop_rule, run_mc, stop_note
+from pipeline.equity.montecarlo.stopping import DEFAULT_SAMPLES, check_stop_rule
 from pipeline.equity.ranges.parse import Range, parse_range, ranges_fit
 from pipeline.equity.spots.result import EquityResult, seat_row
 from pipeline.equity.spots.seats import Seats
@@ -223,10 +223,12 @@ def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int 
     mc_asked = samples is not None or stderr is not None or time_limit is not None
     if exact and mc_asked:
         raise InputError("choose either --exact or Monte Carlo (--samples/--stderr/--time)")
-    from pipeline.equity.games.spec import GAMES, get_game
+    other = None
+    if game is not None or hole_cards_given(hero) == OMAHA_HOLE:
+        # only then: the other games' module loads their numba kernels
+        from pipeline.equity.games.spec import GAMES, get_game
 
-    other = get_game(game) if game is not None else (
-        GAMES["omaha"] if hole_cards_given(hero) == OMAHA_HOLE else None)
+        other = get_game(game) if game is not None else GAMES["omaha"]
     if other is not None:
         from pipeline.equity.games.equity import game_equity
 
@@ -454,6 +456,9 @@ def _monte_carlo(tables: Any, table: Table, samples: int | None, stderr: float |
     bmask = sum(1 << c for c in table.board)
     if samples is None and stderr is None and time_limit is None:
         samples = DEFAULT_SAMPLES
+    # the Monte Carlo kernels load here, not with the engine: a table read never needs them
+    from pipeline.equity.montecarlo.driver import run_mc, stop_note
+
     tot = run_mc(seats, bkey, bmask, 5 - len(table.board), deck, ev.card_keys, ev.offsets,
                  ev.ranks, ev.flush, seed, samples=samples, target=stderr, time_limit=time_limit,
                  progress=progress)

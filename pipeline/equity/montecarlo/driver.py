@@ -36,11 +36,15 @@ from pipeline.core.parallel import claim
 from pipeline.core.rng import seed_state
 from pipeline.equity.montecarlo.fixed import fixed_chunk, hist_to_sums
 from pipeline.equity.montecarlo.ranged import joint_chunk, prepare_joint, prepare_seats, range_chunk
+from pipeline.equity.montecarlo.stopping import (  # noqa: F401  (the Monte Carlo names in one place)
+    DEFAULT_SAMPLES,
+    MAX_SECONDS,
+    MAX_STDERR,
+    MIN_STDERR,
+    check_stop_rule,
+)
 from pipeline.equity.spots.seats import Seats
 
-#: Default Monte Carlo sample count: shares lie in [0, 1] so a seat's variance is <= 1/4 and
-#: 0.5 / sqrt(300,000) < 0.1 percentage point.
-DEFAULT_SAMPLES = 300_000
 #: Deals per chunk (one generator stream each).
 CHUNK = 4096
 #: Chunks per parallel round when running to a target error or a time limit.
@@ -56,11 +60,6 @@ N_COLS = 5
 #: Give up on one deal after this many conflicting assignment draws in a row (ranges that
 #: hardly or never coexist): about 50 ms, so an impossible spot is an error, not a hang.
 MAX_TRIES = 1_000_000
-#: Bounds of the stopping rules: a target standard error below MIN_STDERR would need more than
-#: MAX_SAMPLES deals for any seat near 50 %; MAX_SECONDS is one hour.
-MIN_STDERR = 1e-5
-MAX_STDERR = 0.5
-MAX_SECONDS = 3600.0
 
 
 @nb.njit(cache=True)
@@ -150,23 +149,6 @@ class McTotals:
             var = (n * s2 - s1 * s1) / (n * (n - 1) * SHARE_SCALE * SHARE_SCALE)
             out[p] = math.sqrt(max(var, 0.0) / n)
         return out
-
-
-def check_stop_rule(samples: int | None, stderr: float | None, time_limit: float | None) -> None:
-    """:class:`InputError` unless at most one rule is given and it is a finite number in range
-    (the one check every Monte Carlo door uses, hold'em and Omaha alike)."""
-    from pipeline.errors import InputError, clip
-
-    if sum(v is not None for v in (samples, stderr, time_limit)) > 1:
-        raise InputError("choose one of --samples, --stderr and --time")
-    if samples is not None and (isinstance(samples, bool) or not 1 <= samples <= MAX_SAMPLES):
-        raise InputError(f"--samples must be 1 .. {MAX_SAMPLES:,}, got {clip(str(samples))}")
-    if stderr is not None and not (math.isfinite(stderr) and MIN_STDERR <= stderr <= MAX_STDERR):
-        raise InputError(f"--stderr must be a number from {MIN_STDERR:g} to {MAX_STDERR:g}, got "
-                         f"{clip(str(stderr))} (below {MIN_STDERR:g} needs over {MAX_SAMPLES:,} deals)")
-    if time_limit is not None and not (math.isfinite(time_limit) and 0 < time_limit <= MAX_SECONDS):
-        raise InputError(f"--time must be more than 0 and at most {MAX_SECONDS:g} seconds, got "
-                         f"{clip(str(time_limit))}")
 
 
 def stop_note(tot: McTotals, stderr: float | None, time_limit: float | None) -> str | None:
