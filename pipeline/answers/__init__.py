@@ -15,12 +15,21 @@ Nothing here prints or imports :mod:`pipeline.cli`.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from pipeline.query.tables import Tables
+    from pipeline.videopoker.paytables.paytable import Paytable
     from pipeline.videopoker.solver.deals import DealClasses
+
+#: games whose per-deal pay categories and subset counts are kept (about 13 MB each for a
+#: 52-card deck): a trainer grading deal after deal of an unbuilt or edited game pays the
+#: seconds of computing them once, not on every hand
+COUNTS_KEPT = 4
 
 
 class Context:
@@ -32,8 +41,10 @@ class Context:
     def __init__(self, artifacts: Path) -> None:
         self.artifacts = Path(artifacts)
         self._lock = threading.Lock()
+        self._computing = threading.Lock()
         self._tables: dict[str, Tables] = {}
         self._classes: dict[int, DealClasses] = {}
+        self._counts: OrderedDict[Any, tuple[np.ndarray, list[np.ndarray]]] = OrderedDict()
 
     def tables(self, rules: str | None = None) -> Tables:
         """The score tables of a rule set (None: the standard ones, without a rules file)."""
@@ -51,6 +62,29 @@ class Context:
             if deck_size not in self._classes:
                 self._classes[deck_size] = _deal_classes(self.artifacts, deck_size)
             return self._classes[deck_size]
+
+    def counts(self, pt: Paytable) -> tuple[np.ndarray, list[np.ndarray]]:
+        """:func:`compute_counts` of a game with no current artifact, kept for the next call.
+
+        Keyed by what decides a deal's pay category: the lines (hands, rank rules and pays: a
+        wild hand counts as its best-paying line) and the wild cards, not the game's name."""
+        from pipeline.videopoker.solver.analysis import check_pays, compute_counts
+
+        check_pays(pt)
+        key = (pt.wild, pt.jokers, pt.tie_break, pt.lines)
+        # one computation at a time: many requests for a new game wait for the first one's
+        # result instead of each computing it (seconds of both cores and ~13 MB apiece)
+        with self._computing:
+            with self._lock:
+                if key in self._counts:
+                    self._counts.move_to_end(key)
+                    return self._counts[key]
+            made = compute_counts(pt)
+            with self._lock:
+                self._counts[key] = made
+                while len(self._counts) > COUNTS_KEPT:
+                    self._counts.popitem(last=False)
+            return made
 
 
 def _deal_classes(folder: Path, deck_size: int) -> DealClasses:

@@ -135,7 +135,6 @@ def hold(ctx: Context, cards: str, paytable: str, pay: Sequence[str] = (),
     """``vp hold --json``: the EV of all 32 holds of a deal, best first (exact and decimal)."""
     from pipeline.videopoker.catalog.paytable_file import artifact_counts, current_artifact
     from pipeline.videopoker.paytables.deal_text import parse_deal, vp_cards_text
-    from pipeline.videopoker.solver.analysis import compute_counts
     from pipeline.videopoker.solver.holds import hold_table
 
     t0 = time.perf_counter()
@@ -146,7 +145,7 @@ def hold(ctx: Context, cards: str, paytable: str, pay: Sequence[str] = (),
         with artifact_counts(art) as (pay_cat, counts):  # reads only this deal's rows
             rows = hold_table(pt, ids, pay_cat, counts)
     else:
-        rows = hold_table(pt, ids, *compute_counts(pt))
+        rows = hold_table(pt, ids, *ctx.counts(pt))
     if text is not None:
         text.update(source="artifact" if art is not None else "computed now")
     return {"name": pt.name, "cards": vp_cards_text(ids), "best": rows[0]["hold"], "holds": rows,
@@ -158,7 +157,6 @@ def grade(ctx: Context, deal: str, hold: str, paytable: str = DEFAULT_GAME,
     """``vp grade --json``: the hold's EV against the best hold's, and what it costs."""
     from pipeline.videopoker.catalog.paytable_file import artifact_counts, current_artifact
     from pipeline.videopoker.paytables.deal_text import parse_deal, parse_hold, vp_cards_text
-    from pipeline.videopoker.solver.analysis import compute_counts
     from pipeline.videopoker.solver.holds import grade_hold
 
     t0 = time.perf_counter()
@@ -170,7 +168,7 @@ def grade(ctx: Context, deal: str, hold: str, paytable: str = DEFAULT_GAME,
         with artifact_counts(art) as (pay_cat, counts):  # reads only this deal's rows
             g = grade_hold(pt, ids, held, pay_cat, counts)
     else:
-        g = grade_hold(pt, ids, held, *compute_counts(pt))
+        g = grade_hold(pt, ids, held, *ctx.counts(pt))
     return {"name": pt.name, "cards": vp_cards_text(ids), **g,
             "seconds": round(time.perf_counter() - t0, 4)}
 
