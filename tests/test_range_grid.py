@@ -6,6 +6,8 @@ load into a table as they are."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -116,9 +118,10 @@ def test_mixed_weights_are_flagged() -> None:
     assert row.mixed and row.weight * 6 == 5.5
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, capture_output=True,
-                          text=True, check=False)
+                          text=True, check=False, env={**base, **(env or {})})
 
 
 def test_cli_json_rows_load_as_a_table() -> None:
@@ -155,3 +158,45 @@ def test_cli_text_grid_places_cells() -> None:
     assert ace == ["A", "1"] and lines[w + 3].split() == ["K", ".5"] and seven == ["7", "1"]
     assert "combos 22 (weighted 16); live 22 (weighted 16) of 1326 live hands" in lines
     assert np.count_nonzero(["live combos" == ln for ln in lines]) == 1
+
+
+def _layout_name(row: int, col: int) -> str:
+    """The class at a grid cell, from the layout rule: row/column 0 the ace, pairs on the
+    diagonal, suited above it (row = high rank), offsuit below (column = high rank)."""
+    hi, lo = RANKS[12 - min(row, col)], RANKS[12 - max(row, col)]
+    return hi + lo if row == col else hi + lo + ("s" if row < col else "o")
+
+
+def test_cli_text_grid_names_the_classes() -> None:
+    r = _cli("range", "AKs,[50]AKo[/50],77,T9s")
+    assert r.returncode == 0, r.stderr
+    assert "\x1b[" not in r.stdout  # piped: plain text
+    lines = r.stdout.splitlines()
+    c = lines.index("classes")
+    assert lines[c + 1].split() == list(RANKS[::-1])
+    grid = {}
+    for i, ln in enumerate(lines[c + 2:c + 15]):
+        assert ln[:2] == f" {RANKS[12 - i]}"
+        for j in range(13):
+            cell = ln[3 + 6 * j:3 + 6 * (j + 1)].strip()
+            if cell:
+                grid[(i, j)] = cell
+    assert grid == {k: _layout_name(*k) for k in [(0, 1), (1, 0), (7, 7), (4, 5)]}
+    assert set(grid.values()) == {"AKs", "AKo", "77", "T9s"}
+
+
+def test_cli_json_carries_the_class_grid() -> None:
+    out = json.loads(_cli("range", "QQ+", "--json").stdout)
+    assert [[_layout_name(i, j) for j in range(13)] for i in range(13)] == out["grid"]
+    assert {(r["row"], r["col"]): r["class"] for r in out["classes"]} == \
+        {(i, i): RANKS[12 - i] * 2 for i in range(3)}
+
+
+def test_cli_colour_on_request_only() -> None:
+    escape = re.compile(r"\x1b\[[0-9;]*m")
+    forced = _cli("range", "AKs,[50]AKo[/50]", env={"FORCE_COLOR": "1"}).stdout
+    assert escape.search(forced)
+    # the colours wrap the same text: stripped, the output is the plain one
+    plain = _cli("range", "AKs,[50]AKo[/50]").stdout
+    assert [ln.rstrip() for ln in escape.sub("", forced).splitlines()] == plain.splitlines()
+    assert not escape.search(_cli("range", "AKs", env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout)

@@ -95,8 +95,9 @@ def preflop(ctx: Context, hand: str, vs: str | None = None, opponents: int | Non
 
 
 def range_answer(ctx: Context, range: str, board: str = "", dead: str = "") -> dict[str, Any]:
-    """``range --json``: the 13x13 grid (each class's weight, combos, live combos), the totals
-    and the classes each ``N%`` token chose."""
+    """``range --json``: the 13x13 grid (each class's weight, combos, live combos), the totals,
+    the classes each ``N%`` token chose and ``grid``, the 169 class names as 13 rows (row and
+    column 0 the ace: pairs on the diagonal, suited above it, offsuit below)."""
     from pipeline.core.cards import format_cards
     from pipeline.equity.ranges.grid import board_and_dead, range_grid
     from pipeline.equity.ranges.parse import parse_range
@@ -114,7 +115,20 @@ def range_answer(ctx: Context, range: str, board: str = "", dead: str = "") -> d
         "combos": g.combos, "weighted": number(g.weighted), "live": g.live,
         "live_weighted": number(g.live_weighted), "live_hands": g.live_hands,
         "percent": [{"token": t, "classes": cl, "combos": n} for t, cl, n in g.percent],
+        "grid": class_grid(),
     }
+
+
+def class_grid() -> list[list[str]]:
+    """The 169 starting-hand class names in the 13x13 grid layout (``grid[row][col]``)."""
+    from pipeline.equity.hands.starting_hands import hand_classes
+    from pipeline.equity.ranges.grid import GRID_SIDE
+
+    _, names, rows, cols, _ = hand_classes()
+    grid = [[""] * GRID_SIDE for _ in range(GRID_SIDE)]
+    for name, r, c in zip(names, rows.tolist(), cols.tolist()):
+        grid[r][c] = name
+    return grid
 
 
 def hits(ctx: Context, range: str, board: str, dead: str = "") -> dict[str, Any]:

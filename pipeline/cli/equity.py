@@ -6,7 +6,9 @@ hands, ranges, random), ``preflop HAND|RANGE`` (read from the preflop tables), `
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sys
 import textwrap
 from collections import Counter
 from typing import Any, Optional
@@ -25,6 +27,12 @@ NAME_WIDTH = 28
 PCT_DIGITS = 2
 #: The seat ``--breakdown`` splits by default (its rows print without a seat name).
 HERO_SEAT = 0
+#: Colours of the range grid's cells (rich styles): a class at full weight, at a partial
+#: weight, with mixed weights, and a class with no live combo left.
+STYLE_FULL = "black on green3"
+STYLE_PARTIAL = "black on yellow3"
+STYLE_MIXED = "black on orange3"
+STYLE_DEAD = "dim"
 #: Indent of a hits category's combos under its row.
 COMBO_INDENT = "    "
 
@@ -178,15 +186,54 @@ def _weight_text(w: float) -> str:
     return s[1:] if s.startswith("0.") else s
 
 
-def _grid(title: str, cells: dict[tuple[int, int], str]) -> list[str]:
+#: a line of styled text: (text, rich style or "") pieces
+Styled = list[tuple[str, str]]
+
+
+def _grid(title: str, cells: dict[tuple[int, int], str],
+          styles: dict[tuple[int, int], str]) -> list[Styled]:
+    """A 13x13 grid under a rank header, each cell right-aligned in :data:`CELL` characters
+    and styled by ``styles`` when printed in colour."""
     from pipeline.core.cards import RANKS
 
     heads = RANKS[::-1]
-    lines = [title, "   " + "".join(h.rjust(CELL) for h in heads)]
+    lines: list[Styled] = [[(title, "bold")], [("   " + "".join(h.rjust(CELL) for h in heads), "bold")]]
     for i, h in enumerate(heads):
-        row = "".join(cells.get((i, j), "").rjust(CELL) for j in range(len(heads)))
-        lines.append(f" {h} {row}".rstrip())
+        last = max((j for j in range(len(heads)) if (i, j) in cells), default=-1)
+        line: Styled = [(f" {h} ", "bold")]
+        for j in range(last + 1):
+            text = cells.get((i, j), "")
+            line += [(" " * (CELL - len(text) - 1), ""), (" " + text, styles.get((i, j), ""))] \
+                if text else [(" " * CELL, "")]
+        lines.append(line)
     return lines
+
+
+def _cell_style(r: dict[str, Any]) -> str:
+    """Colour of a class: full weight, a partial weight, or mixed weights."""
+    if r["mixed"]:
+        return STYLE_MIXED
+    return STYLE_FULL if r["weight"] >= 1 else STYLE_PARTIAL
+
+
+def colour_wanted() -> bool:
+    """Colour only on a terminal (or with FORCE_COLOR), never with NO_COLOR or TERM=dumb."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return sys.stdout.isatty() or bool(os.environ.get("FORCE_COLOR"))
+
+
+def echo_styled(lines: list[Styled]) -> None:
+    """Print the lines, in colour when :func:`colour_wanted`, else as plain text."""
+    if not colour_wanted():
+        typer.echo("\n".join("".join(t for t, _ in ln).rstrip() for ln in lines))
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(force_terminal=True, highlight=False, soft_wrap=True)
+    for ln in lines:
+        console.print(Text.assemble(*[(t, st) if st else t for t, st in ln]))
 
 
 @app.command("range")
@@ -212,18 +259,24 @@ def range_cmd(
     if out["dead"]:
         head += f"   dead {out['dead']}"
     rows = out["classes"]
-    lines = [head, ""]
+    at = {(r["row"], r["col"]): r for r in rows}
+    style = {k: _cell_style(r) for k, r in at.items()}
+    live_style = {k: (style[k] if r["live"] else STYLE_DEAD) for k, r in at.items()}
+    lines: list[Styled] = [[(head, "")], []]
+    lines += _grid("classes", {k: r["class"] for k, r in at.items()}, style)
+    lines.append([])
     lines += _grid("weight (* = mixed weights in the class)",
-                   {(r["row"], r["col"]): _weight_text(r["weight"]) + ("*" if r["mixed"] else "") for r in rows})
-    lines.append("")
-    lines += _grid("live combos", {(r["row"], r["col"]): str(r["live"]) for r in rows})
-    lines.append("")
-    lines.append(f"combos {out['combos']} (weighted {_count(out['weighted'])}); live {out['live']} "
-                 f"(weighted {_count(out['live_weighted'])}) of {out['live_hands']} live hands")
+                   {k: _weight_text(r["weight"]) + ("*" if r["mixed"] else "") for k, r in at.items()},
+                   style)
+    lines.append([])
+    lines += _grid("live combos", {k: str(r["live"]) for k, r in at.items()}, live_style)
+    lines.append([])
+    lines.append([(f"combos {out['combos']} (weighted {_count(out['weighted'])}); live {out['live']} "
+                   f"(weighted {_count(out['live_weighted'])}) of {out['live_hands']} live hands", "")])
     for p in out["percent"]:
-        lines.append(f"{p['token']} chose {len(p['classes'])} classes, {p['combos']} combos: "
-                     f"{' '.join(p['classes'])}")
-    typer.echo("\n".join(lines))
+        lines.append([(f"{p['token']} chose {len(p['classes'])} classes, {p['combos']} combos: "
+                       f"{' '.join(p['classes'])}", "")])
+    echo_styled(lines)
 
 
 def _count(n: int | float) -> str:
