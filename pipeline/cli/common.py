@@ -186,16 +186,25 @@ class RichProgress:
 # ---------------------------------------------------------------- query progress
 #: A progress bar appears only for runs that last longer than this (s).
 PROGRESS_AFTER = 1.0
+#: When stderr is not a terminal (a log, a pipe), a run that lasts longer than this says how far
+#: it is in one plain line, and again every this many seconds (a quick answer's stderr stays
+#: empty; ``--stderr 0.00001`` runs for minutes and was silent).
+PIPED_PROGRESS_EVERY = 10.0
 
 
 def progress_bar() -> tuple[Callable[[float, str], None], Callable[[], None]]:
-    """A (callback, close) pair drawing a rich progress bar on stderr, only when stderr is a
-    terminal and only once the run has lasted :data:`PROGRESS_AFTER` seconds."""
+    """A (callback, close) pair drawing a rich progress bar on stderr once the run has lasted
+    :data:`PROGRESS_AFTER` seconds when stderr is a terminal, or else writing a plain progress
+    line every :data:`PIPED_PROGRESS_EVERY` seconds."""
     t0 = time.perf_counter()
     state: dict[str, Any] = {}
 
     def update(frac: float, text: str) -> None:
         if not sys.stderr.isatty():
+            now = time.perf_counter()
+            if now - state.get("logged", t0) >= PIPED_PROGRESS_EVERY:
+                state["logged"] = now
+                print(f"equity: {100 * frac:5.1f}% {text} ({now - t0:.0f}s)", file=sys.stderr, flush=True)
             return
         if "announced" not in state:
             # first call: the question passed validation, so a bad input never gets this line

@@ -90,6 +90,8 @@ def showdown(
 
 #: input is judged in pieces of about this many bytes (whole lines), so memory stays flat
 CHUNK_BYTES = 8 << 20
+#: the UTF-8 byte-order mark some editors write at the start of a text file
+UTF8_BOM = b"\xef\xbb\xbf"
 #: a line of ten cards is ~30 bytes; anything this long is not one (and /dev/zero is refused at once)
 MAX_LINE_BYTES = 4096
 
@@ -111,8 +113,12 @@ def _chunks(fh: BinaryIO) -> Iterator[bytes]:
     """Whole lines of ``fh`` in pieces of about :data:`CHUNK_BYTES`."""
     carry = b""
     line = 1
+    first = True
     while True:
         block = fh.read(CHUNK_BYTES)
+        if first:
+            # a UTF-8 byte-order mark (a file saved by some editors) is not part of a card
+            block, first = block.removeprefix(UTF8_BOM), False
         if not block:
             if carry:
                 yield carry

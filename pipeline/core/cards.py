@@ -103,13 +103,19 @@ def parse_cards(text: str | Iterable[int] | Iterable[str], count: int | Sequence
 
 def _parse_text(text: str) -> list[int]:
     ids: list[int] = []
-    for word in re.split(r"[\s,;]+", text.strip()):
+    # a UTF-8 byte-order mark (a file saved by some editors) separates like a space
+    for word in re.split(r"[\s,;\ufeff]+", text.strip()):
         if not word:
             continue
         pos = 0
         while pos < len(word):
             m = _TOKEN.match(word, pos)
             if not m:
+                if not word[pos].isalnum() and pos:
+                    # 'AsKs-AhKh': the mark, not '-A', is what is wrong
+                    raise InputError(f"bad card text {clip(word)} in {clip(text.strip())}: "
+                                     f"{word[pos]!r} after {clip(word[:pos])} is not part of a card "
+                                     "(write cards like As Kd, together or separated by spaces or commas)")
                 bad = word[pos:pos + 2] if len(word) - pos >= 2 else word[pos:]
                 raise InputError(f"bad card {clip(bad)} in {clip(text.strip())}: expected rank "
                                  "2-9/T/J/Q/K/A (or 10) then suit c/d/h/s")

@@ -220,6 +220,9 @@ def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
         if generic.size == 0:
             raise _bad(raw, "no hand has these cards (one suit letter is one suit)")
         return generic
+    if "-" in body and all(_COMBO.fullmatch(part) for part in body.split("-")):
+        raise _bad(raw, "a span runs between hand classes (A5s-A2s, T9s-54s), not combos: list "
+                        "the combos (AsKs,AhKh) or give their class (AK)")
     if re.search(r"[2-9TJQKA][CDHS]", body):
         # it looks like cards: say what is wrong with them as cards
         try:
@@ -303,7 +306,8 @@ def _weighted_tokens(tokens: list[str]) -> list[tuple[str, str, float]]:
                 if not 0 <= w <= 1:
                     raise _bad(raw, "a weight must be between 0 and 1")
         if not body:
-            raise _bad(raw, "no hand inside the bracket")
+            raise _bad(raw, "no hand inside the bracket" if bracket is not None else
+                       "no hand before the weight (a weight follows a hand: KK:0.5)")
         out.append((raw, body, w))
         if closing:
             bracket = None
