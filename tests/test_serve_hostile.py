@@ -132,6 +132,26 @@ def test_non_local_host_is_refused(server: Client, host: str) -> None:
     still_answers(server)
 
 
+@pytest.mark.parametrize("origin", ["https://evil.example", "http://127.0.0.1.evil.example:8765",
+                                    "http://localhost.evil.example", "null"])
+def test_another_sites_page_is_refused(server: Client, origin: str) -> None:
+    r = server.request("POST", "/api/eval", {"cards": "As Ks Qs Js Ts"}, headers={"Origin": origin})
+    assert r.status == 403
+    refused(r, "origin")
+    own = f"http://127.0.0.1:{server.port}"
+    assert server.request("POST", "/api/eval", {"cards": "As Ks Qs Js Ts"},
+                          headers={"Origin": own}).status == 200
+
+
+def test_a_form_post_is_not_json(server: Client) -> None:
+    """A cross-site form can post urlencoded or plain text without a preflight: not accepted."""
+    for kind in ("application/x-www-form-urlencoded", "text/plain"):
+        r = server.request("POST", "/api/eval", raw=b'{"cards": "As Ks Qs Js Ts"}',
+                           headers={"Content-Type": kind})
+        refused(r, "")
+    still_answers(server)
+
+
 def test_local_host_names_are_accepted(server: Client) -> None:
     for host in ("localhost", f"localhost:{server.port}", f"127.0.0.1:{server.port}", "[::1]"):
         assert server.request("GET", "/api/health", headers={"Host": host}).status == 200

@@ -4,9 +4,11 @@ a request body may be, how long one answer may compute and how many heavy answer
 * :class:`Limits`: every cap as a named number (the tests shrink the time caps).
 * :class:`LocalOnly`: an ASGI middleware that refuses a Host header naming anything but this
   machine (421; a web page on another site reaching ``127.0.0.1`` through DNS rebinding sends its
-  own host name) and reads a POST body whole before the app sees it, refusing one larger than the
-  cap (413) or slower than the body deadline (408), so a slow or huge upload never ties up a
-  worker thread.
+  own host name) and an Origin header of another site (403: a page elsewhere posting to
+  ``127.0.0.1``; the API also takes only ``application/json`` bodies, which a browser will not
+  send across sites without a CORS preflight this server never grants), and reads a POST body
+  whole before the app sees it, refusing one larger than the cap (413) or slower than the body
+  deadline (408), so a slow or huge upload never ties up a worker thread.
 * :class:`HeavyLane`: a bounded number of heavy answers (Monte Carlo, exact enumeration, solves) at
   once; the rest wait up to a short time in a bounded queue, then get 503.
 """
@@ -20,6 +22,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from pipeline.errors import InputError
 
@@ -35,6 +38,7 @@ LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 
 #: HTTP status codes the safety layer answers with
 BAD_REQUEST = 400
+FORBIDDEN = 403
 REQUEST_TIMEOUT = 408
 TOO_LARGE = 413
 MISDIRECTED = 421
@@ -125,6 +129,12 @@ class LocalOnly:
             shown = (host or "(none)")[:100]
             await _json_error(send, MISDIRECTED, f"host {shown!r} is not this machine: the server "
                                                  "answers only requests addressed to localhost")
+            return
+        origin = headers.get("origin")
+        if origin is not None and host_name(urlsplit(origin).netloc) not in self.hosts:
+            # a page of another site, or "null" (a sandboxed frame, a file): not this server's page
+            await _json_error(send, FORBIDDEN, f"origin {origin[:100]!r} is not this machine: the "
+                                               "server answers only its own page and local clients")
             return
         declared = headers.get("content-length")
         if declared is not None and not declared.strip().isdigit():
