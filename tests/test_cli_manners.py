@@ -76,10 +76,51 @@ def _stderr_on_a_terminal(args: list[str], env: dict[str, str]) -> tuple[int, st
     return r.returncode, r.stdout, b"".join(chunks).decode(errors="replace")
 
 
+#: a kernel module the flop question below never runs: left out of its cache, it keeps the
+#: cache cold in the engine's eyes while the question itself loads every kernel it runs
+COLD_MODULE = "montecarlo/fixed"
+
+
+def _seeded_cache(cache: Path, artifacts: Path) -> None:
+    """A numba cache folder (``NUMBA_CACHE_DIR`` layout) holding copies of the shared cache's
+    files, except those of :data:`COLD_MODULE`. The two subprocesses below then load the
+    question's kernels instead of compiling them twice into empty folders (seconds each); the
+    shared cache gets them here, compiled once for every test that asks the same."""
+    import shutil
+
+    import pipeline
+    from pipeline.equity.engine import equity_seats
+    from pipeline.query.tables import Tables
+
+    for board in ("2c7h8h", "2c7h9h"):
+        equity_seats(Tables(artifacts), "AsKs", ["QdQc"], board=board)
+    pkg = Path(pipeline.__file__).resolve().parent
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    shared = Path(root) / pkg.relative_to("/") if root else pkg
+    cold = pkg / "equity" / COLD_MODULE
+    for f in shared.rglob("*.nb[ic]"):
+        folder = f.parent if root else f.parent.parent  # the source folder (mirrored)
+        if folder.name == "__pycache__":
+            continue
+        source_dir = pkg / folder.relative_to(shared)
+        if source_dir == cold.parent and f.name.startswith(cold.name + "."):
+            continue
+        dest = cache / source_dir.relative_to("/")
+        dest.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(f, dest / f.name)
+
+
 def test_cold_query_says_it_compiles(artifacts: Path, tmp_path: Path) -> None:
-    """On a terminal, a valid question whose kernels are not compiled yet says so; a bad one
-    gets only its error line, and piped stderr never gets the note (output alike warm or cold)."""
+    """On a terminal, a valid question while a kernel module is not compiled yet says so; a bad
+    one gets only its error line, and piped stderr never gets the note (output alike warm or
+    cold)."""
+    import pipeline.equity.engine as engine
+
+    _seeded_cache(tmp_path, artifacts)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    with pytest.MonkeyPatch.context() as m:  # the engine's view of the seeded folder
+        m.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+        assert COLD_MODULE in cold_modules(engine.__file__, EQUITY_KERNEL_MODULES)
     code, _, err = _stderr_on_a_terminal(["-a", str(artifacts), "equity", "AsKs", "--vs", "QdQc",
                                           "--board", "2c7h8h"], env)
     assert code == 0 and "compiling the equity kernels" in err, err
@@ -87,5 +128,5 @@ def test_cold_query_says_it_compiles(artifacts: Path, tmp_path: Path) -> None:
     assert code == 2 and "compiling" not in err and "appears twice" in err, err
     r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(artifacts), "equity", "AsKs",
                         "--vs", "QdQc", "--board", "2c7h9h"], capture_output=True, text=True,
-                       cwd=ROOT, env={**env, "NUMBA_CACHE_DIR": str(tmp_path / "cold")}, timeout=600)
+                       cwd=ROOT, env=env, timeout=600)
     assert r.returncode == 0 and r.stderr == "", r.stderr
