@@ -130,3 +130,26 @@ def test_cold_query_says_it_compiles(artifacts: Path, tmp_path: Path) -> None:
                         "--vs", "QdQc", "--board", "2c7h9h"], capture_output=True, text=True,
                        cwd=ROOT, env=env, timeout=600)
     assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
+def test_command_tables_show_each_help_paragraph_as_one_cell() -> None:
+    """A group's command table shows each command's first help paragraph; rich kept the
+    docstring's line breaks there, one source line per table row. The cell text is the
+    paragraph on one line (rich then wraps it to the cell)."""
+    import typer.main
+
+    from pipeline.cli import _register, literal_help
+    from pipeline.cli.common import app
+
+    _register()
+    todo = [literal_help(typer.main.get_command(app))]
+    seen = 0
+    while todo:
+        cmd = todo.pop()
+        todo.extend(getattr(cmd, "commands", {}).values())
+        if not cmd.help:
+            continue
+        first = cmd.help.split("\n\n")[0]
+        seen += "\n" in first  # a docstring wrapped over lines, as most are
+        assert "\n" not in cmd.short_help and cmd.short_help == " ".join(first.split()), cmd.name
+    assert seen >= 3  # the check met multi-line paragraphs (bucket, hits, range, ...)

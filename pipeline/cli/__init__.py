@@ -115,6 +115,11 @@ def literal_help(command: Any) -> Any:
     todo = [command]
     while todo:
         cmd = todo.pop()
+        if isinstance(getattr(cmd, "help", None), str) and not getattr(cmd, "short_help", None):
+            # a group's command table shows the first paragraph of each command's help, and in
+            # rich mode keeps its line breaks: one docstring line per row (a cell read
+            # "...from the" / "abstraction tables"); the paragraph as one line wraps to the cell
+            cmd.short_help = " ".join(cmd.help.split("\n\n")[0].split())
         for attr in ("help", "short_help", "epilog"):
             if isinstance(getattr(cmd, attr, None), str):
                 setattr(cmd, attr, escape(getattr(cmd, attr)))
