@@ -65,6 +65,7 @@ if FOUND is None:
     pytest.skip(MISSING, allow_module_level=True)
 
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -147,7 +148,8 @@ def wait(d: WebDriver, ok: Callable[[WebDriver], Any], what: str, timeout: float
             raise PageError(f"waiting for {what}, the page showed: {d.find_element(By.ID, 'error-text').text}")
         return ok(d)
     try:
-        return WebDriverWait(d, timeout, poll_frequency=0.1).until(check)
+        return WebDriverWait(d, timeout, poll_frequency=0.1,
+                             ignored_exceptions=(StaleElementReferenceException,)).until(check)
     except PageError:
         raise
     except Exception:
@@ -223,7 +225,7 @@ def range_fill(answer: dict[str, Any]) -> dict[str, float]:
 
 def shot(d: WebDriver, shots: Path, name: str) -> None:
     """A screenshot of the whole page, below the window's bottom too (capped at MAX_SHOT px)."""
-    width, height = d.execute_script("const e = document.documentElement; return [e.scrollWidth, e.scrollHeight];")
+    width, height = d.execute_script("return [window.innerWidth, document.documentElement.scrollHeight];")
     png = d.execute_cdp_cmd("Page.captureScreenshot", {
         "format": "png", "captureBeyondViewport": True,
         "clip": {"x": 0, "y": 0, "width": width, "height": min(height, MAX_SHOT), "scale": 1}})["data"]
@@ -520,7 +522,7 @@ def test_vp_search_deal_hold_grade(driver: WebDriver, server: str, shots: Path, 
     vp_ready(d, server)
     type_into(by_id(d, "vp-search"), "9/6 jacks")
     want = [g["slug"] for g in api(server, "vp/games?q=9/6%20jacks")]
-    wait(d, lambda d: [o.get_attribute("value") for o in by_id(d, "vp-game").find_elements(By.TAG_NAME, "option")]
+    wait(d, lambda d: d.execute_script("return [...document.querySelectorAll('#vp-game option')].map(o => o.value)")
          == want, "the search")
     assert "jacks-or-better-9-6" in want
     type_into(by_id(d, "vp-seed"), "2026")
