@@ -200,6 +200,41 @@ def test_small_load_has_no_failures(server: Client) -> None:
     assert all(results), results.count(False)
 
 
+# ---------------------------------------------------------------- docs/serve.md
+#: the marker of docs/serve.md's blocks that need a server (test_docs leaves them to this file)
+SERVER_BLOCK = "<!-- not run: needs pokertables serve"
+DOC_PORT = "localhost:8765"
+
+
+def served_examples(tmp: Path) -> list[Any]:
+    """docs/serve.md's curl examples (the blocks marked :data:`SERVER_BLOCK`)."""
+    from doc_examples import examples
+
+    page = ROOT / "docs" / "serve.md"
+    copy = tmp / "serve.md"
+    copy.write_text("\n".join(ln for ln in page.read_text().splitlines() if not ln.startswith(SERVER_BLOCK)))
+    return [ex for ex in examples(copy) if DOC_PORT in ex.command]
+
+
+def test_docs_curl_examples_print_what_the_page_says(server: Client, artifacts: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from doc_examples import matches, recorded_failure, run
+
+    if not (shutil.which("curl") and shutil.which("jq")):
+        pytest.skip("curl and jq are needed to replay docs/serve.md")
+    exs = served_examples(tmp_path)
+    assert len(exs) >= 15
+    for i, ex in enumerate(exs):
+        assert recorded_failure(ex) is None
+        ex.command = ex.command.replace(DOC_PORT, f"localhost:{server.port}")
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        got = run(ex, folder, artifacts)
+        assert matches(ex.expected, got), "\n".join([f"serve.md:{ex.line}: $ {ex.command}", "--- page",
+                                                      *ex.expected, "--- printed", *got])
+
+
 # ---------------------------------------------------------------- the serve command itself
 def serve_process(*args: str) -> subprocess.Popen[str]:
     """``pokertables serve`` in a child with Ctrl-C's default action (a shell's background
