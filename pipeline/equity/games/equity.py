@@ -31,6 +31,8 @@ import numpy as np
 from pipeline.core.cards import BINOM, card_text, format_cards, parse_cards
 from pipeline.core.constants import MAX_PLAYERS, SHARE_SCALE
 from pipeline.equity.games.evaluate import (
+    OMAHA,
+    OMAHA_HILO,
     OmahaTables,
     ShortDeckTables,
     omaha_tables,
@@ -47,6 +49,7 @@ from pipeline.equity.games.kernels import (
     WIN,
     exact_kernel,
     mc_chunks,
+    mc_chunks_literal,
 )
 from pipeline.equity.games.ranges import parse_game_range
 from pipeline.equity.games.spec import Game
@@ -298,9 +301,12 @@ def _monte_carlo(game: Game, seats: GameSeats, deck: np.ndarray, board0: np.ndar
         lo, hi = seats.off[p], seats.off[p + 1]
         thr[lo:hi] /= thr[lo:hi].max()
     extra = np.zeros((P, N_COLS), np.int64)
+    # Omaha gets kernels compiled for its game codes (a one-time compile each, for the speed
+    # that matters most); the other games share one
+    kernel = mc_chunks_literal if game.code in (OMAHA, OMAHA_HILO) else mc_chunks
 
     def play(sizes: np.ndarray, stream0: int) -> tuple[np.ndarray, int]:
-        acc, tries = mc_chunks(sizes, seed, stream0, game.code, board0, bneed, deck, seats.hands,
+        acc, tries = kernel(sizes, seed, stream0, game.code, board0, bneed, deck, seats.hands,
                                seats.hlen, seats.hmask, thr, seats.off, seats.fill, MAX_TRIES,
                                *arrays)
         if (tries < 0).any():

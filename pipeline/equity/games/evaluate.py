@@ -292,7 +292,7 @@ def omaha_tables(offsets: np.ndarray, ranks: np.ndarray) -> OmahaTables:
     return OmahaTables(ids, nonflush)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def prepare_board(board: np.ndarray, ids: np.ndarray, tid: np.ndarray, tmask: np.ndarray,
                   tsuit: np.ndarray, tlow: np.ndarray, want_low: bool) -> int:
     """Per 3-card subset t of a 5-card board: rank-triple id tid[t], 13-bit rank mask tmask[t],
@@ -323,7 +323,7 @@ def prepare_board(board: np.ndarray, ids: np.ndarray, tid: np.ndarray, tmask: np
     return suited
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def omaha_score(hole: np.ndarray, nh: int, want_low: bool, ids: np.ndarray, nonflush: np.ndarray,
                 tid: np.ndarray, tmask: np.ndarray, tsuit: np.ndarray, tlow: np.ndarray,
                 suited: int, flush: np.ndarray) -> tuple[int, int]:

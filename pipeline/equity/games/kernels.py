@@ -71,10 +71,25 @@ def score_deal(game: int, board: np.ndarray, cards: np.ndarray, ncards: np.ndarr
         ts = scratch[20:30]
         tl = scratch[30:40]
         hilo = game == OMAHA_HILO
-        suited = prepare_board(board, om_ids, tid, tm, ts, tl, hilo)
+        if hilo:
+            suited = prepare_board(board, om_ids, tid, tm, ts, tl, True)
+        else:
+            suited = prepare_board(board, om_ids, tid, tm, ts, tl, False)
         for p in range(P):
-            h, low = omaha_score(cards[p], ncards[p], hilo, om_ids, om_nonflush, tid, tm, ts, tl,
-                                 suited, flush)
+            # constant hand sizes and low flag: the compiler unrolls each case's loops
+            row = cards[p]
+            if hilo:
+                h, low = omaha_score(row, 4, True, om_ids, om_nonflush, tid, tm, ts, tl, suited,
+                                     flush)
+            elif ncards[p] == 4:
+                h, low = omaha_score(row, 4, False, om_ids, om_nonflush, tid, tm, ts, tl, suited,
+                                     flush)
+            elif ncards[p] == 5:
+                h, low = omaha_score(row, 5, False, om_ids, om_nonflush, tid, tm, ts, tl, suited,
+                                     flush)
+            else:
+                h, low = omaha_score(row, 6, False, om_ids, om_nonflush, tid, tm, ts, tl, suited,
+                                     flush)
             hi[p] = h
             lo[p] = low
     elif game == SHORT_DECK:
@@ -402,5 +417,27 @@ def mc_chunks(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.
     return acc.sum(axis=0), tries
 
 
+@nb.njit(cache=True, parallel=True)
+def mc_chunks_literal(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.ndarray,
+              bneed: int, deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray,
+              hmask: np.ndarray, thr: np.ndarray, off: np.ndarray, fill: np.ndarray,
+              max_tries: int, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+              flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray,
+              sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mc_chunks` compiled for one game code (a compile-time constant): the game
+    branches fold away and the hand scorer inlines; used for Omaha and Omaha hi-lo, whose speed matters most
+    (about a third faster than the shared kernel)."""
+    nb.literally(game)
+    P = off.shape[0] - 1
+    nch = sizes.shape[0]
+    acc = np.zeros((nch, P, N_COLS), np.int64)
+    tries = np.zeros(nch, np.int64)
+    for ch in nb.prange(nch):
+        tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
+                              hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
+                              flush, om_ids, om_nonflush, sd_key, sd_nonflush, sd_flush, acc[ch])
+    return acc.sum(axis=0), tries
+
+
 __all__ = ["POT", "N_COLS", "WIN", "TIE", "LOSE", "SHARE", "SHARE2", "HIGH", "LOW",
-           "MAX_SEAT", "exact_kernel", "mc_chunks", "score_deal", "settle", "outcome"]
+           "MAX_SEAT", "exact_kernel", "mc_chunks", "mc_chunks_literal", "score_deal", "settle", "outcome"]
