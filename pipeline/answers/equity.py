@@ -4,7 +4,6 @@ by one seat's combos), ``preflop`` (from the preflop tables), ``range`` (the 13x
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -73,17 +72,9 @@ def _breakdown(ctx: Context, hero: str, vs: Sequence[str], opponents: int | None
         raise InputError("--breakdown runs one answer per combo: give --samples or --stderr, not --time")
     if isinstance(seat, bool) or seat < 0:
         raise InputError(f"breakdown seat {seat!r}: give a seat index, 0 for the hero")
-    extra: dict[str, Any] = {}
-    params = inspect.signature(equity_breakdown).parameters
-    if seat != HERO:
-        if "seat" not in params:
-            raise InputError(f"breakdown seat {seat}: only the hero's (seat 0) breakdown is available")
-        extra["seat"] = seat
-    if progress is not None and "progress" in params:
-        extra["progress"] = progress
     bd = equity_breakdown(ctx.tables(), hero, list(vs), opponents=opponents, board=board, dead=dead,
                           exact=True if exact else None, samples=samples, stderr=stderr, seed=seed,
-                          **extra)
+                          seat=seat)
     return bd.to_json()
 
 
