@@ -811,7 +811,7 @@ async function breakEven() {
   const ch = a.strategy_changes;
   box.replaceChildren(
     el('p', {}, `${a.line} pays ${a.paytable.pay} (return ${pct(a.paytable.return, 4)}). The game returns ${pct(a.target, 0)} from `,
-      el('b', { class: 'bepay', text: a.break_even_exact }), ` (exact break-even ${a.exact_break_even || a.break_even_exact}), where it returns ${pct(a.at_break_even.return, 4)}.`),
+      el('b', { class: 'bepay', text: exact(a.break_even_exact) }), ` (exact break-even ${exact(a.exact_break_even || a.break_even_exact)}), where it returns ${pct(a.at_break_even.return, 4)}.`),
     el('p', { text: `Meter at break-even: ${a.meters.map((m) => `$${m.paid.toLocaleString('en')} at $${m.bet} bet`).join(', ')}.` }),
     el('p', { text: `Strategy changes: ${ch.classes} classes, ${pct(ch.deal_fraction, 2)} of deals, worth ${pct(ch.return_gain, 4)}.` }),
     el('table', { class: 'changes' },
@@ -830,7 +830,7 @@ async function compare() {
     ['break-even royal', (g) => `${g.break_even_royal} (${g.break_even_royal_coins} coins)`],
   ];
   $('vp-cmp').replaceChildren(
-    el('tr', {}, el('th'), ...a.games.map((g) => el('th', { text: g.name }))),
+    el('tr', {}, el('th'), ...a.games.map((g) => el('th', { class: 'num', text: g.name }))),
     ...rows.map(([label, f]) => el('tr', {}, el('th', { text: label }), ...a.games.map((g) => el('td', { class: 'num', text: f(g), dataset: { slug: g.slug, returnExact: g.return_exact } })))),
   );
 }
