@@ -177,6 +177,10 @@ def warm(ctx: Context) -> None:
     eq.equity(ctx, "AsKs", ["QhQd"], board="2c 7d 9h", samples=1_000, seed=1)
     eq.hits(ctx, "QQ+,AKs", "Ks 9d 4c")
     hands.eval_hand(ctx, "As Ks Qs Js Ts")
+    if (ctx.artifacts / "five.h5").is_file():
+        hands.showdown(ctx, ["2H 3D 5S 9C KD 2C 3H 4S 8C AH"])  # maps five.h5 (2 s the first time)
+    if (ctx.artifacts / "preflop.h5").is_file():
+        eq.range_answer(ctx, "15%")  # reads the preflop ordering
     if (ctx.artifacts / "vp_classes.h5").is_file():
         vp.grade(ctx, "Js Jd 5h 8c Qs", "Js Jd")
 
