@@ -85,14 +85,35 @@ def preflop(ctx: Context, hand: str, vs: str | None = None, opponents: int | Non
     return preflop_answer(ctx.tables(), hand, vs=vs, opponents=opponents).to_json()
 
 
-def range_answer(ctx: Context, range: str, board: str = "", dead: str = "") -> dict[str, Any]:
+range_of = range  # ``range_answer`` names its argument ``range`` (the HTTP field)
+
+
+def range_answer(ctx: Context, range: str, board: str = "", dead: str = "",
+                 game: str | None = None) -> dict[str, Any]:
     """``range --json``: the 13x13 grid (each class's weight, combos, live combos), the totals,
     the classes each ``N%`` token chose and ``grid``, the 169 class names as 13 rows (row and
-    column 0 the ace: pairs on the diagonal, suited above it, offsuit below)."""
+    column 0 the ace: pairs on the diagonal, suited above it, offsuit below). With an Omaha
+    ``game`` (``--game``): the range's hands as text, counted, instead of a grid; short deck
+    counts the cards below six as dead; stud games have no ranges."""
     from pipeline.core.cards import format_cards
+    from pipeline.equity.games.spec import get_game
     from pipeline.equity.ranges.grid import board_and_dead, range_grid
     from pipeline.equity.ranges.parse import parse_range
 
+    other = get_game(game) if game is not None else None
+    if other is not None and other.ranges != "holdem":
+        from pipeline.equity.games.ranges import range_listing
+
+        if other.ranges != "omaha":
+            raise InputError(f"{other.name} has no ranges: a seat is its known cards")
+        b, d = board_and_dead(board, dead, (0, 3, 4, 5))
+        return {**range_listing(range, other.hole, other.name, b + d),
+                "board": format_cards(b), "dead": format_cards(d)}
+    if other is not None:  # short deck: the cards below six are out of the deck
+        from pipeline.core.cards import parse_cards
+
+        given = set(parse_cards(dead)) if dead.strip() else set()
+        dead = format_cards(sorted(given | set(range_of(4 * other.lowest_rank))))
     strength = strength_loader(ctx)
     rng = parse_range(range, strength)
     b, d = board_and_dead(board, dead, (0, 3, 4, 5))

@@ -33,6 +33,8 @@ STYLE_FULL = "black on green3"
 STYLE_PARTIAL = "black on yellow3"
 STYLE_MIXED = "black on orange3"
 STYLE_DEAD = "dim"
+#: Hands of an Omaha range the text report lists.
+OMAHA_SHOWN = 12
 #: Indent of a hits category's combos under its row.
 COMBO_INDENT = "    "
 
@@ -241,17 +243,29 @@ def range_cmd(
     expr: list[str] = typer.Argument(..., help="a range (\"QQ+,AKs\", \"[50]KK,QQ[/50]\", \"15%\")"),
     board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
     dead: str = typer.Option("", "--dead", help="cards out of play"),
+    game: Optional[str] = typer.Option(None, "--game", "-g",
+                                       help="holdem (default), short-deck, or an Omaha game "
+                                            "(omaha, omaha5, omaha6, omaha-hi-lo: a hand list)"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """The 13x13 grid of a range: pairs on the diagonal, suited hands above it, offsuit below
     (rows and columns A..2); each class's weight and live combos once the board and dead cards
-    are removed; the totals; and the classes each N% token chose."""
+    are removed; the totals; and the classes each N% token chose. Omaha ranges (--game) are
+    listed hand by hand."""
     from pipeline.answers import Context
     from pipeline.answers.equity import range_answer
 
-    out = range_answer(Context(artifacts_dir()), " ".join(expr), board=board, dead=dead)
+    out = range_answer(Context(artifacts_dir()), " ".join(expr), board=board, dead=dead, game=game)
     if as_json:
         typer.echo(json.dumps(out))
+        return
+    if "text" in out:  # an Omaha range: its hands
+        typer.echo(f"{out['game']} range {out['range']}: {out['combos']:,} hands (weighted "
+                   f"{out['weighted']:g}); live {out['live']:,} (weighted {out['live_weighted']:g})")
+        hands = out["text"].split(",")
+        shown = ", ".join(hands[:OMAHA_SHOWN]) + (f", ... ({len(hands) - OMAHA_SHOWN:,} more)"
+                                                  if len(hands) > OMAHA_SHOWN else "")
+        typer.echo(f"  {shown}")
         return
     head = f"range {out['range']}"
     if out["board"]:

@@ -108,7 +108,7 @@ def answer(ctx: Context, kind: str, body: m.Body, limits: Limits,
     if kind == "preflop":
         return eq.preflop(ctx, b.hand, vs=b.vs, opponents=b.opponents)
     if kind == "range":
-        return eq.range_answer(ctx, b.range, board=b.board, dead=b.dead)
+        return eq.range_answer(ctx, b.range, board=b.board, dead=b.dead, game=b.game)
     if kind == "hits":
         return eq.hits(ctx, b.range, b.board, dead=b.dead)
     if kind == "eval":

@@ -65,6 +65,8 @@ class RangeBody(Body):
     range: Text
     board: Text = ""
     dead: Text = ""
+    #: holdem (default), short-deck, or an Omaha game (the range's hands as a list)
+    game: Optional[Text] = None
 
 
 class HitsBody(Body):

@@ -173,4 +173,21 @@ def describe(rows: np.ndarray) -> str:
     return format_cards(rows[0]) if len(rows) == 1 else f"{len(rows)} hands"
 
 
-__all__ = ["parse_game_range", "bits_to_rows", "describe", "MAX_EXPANDED"]
+
+
+def range_listing(text: str, hole: int, game: str, known: list[int]) -> dict[str, object]:
+    """``range --game omaha`` (and the other Omaha games): the range's hands, its weighted
+    count, the hands left once ``known`` cards (board, dead) are removed, and ``text``: every
+    hand as range text (``AsAdKsKd:0.5``), which reads back as the same hands and weights."""
+    rows, w = parse_game_range(text, hole, game)
+    mask = sum(1 << c for c in known)
+    bits = np.array([sum(1 << int(c) for c in r) for r in rows], np.int64)
+    live = (bits & mask) == 0
+    items = ["".join(format_cards(r).split()) + ("" if x == 1 else f":{x:g}")
+             for r, x in zip(rows, w.tolist())]
+    return {"range": " ".join(text.split()), "game": game, "combos": int(len(rows)),
+            "weighted": float(w.sum()), "live": int(live.sum()),
+            "live_weighted": float(w[live].sum()), "text": ",".join(items)}
+
+
+__all__ = ["parse_game_range", "bits_to_rows", "describe", "range_listing", "MAX_EXPANDED"]
