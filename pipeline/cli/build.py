@@ -86,16 +86,21 @@ def build(
 
 def _dry_run(cfg: Any, stages: Optional[list[str]], force: bool, as_json: bool) -> None:
     """Print each planned stage as would-run / up-to-date with the reasons."""
+    from pipeline.build.estimate import describe, estimate
     from pipeline.build.runner import plan_build
+    from pipeline.build.store import read_manifest
 
     planned = plan_build(cfg, stages, force=force)
+    est = estimate([p.stage for p in planned if p.stale], read_manifest(cfg.artifacts, strict=False))
     rows = [{"name": p.stage.name, "status": p.status,
              # a stage that runs anyway needs no note about its rebuilt inputs
              "reasons": list(p.reasons) or [f"input: {i} (rebuilt first; reruns only if it changes)"
                                             for i in p.upstream],
              "outputs": list(p.stage.outputs)} for p in planned]
     if as_json:
-        typer.echo(json.dumps({"artifacts": str(cfg.artifacts), "stages": rows}))
+        typer.echo(json.dumps({"artifacts": str(cfg.artifacts), "stages": rows,
+                               "estimate": {"seconds": round(est.seconds, 1), "bytes": est.bytes,
+                                            "not_estimated": list(est.unknown)}}))
         return
     width = max((len(r["name"]) for r in rows), default=0)
     for r in rows:
@@ -104,6 +109,8 @@ def _dry_run(cfg: Any, stages: Optional[list[str]], force: bool, as_json: bool) 
     n = sum(p.stale for p in planned)
     maybe = sum(p.status == "may-run" for p in planned)
     typer.echo(f"{n} stage(s) would run, {maybe} may run, {len(rows) - n - maybe} up to date")
+    if n:
+        typer.echo(describe(est))
 
 
 @app.command("verify")

@@ -69,6 +69,9 @@ class Stage:
     sources: tuple[Path, ...] = ()        # other files it reads (e.g. a paytable TOML)
     #: the stage's module: the code in its key is this module's import graph (set by :func:`plan`)
     module: str = ""
+    #: (seconds, bytes written) on the 2-core reference machine, for ``build --dry-run`` when
+    #: this folder's manifest has no build of the stage yet (:mod:`pipeline.build.estimate`)
+    estimate: tuple[float, int] | None = None
 
 
 def _check_sections(config: BuildConfig, modules: dict[str, Any]) -> None:

@@ -71,6 +71,21 @@ DEFAULTS: dict[str, Any] = {"bins": DEFAULT_BINS, "streets": list(STREETS),
                             "river_buckets": DEFAULT_BUCKETS, "ochs_clusters": DEFAULT_CLUSTERS,
                             "river_sample": DEFAULT_RIVER_SAMPLE,
                             "seed": 1, "iterations": DEFAULT_ITERATIONS}
+#: (seconds, bytes written) of each stage on the 2-core reference machine, for ``build
+#: --dry-run`` before a first build (docs/ALGORITHM.md, "Card-abstraction figures and buckets",
+#: has the measurements; file sizes as in artifacts/README.md). The figures stages take 4 min
+#: 20 s; in all about 11 min and 5.1 GB: 3.6 GB of HDF5 and 1.5 GB of Parquet, most of it the
+#: river's OCHS counts (2.0 GB) and its 123 M-row Parquet (1.2 GB).
+ESTIMATES: dict[str, tuple[float, int]] = {
+    "abstraction:preflop": (60.0, 30_000),            # one river pass (shared with the river's)
+    "abstraction:flop": (100.0, 145_000_000),
+    "abstraction:turn": (60.0, 880_000_000),
+    "abstraction:river": (40.0, 370_000_000),
+    "abstraction:river-ochs": (60.0, 1_970_000_000),
+    "abstraction:flop-buckets": (60.0, 50_000_000),
+    "abstraction:turn-buckets": (80.0, 250_000_000),
+    "abstraction:river-buckets": (200.0, 1_450_000_000),  # 0.25 GB of buckets, 1.2 GB Parquet
+}
 #: Rows per Parquet row group (and per unindex batch): bounds the memory of the big streets.
 PARQUET_BATCH = 1 << 22
 #: Progress blocks of a pass (the result does not depend on them).
@@ -94,7 +109,8 @@ def stages(config: BuildConfig) -> list[Stage]:
     settings = {**DEFAULTS, **config.section("abstraction")}
     streets = [s for s in STREETS if s in settings["streets"]]
     out = [Stage(f"abstraction:{s}", outputs(s), _runner(s), inputs=("seven.h5",),
-                 settings={"bins": settings["bins"], "street": s}) for s in streets]
+                 settings={"bins": settings["bins"], "street": s},
+                 estimate=ESTIMATES.get(f"abstraction:{s}")) for s in streets]
     if "river" in streets and "preflop" not in streets:
         raise ConfigError("[abstraction] streets: the river's OCHS clusters are made from the "
                           "preflop figures; add \"preflop\" to the streets")
@@ -110,12 +126,14 @@ def stages(config: BuildConfig) -> list[Stage]:
         if s == "river":
             ochs_keys = {"clusters": settings["ochs_clusters"], "seed": settings["seed"]}
             out.append(Stage("abstraction:river-ochs", (OCHS_FILE,), _ochs_runner(ochs_keys),
-                             inputs=("seven.h5", "abstraction/preflop.h5"), settings=ochs_keys))
+                             inputs=("seven.h5", "abstraction/preflop.h5"), settings=ochs_keys,
+                             estimate=ESTIMATES["abstraction:river-ochs"]))
             keys["sample"] = settings["river_sample"]
             inputs += (OCHS_FILE,)
         out.append(Stage(f"abstraction:{s}-buckets",
                          (f"abstraction/{s}_buckets.h5", f"parquet/abstraction/{s}.parquet"),
-                         _bucket_runner(s, keys), inputs=inputs, settings=keys))
+                         _bucket_runner(s, keys), inputs=inputs, settings=keys,
+                         estimate=ESTIMATES.get(f"abstraction:{s}-buckets")))
     return out
 
 
