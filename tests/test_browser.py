@@ -282,7 +282,7 @@ def test_grid_click_and_drag_block(driver: WebDriver, server: str, shots: Path) 
     shot(d, shots, "equity-grid")
 
 
-def test_range_text_draws_the_grid(driver: WebDriver, server: str) -> None:
+def test_range_text_draws_the_grid(driver: WebDriver, server: str, shots: Path) -> None:
     d = driver
     open_view(d, server, "equity")
     text = "TT+:0.25,AKs:0.5,AhQh,76s"
@@ -291,6 +291,7 @@ def test_range_text_draws_the_grid(driver: WebDriver, server: str) -> None:
     wait(d, lambda d: grid_weights(d, "eq-grid") == range_fill(a), "the typed range on the grid")
     assert seat_combos(d, 0) == str(a["live_weighted"])
     assert grid_weights(d, "eq-grid")["AQs"] == 0.25  # one combo of four
+    shot(d, shots, "equity-weights")
     # painting another hand keeps the single combo as typed
     cell(d, "eq-grid", "22").click()
     wait(d, lambda d: seat_text(d, 0).endswith("AhQh") and "22" in seat_text(d, 0) and idle(d), "22 added")

@@ -215,7 +215,9 @@ class Grid {
       const x = this.fill.get(name) || 0;
       cell.style.setProperty('--w', x);
       cell.classList.toggle('on', x > 0);
+      cell.classList.toggle('part', x > 0 && x < 1);
       cell.dataset.weight = String(x);
+      cell.dataset.pct = x > 0 && x < 1 ? `${Math.round(100 * x)}%` : '';
     }
   }
 
