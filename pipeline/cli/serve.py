@@ -61,6 +61,7 @@ def serve_cmd(
 
     from pipeline.errors import InputError
     from pipeline.serve.app import check_artifacts, create_app
+    from pipeline.serve.security import MAX_CONNECTIONS
 
     if not 1 <= port <= MAX_PORT:
         raise InputError(f"--port {port}: give 1 to {MAX_PORT}")
@@ -77,7 +78,8 @@ def serve_cmd(
     if open_page:
         threading.Timer(OPEN_DELAY, webbrowser.open, args=(url,)).start()
     server = uvicorn.Server(uvicorn.Config(application, host=host, port=port, log_level="warning",
-                                           access_log=False, lifespan="on"))
+                                           access_log=False, lifespan="on",
+                                           limit_concurrency=MAX_CONNECTIONS))
     try:
         server.run()
     except KeyboardInterrupt:

@@ -50,6 +50,9 @@ MIB = 1 << 20
 #: ordinary client (which sends its whole body before reading) gets the answer rather than a reset
 #: connection; anything larger is answered at once
 DRAIN_BYTES = 32 * MIB
+#: open connections and requests uvicorn serves at once; more get its 503 (a flood of idle
+#: connections cannot exhaust the process)
+MAX_CONNECTIONS = 256
 #: longest text field (characters): a range naming every class is under 1,000
 MAX_TEXT = 4_000
 #: longest list field (pay edits, paytables compared, bets); seats are capped by the player limit
