@@ -29,23 +29,23 @@ Question = tuple[str, tuple[str, ...], int | None, str, int | None]
 BREAKDOWN = "breakdown"
 HITS = "hits"
 
-#: The questions in groups that share no kernel, each with the seconds its kernels took to
-#: compile with a cold cache (bench/compile_times.py; Intel Xeon, 2 cores, loaded: only the
-#: ratios matter, they decide which worker takes which group). Questions that share kernels
-#: sit in one group, so no two workers compile the same kernel.
+#: The questions in groups that share no kernel, each with the CPU seconds its kernels took to
+#: compile with a cold cache (bench/compile_times.py, Intel Xeon; only the ratios matter: they
+#: decide which worker takes which group). Questions that share kernels sit in one group, so no
+#: two workers compile the same kernel.
 WARM_GROUPS: tuple[tuple[float, tuple[Question | str, ...]], ...] = (
-    (134.0, (("AsAdKsKd", (), 1, "2c7h9sQd3c", None),         # Omaha river, exact
+    (16.5, (("AsAdKsKd", (), 1, "2c7h9sQd3c", None),         # Omaha river, exact
              ("AsAdKsKd", (), 2, "2c7h9s", 1000))),           # Omaha, Monte Carlo
-    (67.0, (("AsKs", (), 3, "2c7h8h", 1000),                  # Monte Carlo, fixed hands
+    (25.5, (("AsKs", (), 3, "2c7h8h", 1000),                  # Monte Carlo, fixed hands
             ("QQ+", ("AK", "random"), None, "", 1000))),      # Monte Carlo, ranges
-    (16.0, (("AsAc", (), 1, "6d9d2h", None),                  # hand vs random: orbit counting
+    (7.3, (("AsAc", (), 1, "6d9d2h", None),                  # hand vs random: orbit counting
             ("AsAc", (), 2, "6d9d2hKc", None))),              # vs 2 random: inclusion-exclusion
-    (15.0, (("KK", ("AK", "QJs"), None, "Kd9s4c2h", None),    # ranges, serial kernel
+    (4.0, (("KK", ("AK", "QJs"), None, "Kd9s4c2h", None),    # ranges, serial kernel
             ("QQ+,AKs", ("A2s+",), None, "2c4c5h", None),     # ranges, parallel kernel
             BREAKDOWN)),                                      # per-class breakdown
-    (14.5, (("AK", ("QQ", "random"), None, "Ks9d4c", None),)),  # ranges + one random seat
-    (9.0, (HITS,)),                                           # the hit counter
-    (8.8, (("AsKs", ("QdQc",), None, "", None),               # two hands preflop (a table read)
+    (4.8, (("AK", ("QQ", "random"), None, "Ks9d4c", None),)),  # ranges + one random seat
+    (1.1, (HITS,)),                                           # the hit counter
+    (1.9, (("AsKs", ("QdQc",), None, "", None),               # two hands preflop (a table read)
            ("AsKs", ("QdQc", "JhTh"), None, "", None))),      # face-up hands: rank-first walk
 )
 
