@@ -297,13 +297,13 @@ def deal(ctx: Context, paytable: str = DEFAULT_GAME, seed: int | None = None, co
 
 
 def games(ctx: Context, q: str | None = None) -> list[dict[str, Any]]:
-    """``vp list --json``: every known game's row; with ``q``, only those whose slug or name
-    contains every word of ``q`` (a common-name search finds more once it lands)."""
-    from pipeline.videopoker.catalog.games import catalog
+    """``vp list --json``: every known game's row; with ``q``, the games every word of ``q``
+    fits (a common name such as ``"9/6 jacks"``, nicknames, word starts: ``search_games``),
+    best fit first."""
+    from pipeline.videopoker.catalog.games import catalog, search_games
 
     rows = [r.as_json() for r in catalog(ctx.artifacts)]
     if not q:
         return rows
-    words = q.lower().replace("/", "-").split()
-    return [r for r in rows if all(w in f"{r['slug']} {str(r['name']).lower()}".replace("/", "-")
-                                   for w in words)]
+    by_slug = {r["slug"]: r for r in rows}
+    return [by_slug[m.slug] for m in search_games(q) if m.complete and m.slug in by_slug]

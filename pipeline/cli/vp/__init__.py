@@ -1,7 +1,8 @@
 """The ``vp`` command group (video poker), one module per concern: :mod:`.play` (``analyze``,
 ``hold``, ``grade``, ``chart``: how to play one game) and :mod:`.games` (``list``, ``compare``,
 ``breakeven``, ``sweep``: the catalog and games side by side or with a pay varied). GAME is a
-built-in paytable's slug or a TOML path.
+built-in paytable's slug, its common name ("9/6 jacks", "nsud": see
+:func:`pipeline.videopoker.catalog.games.search_games`) or a TOML path.
 
 Commands use the built ``artifacts/paytables/<slug>.h5`` when it was made from exactly this file
 by this solver, and otherwise compute on the fly (about a second), so any TOML works. This

@@ -9,13 +9,14 @@ import json
 import time
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import typer
 
 from pipeline.answers.vp import COINS, MAX_PAY_TEXT
 from pipeline.cli.common import artifacts_dir
 from pipeline.cli.vp import deal_classes_here, vp_app
+from pipeline.errors import InputError, clip
 
 #: sweep rows shown in the text output (the dataset has them all)
 SHOW = 8
@@ -23,6 +24,8 @@ SHOW = 8
 
 @vp_app.command("list")
 def list_cmd(
+    query: Optional[list[str]] = typer.Argument(None, help="only the games these words name, best "
+                                                          "fit first (\"9/6 jacks\", \"deuces wild\")"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON array"),
 ) -> None:
     """The built-in games: slug, deck, wild cards, return, variance, hit frequency, built or not."""
@@ -31,10 +34,18 @@ def list_cmd(
     from pipeline.videopoker.catalog.games import catalog
 
     t0 = time.perf_counter()
+    q = " ".join(query or []) or None
     if as_json:
-        typer.echo(json.dumps(games(Context(artifacts_dir()))))
+        typer.echo(json.dumps(games(Context(artifacts_dir()), q)))
         return
     rows = catalog(artifacts_dir())
+    if q is not None:
+        from pipeline.videopoker.catalog.games import search_games
+
+        order = [m.slug for m in search_games(q) if m.complete]
+        rows = sorted((r for r in rows if r.slug in order), key=lambda r: order.index(r.slug))
+        if not rows:
+            raise InputError(f"no game fits {clip(q)} (`pokertables vp list` shows them all)")
     typer.echo(f"{'game':<34}{'slug':<28}{'deck':>5}  {'wild':<9}{'return':>10}{'variance':>10}"
                f"{'hit freq':>10}  built")
     for r in rows:
@@ -60,7 +71,7 @@ def _pays(p: Fraction) -> str:
 
 @vp_app.command("breakeven")
 def breakeven_cmd(
-    game: str = typer.Argument(..., help="game slug (see `vp list`) or paytable TOML path"),
+    game: str = typer.Argument(..., help="game: slug (see `vp list`), common name (\"9/6 jacks\") or TOML path"),
     line: str = typer.Option("royal flush", "--line", help="the line whose pay moves (its label or hand)"),
     target: str = typer.Option("1", "--target", help="return to reach, per unit bet (1 = 100%; '99.5%' works)"),
     step: str = typer.Option("", "--step", help="pay grid in credits per credit bet (default 1; "
@@ -155,7 +166,7 @@ def _table(solver: Any, rows: list[dict[str, Any]], t0: float) -> None:
 
 @vp_app.command("compare")
 def compare_cmd(
-    games: list[str] = typer.Argument(..., help="game slugs (see `vp list`) or paytable TOML paths"),
+    games: list[str] = typer.Argument(..., help="games: slugs (see `vp list`), common names or TOML paths"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """Games side by side: return, variance, royal cycle, hit frequency, break-even royal."""

@@ -16,9 +16,9 @@ from pipeline.cli.vp import vp_app
 
 @vp_app.command("analyze")
 def analyze_cmd(
-    paytable: str = typer.Argument(..., help="game slug (see `vp list`, e.g. jacks-or-better-9-6) or TOML path"),
+    paytable: str = typer.Argument(..., help="game: slug (see `vp list`), common name (\"9/6 jacks\") or TOML path"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
-    strategy: str = typer.Option("", "--strategy", help="play this game's strategy (slug or path) on PAYTABLE"),
+    strategy: str = typer.Option("", "--strategy", help="play this game's strategy (slug, name or path) on PAYTABLE"),
     chart: bool = typer.Option(False, "--chart", help="with --strategy: play that game's derived chart"),
 ) -> None:
     """Exact optimal-strategy return, variance and final-hand table of a paytable."""
@@ -48,7 +48,7 @@ def analyze_cmd(
 @vp_app.command("hold")
 def hold_cmd(
     cards: list[str] = typer.Argument(..., help="five cards, e.g. 'Jh Qh Kh Ah 2c' (Jk = joker)"),
-    paytable: str = typer.Option(..., "--paytable", "-p", help="game slug or paytable TOML path"),
+    paytable: str = typer.Option(..., "--paytable", "-p", help="game: slug, common name (\"9/6 jacks\") or TOML path"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """EV of all 32 holds of a deal, best first."""
@@ -105,7 +105,7 @@ def grade_cmd(
     hold: str = typer.Argument(..., help="cards held ('Js Jd'), a 0/1 flag per position ('11000'), "
                                          "'none' or 'all'"),
     paytable: str = typer.Option("jacks-or-better-9-6", "--paytable", "-p",
-                                 help="game slug or paytable TOML path"),
+                                 help="game: slug, common name (\"9/6 jacks\") or TOML path"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """The cost of a hold against the best hold of the deal (exact fraction and decimal)."""
@@ -125,7 +125,8 @@ def grade_cmd(
 
 @vp_app.command("chart")
 def chart_cmd(
-    paytable: str = typer.Argument(..., help="paytable slug (jacks-or-better-9-6) or TOML path"),
+    paytable: str = typer.Argument(..., help="game: slug (jacks-or-better-9-6), common name "
+                                             "(\"9/6 jacks\") or TOML path"),
     max_lines: int = typer.Option(40, "--max-lines", "-n", min=2, help="most lines the chart may have"),
     derive: bool = typer.Option(False, "--derive", help="derive the chart now even if the build exported it"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
@@ -161,7 +162,7 @@ def chart_cmd(
 @vp_app.command("deal")
 def deal_cmd(
     paytable: str = typer.Option("jacks-or-better-9-6", "--paytable", "-p",
-                                 help="game slug or paytable TOML path (its deck: jokers are dealt)"),
+                                 help="game: slug, common name or TOML path (its deck: jokers are dealt)"),
     seed: Optional[int] = typer.Option(None, "--seed", help="the same seed deals the same hands "
                                                             "(default: a fresh seed, printed)"),
     count: int = typer.Option(1, "--count", "-n", help="how many deals (1..10,000)"),

@@ -16,18 +16,22 @@ numpy or h5py; any other game goes the slow way above.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import functools
 import hashlib
 import json
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.core.constants import MAX_MANIFEST_BYTES
-from pipeline.core.files import read_small_file
-from pipeline.errors import ArtifactError, ConfigError, InputError
-from pipeline.registry import PAYTABLES, entries, paytable_path
+from pipeline.core.files import read_small_file, read_toml_file
+from pipeline.errors import ArtifactError, ConfigError, InputError, clip
+from pipeline.registry import PAYTABLES, entries, paytable_path, slugify
 from pipeline.registry import paytable_slugs as paytable_slugs_known
 from pipeline.videopoker.solver.digest import built_by_this_solver, solver_digest
 
@@ -45,19 +49,147 @@ def paytable_slugs() -> list[str]:
 
 
 def resolve_paytable(name: str | Path) -> Path:
-    """The TOML file of a slug (``jacks-or-better-9-6``) or a path; ``InputError`` if neither.
+    """The TOML file of a slug (``jacks-or-better-9-6``), a path, or a game's common name
+    (``"9/6 jacks"``, ``"deuces wild nsud"``, ``"nsud"``: see :func:`search_games`);
+    ``InputError`` if none, or listing the candidates when a name fits several games.
 
-    Resolution is :func:`pipeline.registry.paytable_path`; this adds close-match suggestions.
+    Slugs and paths resolve through :func:`pipeline.registry.paytable_path`; this adds the
+    common names and close-match suggestions.
     """
     try:
         return paytable_path(name)
-    except InputError:
-        slug = str(name).strip().lower()
-        close = difflib.get_close_matches(slug, paytable_slugs(), n=3, cutoff=0.5)
-        if not close or isinstance(name, Path) or slug.endswith(".toml") or "/" in slug:
+    except InputError as exc:
+        text = str(name).strip()
+        if isinstance(name, Path) or text.lower().endswith(".toml"):
             raise
-        raise InputError(f"unknown paytable {str(name)!r}: not a file and not a known game; "
-                         f"did you mean {', '.join(close)}?") from None
+        error = exc
+    matches = [m for m in search_games(text) if m.complete]
+    most = max((m.found for m in matches), default=0)
+    best = [m for m in matches if m.exact] or [m for m in matches if m.found == most]
+    if len(best) == 1:
+        return entries(PAYTABLES)[best[0].slug]
+    if best:
+        listed = "; ".join(f"{m.slug} ({m.name})" for m in best[:MAX_LISTED])
+        more = f"; and {len(best) - MAX_LISTED} more" if len(best) > MAX_LISTED else ""
+        raise InputError(f"game {clip(text)} fits {len(best)} games: {listed}{more}; "
+                         "name one (slug or more words)")
+    close = difflib.get_close_matches(slugify(text), paytable_slugs(), n=3, cutoff=0.5)
+    if not close:
+        raise error
+    raise InputError(f"unknown paytable {clip(text)}: not a file and not a known game; "
+                     f"did you mean {', '.join(close)}?") from None
+
+
+@dataclass(frozen=True)
+class GameMatch:
+    """A game found by :func:`search_games`: how well the query's words fit it."""
+
+    slug: str
+    name: str
+    #: query words found among the game's words (after spelling fixes), of ``words`` asked
+    found: int
+    words: int
+    #: the game's words not in the query (fewer: a closer fit)
+    extra: int
+    #: every query word was found (a soft word such as "poker" may be missing)
+    complete: bool
+    #: the query is the game's name or slug, or all of its name's words
+    exact: bool
+
+    def as_json(self) -> dict[str, object]:
+        """JSON object of the match."""
+        return dataclasses.asdict(self)
+
+
+#: a pay pair as written in names and slugs: "9/6", "9-6", "15/8"
+_PAY = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[/-]\s*(\d+(?:\.\d+)?)(?![\d.])")
+#: words that say nothing about which game (dropped from queries and names)
+_FILLER = {"the", "a", "video", "game", "of"}
+#: words a game's name may or may not say ("jacks or better video poker"): they rank the games
+#: having them first but a game without them still fits
+_SOFT = {"poker"}
+#: nicknames players use that the names do not spell out (word -> the words it means)
+NICKNAMES = {"fpdw": "deuces wild full pay", "fp": "full pay", "dbl": "double", "jks": "jacks",
+             "jokers": "joker", "deuce": "deuces", "job": "jacks or better"}
+#: spelling fixes: a query word this close to a known word is read as it (difflib ratio)
+FUZZY_CUTOFF = 0.8
+#: shortest start of a word that matches it (``"ja"`` finds jacks)
+MIN_PREFIX = 2
+#: candidates an ambiguous name lists
+MAX_LISTED = 8
+
+
+def _words(text: str) -> list[str]:
+    """A name or query as words: lower case, pay pairs as ``9/6``, punctuation dropped."""
+    text = _PAY.sub(lambda m: f" {m.group(1)}/{m.group(2)} ", text.lower())
+    words = re.findall(r"\d+(?:\.\d+)?/\d+(?:\.\d+)?|[a-z0-9]+", text)
+    return [w for w in words if w not in _FILLER]
+
+
+def _acronyms(name: str) -> set[str]:
+    """Initials of each part of a name (split at quotes and brackets, pays left out):
+    'Deuces Wild "Not So Ugly Deuces"' -> dw, nsud; "Double Double Bonus 9/6" -> ddb."""
+    out = set()
+    for part in re.split(r"[\"()\[\]]", name):
+        ws = [w for w in _words(part) if "/" not in w and not w.isdigit()]
+        if len(ws) >= 2:
+            out.add("".join(w[0] for w in ws))
+    return out
+
+
+@functools.cache
+def _game_words(slug: str, path: Path, _mtime_ns: int) -> tuple[str, frozenset[str], frozenset[str]]:
+    """(name, words of the name, every word that finds the game: the name's, the slug's, the
+    acronyms and the wild cards' family) of one paytable, read from its TOML text (kept per
+    file version: a long-lived server sees an edited config folder)."""
+    data = read_toml_file(path, "paytable")
+    name = str(data.get("name", slug)).strip()
+    own = frozenset(_words(name))
+    family = {"deuces": {"deuces", "wild"}, "joker": {"joker", "wild"}}.get(str(data.get("wild")), set())
+    return name, own, frozenset(own | set(_words(slug)) | _acronyms(name) | family)
+
+
+def _is_prefix(word: str, known: Iterable[str]) -> bool:
+    """``word`` starts a known word (``"jac"``, or ``"9"`` of a pay ``9/6``: typed so far in a
+    search box)."""
+    if word[0].isdigit():
+        return "/" not in word and any("/" in k and k.startswith(word + "/") for k in known)
+    return len(word) >= MIN_PREFIX and any(k.startswith(word) for k in known)
+
+
+def search_games(query: str) -> list[GameMatch]:
+    """Known games ranked by how well ``query`` (a slug, a name, or words of one in any order:
+    ``"9/6 jacks"``, ``"deuces wild nsud"``, ``"ddb 9/6"``) fits them; games fitting no word
+    are left out. Words are matched whole or as the start of a word (``"jac"``), after
+    nicknames (:data:`NICKNAMES`) and close spellings (``"jaks"``) are read as the words they
+    stand for. Best first: every word found, then the fewest words of the game left unsaid,
+    then by slug."""
+    games = {slug: _game_words(slug, path, path.stat().st_mtime_ns)
+             for slug, path in sorted(entries(PAYTABLES).items())}
+    vocabulary = sorted(set().union(*(g[2] for g in games.values()))) if games else []
+    asked: list[str] = []
+    for w in _words(query):
+        for x in _words(NICKNAMES.get(w, w)):
+            if x not in vocabulary and not x[0].isdigit() and not _is_prefix(x, vocabulary):
+                x = next(iter(difflib.get_close_matches(x, vocabulary, n=1, cutoff=FUZZY_CUTOFF)), x)
+            if x not in asked:
+                asked.append(x)
+    if not asked:
+        return []
+    key = slugify(query)
+    short = {w for w in asked if len(w) < MIN_PREFIX and w not in vocabulary and not w[0].isdigit()}
+    out = []
+    for slug, (name, own, known) in games.items():
+        hit = [w in known or _is_prefix(w, known) for w in asked]
+        found = sum(hit)
+        if not found:
+            continue
+        exact = key in (slug, slugify(name)) or set(asked) == set(own)
+        # a soft word, or one letter typed so far, may be missing
+        complete = all(h for w, h in zip(asked, hit) if w not in _SOFT and w not in short)
+        out.append(GameMatch(slug, name, found, len(asked), len(own - set(asked)), complete, exact))
+    out.sort(key=lambda m: (not m.exact, not m.complete, -m.found, m.extra, m.slug))
+    return out
 
 
 def load_named(name: str | Path) -> Paytable:
