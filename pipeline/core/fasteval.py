@@ -170,7 +170,16 @@ def build_eval_tables(rank_tables: RankTables | None = None) -> EvalTables:
     rt = build_rank_tables() if rank_tables is None else rank_tables
     keys, vals = _nonflush_entries(rt)
     offsets, ranks = _displace(keys, vals, HASH_SHIFT)
-    return EvalTables(card_keys(), offsets, ranks, rt.flush.astype(np.uint16))
+    return read_only(EvalTables(card_keys(), offsets, ranks, rt.flush.astype(np.uint16)))
+
+
+def read_only(tables: EvalTables) -> EvalTables:
+    """``tables`` with every array made read-only, as memory-mapped ones are: the kernels then
+    compile one specialization for built, copied and mapped tables alike (numba types a
+    read-only array apart from a writable one)."""
+    for a in tables:
+        a.flags.writeable = False
+    return tables
 
 
 @nb.njit(inline="always", cache=True)

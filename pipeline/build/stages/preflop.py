@@ -35,7 +35,7 @@ from pipeline.build.store import atomic_path, map_dataset, write_parquet_atomic
 from pipeline.core.cards import RANKS, format_cards
 from pipeline.core.constants import SHARE_SCALE
 from pipeline.core.evaluate import seven_scores
-from pipeline.core.fasteval import EvalTables
+from pipeline.core.fasteval import EvalTables, read_only
 from pipeline.equity.exact.allhands import N_CHUNKS, heads_up_all_hands, mc_all_hands
 from pipeline.equity.hands.starting_hands import hand_classes
 from pipeline.query.artifacts import map_eval_tables
@@ -170,7 +170,7 @@ def run(ctx: Context) -> dict[str, Any]:
     settings = {**DEFAULTS, **ctx.config.section("preflop")}
     table7 = np.asarray(map_dataset(ctx.path("seven.h5"), "score"))
     # in-memory copies (190 kB), so the Monte Carlo tasks carry plain arrays to any worker
-    tables = EvalTables(*map(np.array, map_eval_tables(ctx.path("eval_tables.h5"))))
+    tables = read_only(EvalTables(*map(np.array, map_eval_tables(ctx.path("eval_tables.h5")))))
     cls, names, rows, cols, combos = hand_classes()
     hands = np.array([(a, b) for b in range(52) for a in range(b)], dtype=np.uint8)
     hand_text = np.array([format_cards([b, a]) for a, b in hands], dtype="S5")
