@@ -705,8 +705,11 @@ async function solveEdited() {
   try {
     for (;;) {
       const j = await api(`jobs/${encodeURIComponent(id)}`);
+      // a solve that reports no fractions shows a moving bar and the seconds so far
+      box.classList.toggle('indeterminate', j.state !== 'done' && !j.progress);
       bar.style.width = `${(100 * j.progress).toFixed(1)}%`;
-      text.textContent = `${j.text} ${(100 * j.progress).toFixed(0)}%`;
+      text.textContent = j.progress ? `${j.text} ${(100 * j.progress).toFixed(0)}%`
+        : `${j.state === 'waiting' ? 'waiting' : 'solving the edited game exactly'}… ${(j.seconds || 0).toFixed(1)} s`;
       if (j.state === 'done') { vp.pay = pay; renderPays(j.result); break; }
       if (j.state === 'error') throw new ApiError(j.error);
       await new Promise((r) => setTimeout(r, JOB_POLL_MS));
