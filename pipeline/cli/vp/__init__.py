@@ -20,6 +20,10 @@ from pipeline.cli.common import AlphabeticalGroup, app, artifacts_dir
 if TYPE_CHECKING:
     from pipeline.videopoker.solver.deals import DealClasses
 
+#: help of ``--pay``, the option of every command that solves one game
+PAY_HELP = ("edit a line's pay in place, e.g. \"full house=8\" (line name or hand, any case; "
+            "repeatable): the edited game is solved exactly now and named as edited")
+
 vp_app = typer.Typer(no_args_is_help=True, cls=AlphabeticalGroup,
                      help="Video poker: exact return, strategy and holds of a paytable.")
 app.add_typer(vp_app, name="vp")

@@ -15,7 +15,7 @@ import typer
 
 from pipeline.answers.vp import COINS, MAX_PAY_TEXT
 from pipeline.cli.common import artifacts_dir
-from pipeline.cli.vp import deal_classes_here, vp_app
+from pipeline.cli.vp import PAY_HELP, deal_classes_here, vp_app
 from pipeline.errors import InputError, clip
 
 #: sweep rows shown in the text output (the dataset has them all)
@@ -83,6 +83,7 @@ def breakeven_cmd(
     start: str = typer.Option("", "--start", help="with --table: first pay (default: the paytable's)"),
     stop: str = typer.Option("", "--stop", help="with --table: last pay (default: twice the first)"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+    pay: list[str] = typer.Option([], "--pay", help=PAY_HELP),
 ) -> None:
     """The smallest pay of a line (default the royal) at which the optimal return reaches the target."""
     from pipeline.answers import Context
@@ -91,7 +92,7 @@ def breakeven_cmd(
     t0 = time.perf_counter()
     text: dict[str, Any] = {}
     info = breakeven(Context(artifacts_dir()), game, line=line, target=target, step=step,
-                     max_pay=max_pay, bet=bet, table=table, start=start, stop=stop, text=text)
+                     max_pay=max_pay, bet=bet, table=table, start=start, stop=stop, pay=pay, text=text)
     if as_json:
         typer.echo(json.dumps(info))
         return

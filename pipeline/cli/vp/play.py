@@ -11,7 +11,7 @@ from typing import Any, Optional
 import typer
 
 from pipeline.cli.common import artifacts_dir
-from pipeline.cli.vp import vp_app
+from pipeline.cli.vp import PAY_HELP, vp_app
 
 
 @vp_app.command("analyze")
@@ -20,13 +20,15 @@ def analyze_cmd(
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
     strategy: str = typer.Option("", "--strategy", help="play this game's strategy (slug, name or path) on PAYTABLE"),
     chart: bool = typer.Option(False, "--chart", help="with --strategy: play that game's derived chart"),
+    pay: list[str] = typer.Option([], "--pay", help=PAY_HELP),
 ) -> None:
     """Exact optimal-strategy return, variance and final-hand table of a paytable."""
     from pipeline.answers import Context
     from pipeline.answers.vp import analyze
 
     text: dict[str, Any] = {}
-    info = analyze(Context(artifacts_dir()), paytable, strategy=strategy, chart=chart, text=text)
+    info = analyze(Context(artifacts_dir()), paytable, strategy=strategy, chart=chart, pay=pay,
+                   text=text)
     pt, source = text["paytable"], text["source"]
     if as_json:
         typer.echo(json.dumps(info))
@@ -50,13 +52,14 @@ def hold_cmd(
     cards: list[str] = typer.Argument(..., help="five cards, e.g. 'Jh Qh Kh Ah 2c' (Jk = joker)"),
     paytable: str = typer.Option(..., "--paytable", "-p", help="game: slug, common name (\"9/6 jacks\") or TOML path"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+    pay: list[str] = typer.Option([], "--pay", help=PAY_HELP),
 ) -> None:
     """EV of all 32 holds of a deal, best first."""
     from pipeline.answers import Context
     from pipeline.answers.vp import hold
 
     text: dict[str, Any] = {}
-    out = hold(Context(artifacts_dir()), " ".join(cards), paytable, text=text)
+    out = hold(Context(artifacts_dir()), " ".join(cards), paytable, pay=pay, text=text)
     if as_json:
         typer.echo(json.dumps(out))
         return
@@ -107,12 +110,13 @@ def grade_cmd(
     paytable: str = typer.Option("jacks-or-better-9-6", "--paytable", "-p",
                                  help="game: slug, common name (\"9/6 jacks\") or TOML path"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+    pay: list[str] = typer.Option([], "--pay", help=PAY_HELP),
 ) -> None:
     """The cost of a hold against the best hold of the deal (exact fraction and decimal)."""
     from pipeline.answers import Context
     from pipeline.answers.vp import grade
 
-    g = grade(Context(artifacts_dir()), deal, hold, paytable)
+    g = grade(Context(artifacts_dir()), deal, hold, paytable, pay=pay)
     if as_json:
         typer.echo(json.dumps(g))
         return
@@ -130,6 +134,7 @@ def chart_cmd(
     max_lines: int = typer.Option(40, "--max-lines", "-n", min=2, help="most lines the chart may have"),
     derive: bool = typer.Option(False, "--derive", help="derive the chart now even if the build exported it"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+    pay: list[str] = typer.Option([], "--pay", help=PAY_HELP),
 ) -> None:
     """A strategy chart derived from the optimal strategy, with its exact return vs optimal.
 
@@ -140,7 +145,7 @@ def chart_cmd(
     from pipeline.answers.vp import chart
     from pipeline.videopoker.charts.chart import LEGEND
 
-    info = chart(Context(artifacts_dir()), paytable, max_lines=max_lines, derive=derive)
+    info = chart(Context(artifacts_dir()), paytable, max_lines=max_lines, derive=derive, pay=pay)
     source = info["source"]
     if as_json:
         typer.echo(json.dumps(info))
