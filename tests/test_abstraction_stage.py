@@ -18,6 +18,10 @@ import pytest
 from cli_runner import run_cli
 
 from pipeline.abstraction import index_batch
+from pipeline.build.stages.abstraction import cards_text
+from pipeline.core.cards import format_cards, parse_cards
+
+CATALOG = (Path(__file__).resolve().parent.parent / "artifacts" / "README.md").read_text()
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +53,18 @@ def test_preflop_files_hold_every_class(built: Path, artifacts: Path) -> None:
     hands = np.array([[a, b] for b in range(52) for a in range(b)], np.int64)
     assert np.array_equal(s1[index_batch(hands)].astype(np.int64), 2 * win + tie)
     table = pq.read_table(built / "parquet" / "abstraction" / "preflop.parquet")
-    assert table.num_rows == 169 and set(table.column_names) >= {"index", "hole", "weight", "ehs", "ehs2",
-                                                                 "histogram"}
+    assert table.num_rows == 169 and set(table.column_names) >= {"index", "hole", "board", "class", "weight",
+                                                                 "ehs", "ehs2", "histogram"}
+    # readable cards and class names, agreeing with the class index and the weights
+    rows = table.select(["index", "hole", "board", "class", "weight"]).to_pylist()
+    assert all(r["board"] == "" for r in rows)
+    assert sorted(r["class"] for r in rows) == sorted(set(r["class"] for r in rows))  # 169 distinct
+    for r in rows:
+        cards = parse_cards(r["hole"])
+        assert r["hole"] == format_cards(sorted(cards, reverse=True))  # highest first
+        assert index_batch(np.array([sorted(cards)], np.int64))[0] == r["index"]
+        pair, suited = r["class"][0] == r["class"][1], r["class"].endswith("s")
+        assert r["weight"] == (6 if pair else 4 if suited else 12), r
     manifest = json.loads((built / "manifest.json").read_text())
     assert {"abstraction/preflop.h5", "parquet/abstraction/preflop.parquet"} <= set(manifest["files"])
 
@@ -93,3 +107,26 @@ def test_tables_abstraction_indexes_and_looks_up_batches(built: Path, artifacts:
         tab.index(np.zeros((3, 5), np.int64))
     with pytest.raises(InputError, match="street"):
         Tables(built).abstraction("fourth")
+
+
+def test_cards_text_is_highest_first_and_empty_for_no_cards() -> None:
+    got = cards_text(np.array([[0, 51], [12, 3], [51, 50]], np.uint8)).to_pylist()
+    assert got == ["As 2c", "5c 2s", "As Ah"]
+    assert cards_text(np.empty((2, 0), np.uint8)).to_pylist() == ["", ""]
+
+
+def test_catalog_abstraction_sql_returns_documented_rows(built: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The abstraction examples of artifacts/README.md (fenced ``sql abstraction``, so the
+    catalog test, which runs against the default build, leaves them to this one)."""
+    import re
+
+    import duckdb
+
+    examples = re.findall(r"```sql abstraction\n(.*?)```\s*```text\n(.*?)```", CATALOG, re.S)
+    assert examples
+    (tmp_path / "artifacts").symlink_to(built)
+    monkeypatch.chdir(tmp_path)
+    for query, expected in examples:
+        got = [" | ".join(str(v) for v in row) for row in duckdb.sql(query).fetchall()]
+        assert got == expected.strip().splitlines(), query

@@ -43,6 +43,9 @@ from pipeline.abstraction.strength import (
 from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import atomic_path
+from pipeline.core.cards import format_cards
+from pipeline.core.constants import DECK_SIZE
+from pipeline.equity.hands.starting_hands import hand_classes
 from pipeline.errors import ConfigError
 from pipeline.query.abstraction.clusters import hand_clusters
 from pipeline.query.abstraction.indexer import class_count, unindex_batch
@@ -343,17 +346,32 @@ def write_h5(path: Any, fig: Figures) -> None:
                 f.create_dataset(name, data=arr)  # contiguous: readers memory-map it
 
 
+def cards_text(cards: np.ndarray) -> pa.Array:
+    """Each row of card ids as text, highest card first (``As Kh``), as ``five_card_hands.cards``
+    shows hands; ``""`` for a row of no cards. Vectorized: a 52-entry lookup, then one join."""
+    import pyarrow.compute as pc
+
+    n, k = cards.shape
+    if k == 0:
+        return pa.array([""] * n, pa.string())
+    names = pa.array([format_cards([c]) for c in range(DECK_SIZE)], pa.string())
+    desc = np.sort(cards, axis=1)[:, ::-1].astype(np.int64)
+    return pc.binary_join_element_wise(*(pc.take(names, pa.array(desc[:, j])) for j in range(k)), " ")
+
+
 def write_parquet(path: Any, fig: Figures, bucket: np.ndarray | None = None,
                   ochs: np.ndarray | None = None) -> None:
-    """One row per class: canonical cards, weight, EHS, EHS², the histogram (off the river),
-    the river's ``2*wins + ties`` against each opponent cluster and the bucket, when given."""
+    """One row per class: canonical cards as text, weight, EHS, EHS², the histogram (off the
+    river), the river's ``2*wins + ties`` against each opponent cluster and the bucket, when
+    given; the preflop file also names the starting-hand class (``AKs``)."""
     import pyarrow.parquet as pq
 
     n = len(fig.weight)
     k = STREETS[fig.street]
-    cols_t: dict[str, pa.DataType] = {"index": pa.int64(), "hole": pa.list_(pa.uint8(), 2),
-                                      "board": pa.list_(pa.uint8(), k) if k else pa.list_(pa.uint8()),
-                                      "weight": pa.uint8(), "ehs": pa.float64(), "ehs2": pa.float64()}
+    cols_t: dict[str, pa.DataType] = {"index": pa.int64(), "hole": pa.string(), "board": pa.string()}
+    if k == 0:
+        cols_t["class"] = pa.string()
+    cols_t.update({"weight": pa.uint8(), "ehs": pa.float64(), "ehs2": pa.float64()})
     if fig.hist is not None:
         cols_t["histogram"] = pa.list_(pa.uint16(), fig.bins)
     if ochs is not None:
@@ -369,15 +387,14 @@ def write_parquet(path: Any, fig: Figures, bucket: np.ndarray | None = None,
             part = Figures(fig.street, fig.bins, fig.completions, np.asarray(fig.weight[lo:hi]),
                            *(None if a is None else np.asarray(a[lo:hi])
                              for a in (fig.value, fig.s1, fig.s2, fig.hist)))
-            cols: dict[str, pa.Array] = {
-                "index": pa.array(idx),
-                "hole": pa.FixedSizeListArray.from_arrays(pa.array(cards[:, :2].ravel()), 2),
-                "board": (pa.FixedSizeListArray.from_arrays(pa.array(cards[:, 2:].ravel()), k) if k
-                          else pa.array([[]] * (hi - lo), pa.list_(pa.uint8()))),
-                "weight": pa.array(part.weight),
-                "ehs": pa.array(part.ehs()),
-                "ehs2": pa.array(part.ehs2()),
-            }
+            cols: dict[str, pa.Array] = {"index": pa.array(idx), "hole": cards_text(cards[:, :2]),
+                                         "board": cards_text(cards[:, 2:])}
+            if k == 0:
+                cls, names, *_ = hand_classes()
+                a, b = cards[:, :2].min(axis=1).astype(np.int64), cards[:, :2].max(axis=1).astype(np.int64)
+                cols["class"] = pa.array([names[c] for c in cls[a + b * (b - 1) // 2]], pa.string())
+            cols.update({"weight": pa.array(part.weight), "ehs": pa.array(part.ehs()),
+                         "ehs2": pa.array(part.ehs2())})
             if part.hist is not None:
                 h = part.hist.astype(np.uint16)
                 cols["histogram"] = pa.FixedSizeListArray.from_arrays(pa.array(h.ravel()), fig.bins)
@@ -391,4 +408,4 @@ def write_parquet(path: Any, fig: Figures, bucket: np.ndarray | None = None,
 
 __all__ = ["ENABLED_BY_DEFAULT", "KEYS", "DEFAULTS", "OCHS_FILE", "outputs", "stages", "build_street",
            "build_buckets", "build_river_ochs", "build_river_buckets", "read_figures", "write_h5",
-           "write_parquet"]
+           "write_parquet", "cards_text"]
