@@ -67,7 +67,8 @@ def hole_cards_given(hero: str) -> int | None:
         return None
     n = len(parse_cards(text))
     if n not in (HOLDEM_HOLE, OMAHA_HOLE):
-        raise InputError(f"expected 2 hole cards (hold'em) or 4 (Omaha), got {n}: {clip(hero)}")
+        raise InputError(f"expected 2 hole cards (hold'em) or 4 (Omaha), got {n}: {clip(hero)}; "
+                         "other games: --game omaha5, omaha6, stud, stud-hi-lo, razz, ...")
     return n
 
 

@@ -141,7 +141,7 @@ def _shown(token: str) -> str:
 
 
 def _bad(token: str, why: str) -> InputError:
-    return InputError(f"bad range token {_shown(token)!r}: {why}")
+    return InputError(f"bad range token {_shown(token)!r} (hold'em): {why}")
 
 
 def _rank(ch: str) -> int:
@@ -230,9 +230,11 @@ def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
         except ValueError as exc:
             raise InputError(str(exc)) from None
         if len(cards) != 2:
-            raise InputError(f"expected 2 hole cards, got {len(cards)}: {format_cards(cards)}")
+            raise InputError(f"expected 2 hole cards, got {len(cards)}: {format_cards(cards)} "
+                             "(hold'em; other games: --game)")
     raise _bad(raw, "expected a hand class (QQ, AKs, AKo, AK), a run (QQ+, AQs+, 22-66, "
-                    "A5s-A2s, T9s-54s), a combo (AsKs), random, any two, or a top fraction (15%)")
+                    "A5s-A2s, T9s-54s), a combo (AsKs), generic suits (AxKx, xx), random, any two, "
+                    "or a top fraction (15%, 15%vs3)")
 
 
 def _top_fraction(pct: float, raw: str, strength: Any, opponents: int = 1) -> np.ndarray:
