@@ -569,6 +569,30 @@ def test_session_tally(driver: WebDriver, server: str, shots: Path) -> None:
     shot(d, shots, "videopoker-session")
 
 
+def test_vp_keyboard(driver: WebDriver, server: str) -> None:
+    """WinPoker's keys: D deals, 1-5 hold, Enter draws; the grade is the API's for that hold."""
+    d = driver
+    vp_ready(d, server)
+    type_into(by_id(d, "vp-seed"), "31")
+    d.execute_script("document.activeElement.blur()")  # keys go to the page, not the seed field
+
+    def keys(*k: str) -> None:
+        ActionChains(d).send_keys(*k).perform()
+
+    keys("d")
+    wait(d, lambda d: idle(d) and len(d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")) == 5, "a deal by key")
+    deal = api(server, "vp/deal", {"paytable": JACKS, "seed": 31, "count": 1})["deals"][0]
+    cards = deal.split()
+    keys("2", "5", "5", "4")  # 5 twice: held, then released
+    held = [str(c.get_attribute("data-card")) for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard.held")]
+    assert held == [cards[1], cards[3]]
+    keys(Keys.ENTER)
+    v = wait(d, lambda d: idle(d) and by_id(d, "vp-verdict").is_displayed() and by_id(d, "vp-verdict"), "a verdict")
+    g = api(server, "vp/grade", {"deal": deal, "hold": f"{cards[1]} {cards[3]}", "paytable": JACKS})
+    assert v.get_attribute("data-cost-exact") == g["cost_exact"]
+    assert by_id(d, "vp-t-hands").get_attribute("data-value") == "1"
+
+
 def test_printable_strategy_chart(driver: WebDriver, server: str, shots: Path) -> None:
     d = driver
     vp_ready(d, server)

@@ -853,6 +853,19 @@ function initVp() {
   $('vp-print').addEventListener('click', () => window.print());
   $('vp-be-run').addEventListener('click', () => act(breakEven));
   $('vp-cmp-run').addEventListener('click', () => act(compare));
+  // WinPoker's keys: 1-5 hold a card, Enter or D deals, then draws
+  document.addEventListener('keydown', (e) => {
+    if (document.body.dataset.view !== 'vp' || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest && e.target.closest('input, select, textarea, button')) return;
+    const pos = '12345'.indexOf(e.key);
+    if (pos >= 0 && !vp.graded && vp.cards.length) {
+      if (vp.held.has(pos)) vp.held.delete(pos); else vp.held.add(pos);
+      renderCards();
+    } else if (e.key === 'Enter' || e.key === 'd' || e.key === 'D') {
+      e.preventDefault();
+      act(vp.graded ? deal : draw);
+    }
+  });
 }
 
 let vpLoaded = false;
