@@ -114,3 +114,20 @@ def test_warm_takes_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     code, out, err = run_main(capsys, "-a", str(tmp_path), "warm", "--json")
     assert code == 0 and err == "", err
     assert json.loads(out)["skipped"] is True
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_an_internal_error_is_one_line_or_one_object(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch, as_json: bool) -> None:
+    """A bug (here a parser that raises RuntimeError) exits 1 with an ``internal error:`` line,
+    or its JSON object with ``--json``; no traceback either way."""
+    import pipeline.core.cards
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(pipeline.core.cards, "parse_cards", broken)
+    code, out, err = run_main(capsys, "eval", "As Ks Qs Js Ts", *(["--json"] if as_json else []))
+    said = "internal error: RuntimeError: boom (run with --debug for a traceback)"
+    assert code == 1 and "Traceback" not in out + err
+    assert (out, err) == ((json.dumps({"error": said}) + "\n", "") if as_json else ("", said + "\n"))
