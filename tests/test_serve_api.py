@@ -137,6 +137,21 @@ def test_vp_deal_is_seeded_and_repeatable(server: Client) -> None:
     assert isinstance(fresh["seed"], int) and len(fresh["deals"]) == 1
 
 
+def test_vp_deal_deals_the_games_deck_and_refuses_bad_counts(artifacts: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    two_jokers = cli_json(capsys, artifacts, ["vp", "deal", "-p", "double-joker-full-pay", "--seed", "5",
+                                              "--count", "2000"])
+    cards = [c for d in two_jokers["deals"] for c in d.split()]
+    assert len(set(cards)) == 53  # 52 cards and the joker text, which both jokers print as
+    assert max(d.split().count("Jk") for d in two_jokers["deals"]) == 2
+    plain = cli_json(capsys, artifacts, ["vp", "deal", "--seed", "5", "--count", "2000"])
+    assert "Jk" not in " ".join(plain["deals"])
+    for args, needle in ((["--count", "0"], "count 0"), (["--count", "10001"], "count 10001"),
+                         (["--seed", "-1"], "seed -1")):
+        code, _, err = run_main(capsys, "--artifacts", str(artifacts), "vp", "deal", *args)
+        assert code == 2 and needle in one_error_line(err)
+
+
 def test_batch_answers_each_question_or_its_error(server: Client) -> None:
     r = server.post("/api/batch", {"requests": [
         {"kind": "eval", "body": {"cards": "As Ks Qs Js Ts"}},
