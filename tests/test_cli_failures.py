@@ -131,3 +131,16 @@ def test_an_internal_error_is_one_line_or_one_object(capsys: pytest.CaptureFixtu
     said = "internal error: RuntimeError: boom (run with --debug for a traceback)"
     assert code == 1 and "Traceback" not in out + err
     assert (out, err) == ((json.dumps({"error": said}) + "\n", "") if as_json else ("", said + "\n"))
+
+
+def test_showdown_bad_lines_speak_the_same_language(capsys: pytest.CaptureFixture[str],
+                                                    artifacts: Path) -> None:
+    """Text: one ``error:`` line per bad line on stderr; ``--json``: the object's ``errors`` and
+    nothing on stderr (it printed plain ``line N:`` lines there too); exit 2 either way."""
+    text = "AH 2C 3D 4S 5H KH KC 7D 8S 9C\n2H 3D 5S\n"
+    code, out, err = run_main(capsys, "-a", str(artifacts), "showdown", stdin=text)
+    assert code == 2 and out == "Black wins.\n"
+    assert err.startswith("error: line 2: ") and len(err.splitlines()) == 1, err
+    code, out, err = run_main(capsys, "-a", str(artifacts), "showdown", "--json", stdin=text)
+    assert code == 2 and err == "", err
+    assert [e["line"] for e in json.loads(out)["errors"]] == [2]

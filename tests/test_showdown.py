@@ -50,9 +50,9 @@ def test_bad_lines_named_and_rest_answered(capsys, artifacts) -> None:
     assert code == 2
     assert out == "White wins.\nTie.\n"
     lines = err.strip().splitlines()
-    assert lines[0].startswith("line 2:") and "expected 10 cards" in lines[0]
-    assert lines[1].startswith("line 4:") and "bad card" in lines[1]
-    assert lines[2].startswith("line 5:") and "duplicate card Ah" in lines[2]
+    assert lines[0].startswith("error: line 2:") and "expected 10 cards" in lines[0]
+    assert lines[1].startswith("error: line 4:") and "bad card" in lines[1]
+    assert lines[2].startswith("error: line 5:") and "duplicate card Ah" in lines[2]
 
 
 def test_file_argument_and_json(capsys, artifacts, tmp_path) -> None:

@@ -56,8 +56,9 @@ def showdown(
     problem's ranking (ZOJ 1111 / UVa 10315: the ace is always high, A-2-3-4-5 is ace high)
     use --rules ace-high-only.
 
-    A bad line gets a message naming its line number on stderr; the other lines are still
-    judged, and the exit code is 2 if any line was bad.
+    A bad line gets an ``error:`` line naming its line number on stderr (with --json, an entry
+    of the object's "errors"); the other lines are still judged, and the exit code is 2 if any
+    line was bad.
     """
     from pipeline.answers import Context
     from pipeline.answers.hands import showdown_chunks
@@ -82,8 +83,9 @@ def showdown(
                 sys.stdout.buffer.write(res.output)
                 lines += int(res.status.shape[0])
             sys.stdout.flush()
-    for e in errors:
-        print(f"line {e['line']}: {e['message']}", file=sys.stderr)
+    if not as_json:  # with --json the object's "errors" says it (one failure language, issue 29)
+        for e in errors:
+            print(f"error: line {e['line']}: {e['message']}", file=sys.stderr)
     if errors:
         raise typer.Exit(2)
 
