@@ -102,9 +102,17 @@ def artifacts() -> Path:
         # a development shortcut (never set by make or CI): while several people edit the
         # engine at once, every edit makes the heavy stages stale; test against a copy as it is
         return Path(given)
+    from pipeline.build.store import build_lock
+    from pipeline.equity.warm import warm
+
     cfg = load_config(CONFIG, TEST_ARTIFACTS)
     # both workers call this: the second waits on the lock, then finds everything up to date
     run_build(cfg, wait=True, reuse=load_config(CONFIG).artifacts)
+    # then, as `make tables` does, compile the query kernels once on both cores (numba's cache is
+    # shared), rather than each on demand by the first test that asks, sometimes by both
+    # workers at once; the second worker waits on the lock and finds warm's stamp
+    with build_lock(cfg.artifacts, wait=True):
+        warm(cfg.artifacts)
     return cfg.artifacts
 
 
