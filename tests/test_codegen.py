@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from numba.core import config
 
+from pipeline.core.constants import BOARD_CARDS
 from pipeline.core.fasteval import (
     FLUSH_CHECK,
     FLUSH_TABLE_SIZE,
@@ -31,7 +32,8 @@ from pipeline.core.fasteval import (
     hand_score,
     rank_score,
 )
-from pipeline.equity.montecarlo.fixed import winners
+from pipeline.equity.montecarlo.fixed import fixed_chunk, winners
+from pipeline.equity.montecarlo.ranged import DECK_ROW, joint_chunk
 
 # bounds checks add exception exits to every loop; the claim is about the code that ships
 pytestmark = pytest.mark.skipif(bool(getattr(config, "BOUNDSCHECK", 0)), reason="codegen of unchecked kernels only")
@@ -134,6 +136,24 @@ def test_winners_loop_keeps_no_refcounts() -> None:
     hk = np.zeros(2, np.uint64)
     loop(np.zeros(9, np.uint8), hk, hk.copy(), *_tables(), np.zeros(0, np.int64))
     assert refcounts_in_loops(_ir(loop)) == []
+
+
+def test_monte_carlo_chunk_kernels_keep_no_refcounts_in_loops() -> None:
+    """Fresh (uncached) copies of the fixed-seat and joint-table chunk kernels, compiled for
+    the shapes they run (preflop heads-up; two ranged seats and a random one)."""
+    tables = _tables()
+    fixed = nb.njit(fixed_chunk.py_func)
+    one = np.zeros(1, np.uint64)
+    fixed(0, np.uint64(1), np.uint64(0), np.uint64(0), BOARD_CARDS, np.arange(50, dtype=np.uint8), one,
+          one.copy(), 1, *tables, np.zeros(4, np.int64))
+    assert refcounts_in_loops(_ir(fixed)) == []
+    joint = nb.njit(joint_chunk.py_func)
+    two = np.zeros(2, np.uint64)
+    rows = np.zeros((3, 2), np.uint64)
+    joint(0, np.uint64(1), np.uint64(0), np.uint64(0), BOARD_CARDS, 48, two, two.copy(),
+          np.arange(2, dtype=np.int64), rows, rows.copy(), np.zeros((3, DECK_ROW), np.uint8),
+          np.ones(3, np.uint64), 1, *tables, np.zeros(8, np.int64))
+    assert refcounts_in_loops(_ir(joint)) == []
 
 
 def test_the_check_sees_a_refcount_in_a_loop() -> None:
