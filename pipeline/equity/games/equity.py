@@ -73,8 +73,10 @@ EVAL_SECONDS = 3e-9
 DEAL_SECONDS = 60e-9
 #: Evaluations per seat and deal of the seven-card games (one score; razz counts ranks).
 SEVEN_EVALS = 4
+#: Seconds per assignment of the ranges' hands (listing the live deck for it).
+ASSIGN_SECONDS = 200e-9
 #: Most parallel tasks one exact run is split into (memory: one accumulator per task).
-MAX_TASKS = 1 << 16
+MAX_TASKS = 1 << 12
 #: Tasks per assignment when there are few assignments, so both cores work.
 SPLITS = 64
 #: A seat given as bare cards.
@@ -269,15 +271,16 @@ def game_equity(tables: Any, game: Game, hero: str, vs: Sequence[str] = (),
     m = len(deck) - sum(game.hole for _ in multi)
     deals = n_assign * _deal_count(seats, m, bneed)
     threads = max(1, int(numba.get_num_threads()))
-    cost = deals * (P * _evals(game) * EVAL_SECONDS + DEAL_SECONDS) / threads
+    cost = (deals * (P * _evals(game) * EVAL_SECONDS + DEAL_SECONDS)
+            + n_assign * ASSIGN_SECONDS) / threads
     limit = EXACT_HARD_SECONDS if exact else EXACT_SECONDS
     arrays = _tables(tables, game)
     board0 = np.array(b, np.int64)
-    if not mc_asked and cost <= limit and n_assign <= MAX_TASKS:
-        splits = max(1, min(SPLITS, MAX_TASKS // n_assign))
+    if not mc_asked and cost <= limit:
+        tasks = min(MAX_TASKS, n_assign * SPLITS)
         acc_i, acc_f = exact_kernel(game.code, board0, bneed, deck, seats.hands, seats.hlen,
                                     seats.hmask, seats.hw, seats.off, seats.fill, n_assign,
-                                    splits, BINOM, *arrays)
+                                    tasks, BINOM, *arrays)
         res = _exact_result(game, seats, acc_i, acc_f, b, d)
     elif exact:
         raise InputError(f"exact {game.name} equity of this spot would take too long (about "

@@ -30,6 +30,7 @@ from pipeline.core.deal import partial_shuffle
 from pipeline.core.rng import below, bits32, seed_state
 from pipeline.equity.games.evaluate import (
     LOW_BASE,
+    N_TRIPLES,
     OMAHA,
     OMAHA_HILO,
     RAZZ,
@@ -53,6 +54,10 @@ N_COLS = 7
 HIST_BITS = 12
 #: Most cards a seat holds (seven-card stud).
 MAX_SEAT = 7
+#: Scratch per deal: four arrays over the board's 3-card subsets, then a seven-card hand.
+SCRATCH = 4 * N_TRIPLES + MAX_SEAT
+#: bits32() draws are uniform below this.
+TWO_32 = float(1 << 32)
 #: Board cards of the flop games.
 BOARD = 5
 
@@ -63,13 +68,13 @@ def score_deal(game: int, board: np.ndarray, cards: np.ndarray, ncards: np.ndarr
                ranks: np.ndarray, flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray,
                sd_nonflush: np.ndarray, sd_flush: np.ndarray, scratch: np.ndarray) -> None:
     """hi[p], lo[p] of every seat: ``cards[p, :ncards[p]]`` with the 5-card ``board`` (flop
-    games) or alone (stud games). ``scratch`` is int64[4 * 10 + 7]."""
+    games) or alone (stud games). ``scratch`` is int64[SCRATCH]."""
     P = cards.shape[0]
     if game == OMAHA or game == OMAHA_HILO:
-        tid = scratch[0:10]
-        tm = scratch[10:20]
-        ts = scratch[20:30]
-        tl = scratch[30:40]
+        tid = scratch[0:N_TRIPLES]
+        tm = scratch[N_TRIPLES:2 * N_TRIPLES]
+        ts = scratch[2 * N_TRIPLES:3 * N_TRIPLES]
+        tl = scratch[3 * N_TRIPLES:4 * N_TRIPLES]
         hilo = game == OMAHA_HILO
         if hilo:
             suited = prepare_board(board, om_ids, tid, tm, ts, tl, True)
@@ -93,7 +98,7 @@ def score_deal(game: int, board: np.ndarray, cards: np.ndarray, ncards: np.ndarr
             hi[p] = h
             lo[p] = low
     elif game == SHORT_DECK:
-        seven = scratch[40:47]
+        seven = scratch[4 * N_TRIPLES:SCRATCH]
         for p in range(P):
             for i in range(BOARD):
                 seven[i] = board[i]
@@ -216,86 +221,115 @@ def _assignment(a: int, off: np.ndarray, hmask: np.ndarray, rows: np.ndarray) ->
     return used
 
 
+@nb.njit(cache=True)
+def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarray, bneed: int,
+                      deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray, hmask: np.ndarray,
+                      hw: np.ndarray, off: np.ndarray, fill: np.ndarray, binom: np.ndarray,
+                      card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                      flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray,
+                      sd_key: np.ndarray, sd_nonflush: np.ndarray, sd_flush: np.ndarray,
+                      out: np.ndarray) -> float:
+    """Slice ``part`` of ``parts`` of assignment ``a``'s deals counted into out[P, N_COLS]
+    (zeroed first); returns the assignment's weight, or -1 when two of its rows share a card."""
+    P = off.shape[0] - 1
+    out[:, :] = 0
+    rows = np.empty(P, np.int64)
+    used = _assignment(a, off, hmask, rows)
+    if used < 0:
+        return -1.0
+    w = 1.0
+    for p in range(P):
+        w *= hw[rows[p]]
+    live = np.empty(deck.shape[0], np.int64)
+    m = 0
+    for c in deck:
+        if not (used >> c) & 1:
+            live[m] = c
+            m += 1
+    total = np.int64(1)
+    mm = m
+    total *= binom[mm, bneed]
+    mm -= bneed
+    for p in range(P):
+        total *= binom[mm, fill[p]]
+        mm -= fill[p]
+    board = np.empty(BOARD, np.int64)
+    for i in range(board0.shape[0]):
+        board[i] = board0[i]
+    cards = np.empty((P, MAX_SEAT), np.int64)
+    ncards = np.empty(P, np.int64)
+    for p in range(P):
+        ncards[p] = hlen[rows[p]] + fill[p]
+        for i in range(hlen[rows[p]]):
+            cards[p, i] = hands[rows[p], i]
+    rem = np.empty(m, np.int64)
+    hi = np.empty(P, np.int64)
+    lo = np.empty(P, np.int64)
+    scratch = np.empty(SCRATCH, np.int64)
+    use_hist = 2 * P <= HIST_BITS
+    hist = np.zeros(1 << (2 * P) if use_hist else 1, np.int64)
+    for f in range(total * part // parts, total * (part + 1) // parts):
+        for i in range(m):
+            rem[i] = live[i]
+        mm = m
+        rest = f
+        c = binom[mm, bneed]
+        mm = _take(rem, mm, bneed, rest % c, binom, board, board0.shape[0])
+        rest //= c
+        for p in range(P):
+            k = fill[p]
+            if k:
+                c = binom[mm, k]
+                mm = _take(rem, mm, k, rest % c, binom, cards[p], hlen[rows[p]])
+                rest //= c
+        score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
+                   om_ids, om_nonflush, sd_key, sd_nonflush, sd_flush, scratch)
+        if use_hist:
+            hist[outcome(hi, lo)] += 1
+        else:
+            settle(hi, lo, out, 1)
+    if use_hist:
+        settle_counts(hist, P, out)
+    return w
+
+
 @nb.njit(cache=True, parallel=True)
 def exact_kernel(game: int, board0: np.ndarray, bneed: int, deck: np.ndarray, hands: np.ndarray,
                  hlen: np.ndarray, hmask: np.ndarray, hw: np.ndarray, off: np.ndarray,
-                 fill: np.ndarray, n_assign: int, splits: int, binom: np.ndarray,
+                 fill: np.ndarray, n_assign: int, n_tasks: int, binom: np.ndarray,
                  card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
                  flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray,
                  sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every deal of every assignment: (int64[P, N_COLS] counts, float64[P, N_COLS] the same
     weighted by the product of the rows' weights). Deals of an assignment that shares a card
-    are not counted; ``splits`` slices each assignment's deals into parallel tasks."""
+    are not counted. ``n_tasks`` parallel tasks: with fewer assignments than tasks each
+    assignment's deals are sliced among several, otherwise each task takes a block of
+    assignments (so memory stays at one accumulator per task)."""
     P = off.shape[0] - 1
-    n_tasks = n_assign * splits
     acc_i = np.zeros((n_tasks, P, N_COLS), np.int64)
     acc_f = np.zeros((n_tasks, P, N_COLS), np.float64)
+    splits = max(1, n_tasks // n_assign)
+    per = -(-n_assign // n_tasks)
     for task in nb.prange(n_tasks):
-        a = task // splits
-        s = task % splits
-        rows = np.empty(P, np.int64)
-        used = _assignment(a, off, hmask, rows)
-        if used < 0:
-            continue
-        w = 1.0
-        for p in range(P):
-            w *= hw[rows[p]]
-        live = np.empty(deck.shape[0], np.int64)
-        m = 0
-        for c in deck:
-            if not (used >> c) & 1:
-                live[m] = c
-                m += 1
-        total = np.int64(1)
-        mm = m
-        total *= binom[mm, bneed]
-        mm -= bneed
-        for p in range(P):
-            total *= binom[mm, fill[p]]
-            mm -= fill[p]
-        lo_f = total * s // splits
-        hi_f = total * (s + 1) // splits
-        board = np.empty(BOARD, np.int64)
-        for i in range(board0.shape[0]):
-            board[i] = board0[i]
-        cards = np.empty((P, MAX_SEAT), np.int64)
-        ncards = np.empty(P, np.int64)
-        for p in range(P):
-            ncards[p] = hlen[rows[p]] + fill[p]
-            for i in range(hlen[rows[p]]):
-                cards[p, i] = hands[rows[p], i]
-        rem = np.empty(m, np.int64)
-        hi = np.empty(P, np.int64)
-        lo = np.empty(P, np.int64)
-        scratch = np.empty(47, np.int64)
-        ai = acc_i[task]
-        af = acc_f[task]
-        for f in range(lo_f, hi_f):
-            for i in range(m):
-                rem[i] = live[i]
-            mm = m
-            rest = f
-            c = binom[mm, bneed]
-            mm = _take(rem, mm, bneed, rest % c, binom, board, board0.shape[0])
-            rest //= c
-            for p in range(P):
-                k = fill[p]
-                if k:
-                    c = binom[mm, k]
-                    mm = _take(rem, mm, k, rest % c, binom, cards[p], hlen[rows[p]])
-                    rest //= c
-            score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
-                       om_ids, om_nonflush, sd_key, sd_nonflush, sd_flush, scratch)
-            settle(hi, lo, ai, 1)
-        if w != 1.0:
-            # the weighted sums: this task's counts times its one weight
-            for p in range(P):
-                for col in range(N_COLS):
-                    af[p, col] = w * ai[p, col]
+        if splits > 1:
+            a0 = task // splits
+            a1 = min(a0 + 1, n_assign)
+            part = task % splits
         else:
+            a0 = min(task * per, n_assign)
+            a1 = min(a0 + per, n_assign)
+            part = 0
+        one = np.zeros((P, N_COLS), np.int64)
+        for a in range(a0, a1):
+            w = _assignment_deals(a, part, splits, game, board0, bneed, deck, hands, hlen, hmask,
+                                  hw, off, fill, binom, card_keys, offsets, ranks, flush, om_ids,
+                                  om_nonflush, sd_key, sd_nonflush, sd_flush, one)
+            if w < 0:
+                continue
             for p in range(P):
                 for col in range(N_COLS):
-                    af[p, col] = ai[p, col]
+                    acc_i[task, p, col] += one[p, col]
+                    acc_f[task, p, col] += w * one[p, col]
     return acc_i.sum(axis=0), acc_f.sum(axis=0)
 
 
@@ -334,7 +368,7 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
             cards[p, i] = hands[rows[p], i]
     hi = np.empty(P, np.int64)
     lo = np.empty(P, np.int64)
-    scratch = np.empty(47, np.int64)
+    scratch = np.empty(SCRATCH, np.int64)
     # few seats: count each outcome and settle the counts once (the outcome codes of a low
     # game take 2P bits)
     use_hist = 2 * P <= HIST_BITS
@@ -357,7 +391,7 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
                         while True:
                             r = off[p] + below(st, size)
                             # accept with probability weight / largest weight
-                            if thr[r] >= 1.0 or bits32(st) < thr[r] * 4294967296.0:
+                            if thr[r] >= 1.0 or bits32(st) < thr[r] * TWO_32:
                                 break
                     rows[p] = r
                     if used & hmask[r]:
