@@ -109,7 +109,7 @@ def _cap_deals(monkeypatch: pytest.MonkeyPatch, cap: int) -> None:
     and ``run_mc``, which every hold'em and Omaha door calls without it) for this test."""
     import inspect
 
-    from pipeline.equity.montecarlo.driver import driver as montecarlo
+    from pipeline.equity.montecarlo import driver as montecarlo
 
     for fn in (montecarlo.drive_rounds, montecarlo.run_mc):
         names = [q.name for q in inspect.signature(fn).parameters.values()

@@ -108,7 +108,7 @@ def _building_page_plan() -> list[str]:
 def test_comment_docstring_and_version_edits_rebuild_nothing(copy: Path, artifacts: Path) -> None:
     """Issue 21: keys hash each module's meaning (its syntax tree without docstrings, comments
     and __version__), so these edits leave every stage up to date."""
-    solve = copy / "pipeline" / "videopoker" / "solve.py"
+    solve = copy / "pipeline" / "videopoker" / "solver" / "solve.py"
     version = copy / "pipeline" / "version.py"
     old_solve = _edit(solve, "\n# a comment only\n")
     text = solve.read_text()

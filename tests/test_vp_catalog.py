@@ -462,7 +462,7 @@ def test_solver_digest_cache_is_exact(tmp_path: Path) -> None:
     assert first == walk_digest(root) and json.loads(cache.read_text())["digest"] == first
     assert solver_digest(root, cache) == first
     # a module in the closure: a comment changes nothing, code does (cache refreshed)
-    solve = root / "pipeline" / "videopoker" / "solve.py"
+    solve = root / "pipeline" / "videopoker" / "solver" / "solve.py"
     solve.write_text(solve.read_text() + "\n# edited\n")
     assert solver_digest(root, cache) == first
     solve.write_text(solve.read_text() + "\nEDITED = 1\n")
@@ -470,7 +470,7 @@ def test_solver_digest_cache_is_exact(tmp_path: Path) -> None:
     assert second != first and second == walk_digest(root)
     # a module outside it (the sweep): new fingerprint, same digest
     before = source_fingerprint(root)
-    sweep = root / "pipeline" / "videopoker" / "sweep.py"
+    sweep = root / "pipeline" / "videopoker" / "tools" / "sweep.py"
     sweep.write_text(sweep.read_text() + "\nEDITED = 1\n")
     assert source_fingerprint(root) != before and solver_digest(root, cache) == second
     # a cache entry for other sources is never used

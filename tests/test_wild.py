@@ -37,7 +37,7 @@ BOUNDSCHECKED = (
     "tests/test_vp_catalog.py::test_double_joker_8_5_reproduces_published_cycles",
 )
 #: the one module that defines the joker card id
-WILD_MODULE = ROOT / "pipeline" / "videopoker" / "wild.py"
+WILD_MODULE = ROOT / "pipeline" / "videopoker" / "paytables" / "wild.py"
 
 
 def test_every_card_id_is_wild_as_the_rules_say() -> None:
