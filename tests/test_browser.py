@@ -235,11 +235,8 @@ def shot(d: WebDriver, shots: Path, name: str) -> None:
 def set_seat(d: WebDriver, i: int, text: str, errors: bool = False) -> None:
     """Type a seat's range and wait until the server has counted it."""
     type_into(seat_row(d, i).find_element(By.TAG_NAME, "input"), text)
-    want = "random" if text in ("", "random") else None
-    time.sleep(DEBOUNCE)
-    wait(d, lambda d: idle(d) and (seat_combos(d, i) == want if want else seat_combos(d, i) not in ("", "random"))
-         and seat_text(d, i) == text, f"seat {i} counted", errors=errors)
-    wait(d, idle, "the seat's answer")
+    wait(d, lambda d: idle(d) and seat_row(d, i).get_attribute("data-counted") == text, f"seat {i} counted",
+         errors=errors)
 
 
 #: a little more than the page's debounce before it asks the server

@@ -288,16 +288,20 @@ function renderSeats() {
     const input = el('input', { class: 'range-text', value: seat.text, spellcheck: 'false',
       placeholder: 'random', 'aria-label': `range of ${seatName(i)}` });
     input.addEventListener('focus', () => selectSeat(i));
-    input.addEventListener('input', debounce(() => {
-      seat.text = input.value;
+    const ask = debounce(() => {
       act(async () => {
         try { await loadSeat(i); input.classList.remove('invalid'); } catch (e) { input.classList.add('invalid'); throw e; }
       });
-    }));
+    });
+    input.addEventListener('input', () => {
+      seat.text = input.value; seat.counted = null;
+      input.closest('tr').dataset.counted = '';  // counted again once the server answers
+      ask();
+    });
     const res = seat.result || {};
     const num = (key) => el('td', { class: `num ${key}`, dataset: { value: res[key] ?? '' },
       text: pct(res[key]) + (key === 'equity' && res.stderr != null ? ` ±${(100 * res.stderr).toFixed(3)}` : '') });
-    const row = el('tr', { class: i === eq.active ? 'seat active' : 'seat', dataset: { seat: i } },
+    const row = el('tr', { class: i === eq.active ? 'seat active' : 'seat', dataset: { seat: i, counted: seat.counted ?? '' } },
       el('th', { class: 'seatname', text: seatName(i), onclick: () => selectSeat(i) }),
       el('td', {}, input),
       el('td', { class: 'num combos', text: seat.combos == null ? (isRandom(seat.text) ? 'random' : '') : String(seat.combos) }),
@@ -342,6 +346,7 @@ async function loadSeat(i) {
   seat.result = null;
   const row = $('eq-seats').querySelector(`tr[data-seat="${i}"]`);
   if (row) {
+    row.dataset.counted = seat.counted = seat.text;  // the text whose count the row shows
     row.querySelector('td.combos').textContent = seat.combos == null ? 'random' : String(seat.combos);
     for (const k of ['win', 'tie', 'lose', 'equity']) { const td = row.querySelector(`td.${k}`); td.textContent = '–'; td.dataset.value = ''; }
   }
