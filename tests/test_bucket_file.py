@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from cli_runner import run_cli
+from cli_runner import run_cli, run_main
 from refpoker import random_hands
 
 from pipeline.cli.bucket import MAX_LINE_BYTES, read_lines
@@ -201,3 +201,16 @@ def test_the_recount_kernel_equals_the_brute_force(tables: Tables) -> None:
     for bad in ([[0, 0, 1, 2, 3, 4, 5]], [[52, 1, 2, 3, 4, 5, 6]], [[255, 1, 2, 3, 4, 5, 6]]):
         with pytest.raises(InputError):
             river_recount(tables, np.array(bad, np.uint8 if max(bad[0]) > 52 else np.int64))
+
+
+def test_lines_past_the_limit_are_refused_after_the_rest_is_answered(
+        built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import pipeline.cli.bucket as bucket
+
+    monkeypatch.setattr(bucket, "MAX_LINES", 3)
+    f = tmp_path / "many.txt"
+    f.write_text("AhKd\n7c2d\nAsAc\nTd9d\nKsKc\n")
+    code, out, err = run_main(capsys, "-a", str(built), "bucket", "--file", str(f))
+    assert code == 2 and out.count("preflop class ") == 3
+    assert err.splitlines() == [f"error: {f}: more than 3 lines; the rest is not read (split the file, "
+                                "or use the Python API: pipeline.answers.bucket.BucketLookup)"], err
