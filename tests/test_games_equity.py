@@ -309,3 +309,23 @@ def test_omaha_range_counts() -> None:
         want["AAxx!AAAx"] += rank_count(h, "A") == 2
     for text, n in want.items():
         assert len(parse_game_range(text, 4)[0]) == n, text
+
+
+def test_weighted_ranges_weigh_each_assignment(tables: Any) -> None:
+    """An assignment counts with the product of its hands' weights: the exact answer equals
+    the brute force of each assignment, weighted and summed."""
+    from pipeline.core.cards import parse_cards
+
+    hero = tuple(parse_cards("As Ad Ks Kd"))
+    a, b = tuple(parse_cards("Qh Qd Jh Td")), tuple(parse_cards("9c 9h 8c 7d"))
+    board = tuple(parse_cards("Qs 7h 2d 3c"))
+    res = equity_seats(tables, "As Ad Ks Kd", ["QhQdJhTd:0.25,9c9h8c7d"], board="Qs 7h 2d 3c",
+                       game="omaha")
+    parts = [(0.25, brute_force("omaha", [[hero], [a]], [0, 0], board, ())),
+             (1.0, brute_force("omaha", [[hero], [b]], [0, 0], board, ()))]
+    total = sum(w * t.deals for w, t in parts)
+    for p, row in enumerate(res.players):
+        want = sum(w * float(t.share[p]) for w, t in parts) / total
+        assert row["equity"] == pytest.approx(want, abs=1e-12)
+        assert row["win"] == pytest.approx(sum(w * t.win[p] for w, t in parts) / total, abs=1e-12)
+    assert res.deals is None and res.method == "exact"
