@@ -77,3 +77,33 @@ def test_compile_clock_charges_each_kernel_its_own_time() -> None:
     # exclusive times add up to the outermost compile's wall time
     assert abs(sum(clock.seconds.values()) - clock.total) < 1e-6
     assert all(s > 0 for s in clock.seconds.values())
+
+
+def test_warm_falls_back_to_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no worker process can start (a sandbox without semaphores), every question is
+    asked in this process instead, and the report says one process."""
+    asked: list[list[object]] = []
+
+    def fake_here(artifacts: str, questions: list[object]) -> tuple[int, float, dict[str, int], dict[str, float]]:
+        asked.append(list(questions))
+        return 0, 0.0, {}, {}
+
+    def no_pool(*args: object, **kwargs: object) -> None:
+        raise OSError("no semaphores here")
+
+    class FakeTables:
+        def __init__(self, folder: object) -> None:
+            pass
+
+        def eval_tables(self) -> None:
+            return None
+
+    import pipeline.query.tables
+
+    monkeypatch.setattr(warm_mod, "STAMP", tmp_path / "stamp.json")
+    monkeypatch.setattr(warm_mod, "warm_here", fake_here)
+    monkeypatch.setattr(warm_mod, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(pipeline.query.tables, "Tables", FakeTables)
+    rep = warm_mod.warm(tmp_path, workers=2, force=True)
+    assert rep.workers == 1 and len(asked) == 1
+    assert sorted(map(str, asked[0])) == sorted(str(q) for _, qs in WARM_GROUPS for q in qs)

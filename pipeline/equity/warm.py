@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -177,12 +178,17 @@ def warm(artifacts: Path, workers: int | None = None, force: bool = False) -> Wa
     n = max(1, min(workers or os.cpu_count() or 1, len(WARM_GROUPS)))
     parts = split(WARM_GROUPS, n)
     report = WarmReport(workers=len(parts))
-    if len(parts) == 1:
-        results = [warm_here(str(artifacts), parts[0])]
-    else:
-        # spawn, not fork: a forked copy of a process that already started threads can hang
-        with ProcessPoolExecutor(len(parts), mp_context=get_context("spawn")) as pool:
-            results = list(pool.map(warm_here, [str(artifacts)] * len(parts), parts))
+    results = None
+    if len(parts) > 1:
+        try:
+            # spawn, not fork: a forked copy of a process that already started threads can hang
+            with ProcessPoolExecutor(len(parts), mp_context=get_context("spawn")) as pool:
+                results = list(pool.map(warm_here, [str(artifacts)] * len(parts), parts))
+        except (OSError, BrokenProcessPool):
+            results = None  # no worker processes here (a sandbox without semaphores): one process
+    if results is None:
+        report.workers = 1
+        results = [warm_here(str(artifacts), [q for part in parts for q in part])]
     for skipped, seconds, compiled, kernel_seconds in results:
         report.skipped += skipped
         report.compile_seconds += seconds
