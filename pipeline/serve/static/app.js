@@ -343,12 +343,13 @@ async function loadSeat(i) {
     const g = gridOf(a);
     seat.fill = g.fill; seat.keep = g.keep; seat.weights = g.weights; seat.combos = a.live_weighted;
   }
-  seat.result = null;
+  const stale = seat.result && seat.result.forText !== seat.text;  // an answer to another text
+  if (stale) seat.result = null;
   const row = $('eq-seats').querySelector(`tr[data-seat="${i}"]`);
   if (row) {
     row.dataset.counted = seat.counted = seat.text;  // the text whose count the row shows
     row.querySelector('td.combos').textContent = seat.combos == null ? 'random' : String(seat.combos);
-    for (const k of ['win', 'tie', 'lose', 'equity']) { const td = row.querySelector(`td.${k}`); td.textContent = '–'; td.dataset.value = ''; }
+    if (stale) for (const k of ['win', 'tie', 'lose', 'equity']) { const td = row.querySelector(`td.${k}`); td.textContent = '–'; td.dataset.value = ''; }
   }
   if (i === eq.active) eq.grid.set(seat.fill);
 }
@@ -398,9 +399,10 @@ function methodLine(res, ms) {
 
 async function runEquity() {
   const t0 = performance.now();
+  const texts = eq.seats.map((s) => s.text);
   const res = await api('equity', equityBody());
   const ms = performance.now() - t0;
-  res.players.forEach((p, i) => { if (eq.seats[i]) { eq.seats[i].result = p; eq.seats[i].combos = p.combos; } });
+  res.players.forEach((p, i) => { if (eq.seats[i]) { eq.seats[i].result = { ...p, forText: texts[i] }; eq.seats[i].combos = p.combos; } });
   renderSeats();
   const out = $('eq-method-out');
   out.textContent = methodLine(res, ms);
@@ -441,6 +443,9 @@ async function runBreakdown() {
 
 function boardChanged() {
   eq.picker.render();
+  for (const seat of eq.seats) seat.result = null;  // answers to another board
+  renderSeats();
+  $('eq-method-out').textContent = '';
   act(async () => { for (let i = 0; i < eq.seats.length; i += 1) await loadSeat(i); });
 }
 
