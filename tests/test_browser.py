@@ -11,6 +11,7 @@ Screenshots of each view go to a temporary folder, or to ``$POKERTABLES_SCREENSH
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
 import shutil
@@ -20,6 +21,7 @@ import urllib.error
 import urllib.request
 import warnings
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,8 @@ WIDTH, HEIGHT = 1500, 1000
 WINDOW = f"--window-size={WIDTH},{HEIGHT}"
 #: tallest full-page screenshot
 MAX_SHOT = 2400
+#: colours of a committed screenshot (the page uses a few dozen; 192 keeps the heatmap's ramp)
+DOC_COLOURS = 192
 SHOTS_ENV = "POKERTABLES_SCREENSHOTS"
 #: seconds a page waits for an answer (solves and Monte Carlo on a loaded 2-core machine)
 WAIT = 120
@@ -104,13 +108,23 @@ def driver() -> Iterator[WebDriver]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+@dataclass
+class Shots:
+    """Where screenshots go: every view's to a temporary folder, and the ones the docs show
+    (``serve-*.png``) also to ``$POKERTABLES_SCREENSHOTS`` when set, in 192 colours (a third of
+    the size, no visible change)."""
+
+    folder: Path
+    docs: Path | None
+
+
 @pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where screenshots go."""
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Shots:
+    """Where screenshots go (:class:`Shots`)."""
     given = os.environ.get(SHOTS_ENV)
-    folder = Path(given) if given else tmp_path_factory.mktemp("screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    if given:
+        Path(given).mkdir(parents=True, exist_ok=True)
+    return Shots(tmp_path_factory.mktemp("screenshots"), Path(given) if given else None)
 
 
 # ------------------------------------------------------------------ helpers
@@ -223,13 +237,21 @@ def range_fill(answer: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def shot(d: WebDriver, shots: Path, name: str) -> None:
-    """A screenshot of the whole page, below the window's bottom too (capped at MAX_SHOT px)."""
+def shot(d: WebDriver, shots: Shots, name: str, docs: str = "") -> None:
+    """A screenshot of the whole page, below the window's bottom too (capped at MAX_SHOT px);
+    ``docs``: also the docs' ``<docs>.png``."""
     width, height = d.execute_script("return [window.innerWidth, document.documentElement.scrollHeight];")
     png = d.execute_cdp_cmd("Page.captureScreenshot", {
         "format": "png", "captureBeyondViewport": True,
         "clip": {"x": 0, "y": 0, "width": width, "height": min(height, MAX_SHOT), "scale": 1}})["data"]
-    (shots / f"{name}.png").write_bytes(base64.b64decode(png))
+    data = base64.b64decode(png)
+    (shots.folder / f"{name}.png").write_bytes(data)
+    if docs and shots.docs is not None:
+        from PIL import Image
+
+        image = Image.open(io.BytesIO(data)).convert("RGB")
+        image.quantize(colors=DOC_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+                       ).save(shots.docs / f"{docs}.png", optimize=True)
 
 
 def set_seat(d: WebDriver, i: int, text: str, errors: bool = False) -> None:
@@ -246,7 +268,7 @@ DEBOUNCE = 0.5
 # ------------------------------------------------------------------ Equity view
 
 
-def test_grid_click_and_drag_block(driver: WebDriver, server: str, shots: Path) -> None:
+def test_grid_click_and_drag_block(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     open_view(d, server, "equity")
     by_id(d, "eq-clear").click()
@@ -279,7 +301,7 @@ def test_grid_click_and_drag_block(driver: WebDriver, server: str, shots: Path) 
     shot(d, shots, "equity-grid")
 
 
-def test_range_text_draws_the_grid(driver: WebDriver, server: str, shots: Path) -> None:
+def test_range_text_draws_the_grid(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     open_view(d, server, "equity")
     text = "TT+:0.25,AKs:0.5,AhQh,76s"
@@ -298,7 +320,7 @@ def test_range_text_draws_the_grid(driver: WebDriver, server: str, shots: Path) 
     wait(d, lambda d: seat_combos(d, 0) == str(b["live_weighted"]), "the new count")
 
 
-def test_percent_slider(driver: WebDriver, server: str, shots: Path) -> None:
+def test_percent_slider(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     open_view(d, server, "equity")
     set_slider(d, "eq-pct", 15)
@@ -334,7 +356,7 @@ def test_board_and_dead_picker(driver: WebDriver, server: str) -> None:
     assert sorted(str(m.get_attribute("data-card")) for m in marked) == ["4c", "9d", "Kh"]
 
 
-def test_three_seat_equity(driver: WebDriver, server: str, shots: Path, artifacts: Path,
+def test_three_seat_equity(driver: WebDriver, server: str, shots: Shots, artifacts: Path,
                            capsys: pytest.CaptureFixture[str]) -> None:
     d = driver
     open_view(d, server, "equity")
@@ -382,7 +404,7 @@ def test_monte_carlo_same_seed_same_numbers(driver: WebDriver, server: str, arti
     assert "seed 7" in by_id(d, "eq-method-out").text
 
 
-def test_breakdown_heatmap(driver: WebDriver, server: str, shots: Path) -> None:
+def test_breakdown_heatmap(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     open_view(d, server, "equity")
     hero = "99+,AJ+,KQ,KJs,QJs,JTs,T9s,98s,A5s-A2s"
@@ -405,7 +427,7 @@ def test_breakdown_heatmap(driver: WebDriver, server: str, shots: Path) -> None:
          "the seats' equity")
     total = api(server, "equity", {"hero": hero, "vs": ["random"], "board": "Ks 9d 4c", "dead": ""})
     assert seat_numbers(d, 0)["equity"] == total["equity"] == pytest.approx(a["equity"], abs=1e-12)
-    shot(d, shots, "equity-breakdown")
+    shot(d, shots, "equity-breakdown", docs="serve-equity")
     # any seat's breakdown: the second seat's range on the same board
     set_seat(d, 1, "QQ+,KQs")
     Select(by_id(d, "eq-bd-seat")).select_by_value("1")
@@ -418,7 +440,7 @@ def test_breakdown_heatmap(driver: WebDriver, server: str, shots: Path) -> None:
     assert set(dict(got)) == {"AA", "KK", "QQ", "KQs"}
 
 
-def test_error_display(driver: WebDriver, server: str, shots: Path) -> None:
+def test_error_display(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     open_view(d, server, "equity")
     assert not by_id(d, "error").is_displayed()
@@ -440,7 +462,7 @@ def test_error_display(driver: WebDriver, server: str, shots: Path) -> None:
 # ------------------------------------------------------------------ Hits view
 
 
-def test_hits_keep_next_street(driver: WebDriver, server: str, shots: Path, artifacts: Path,
+def test_hits_keep_next_street(driver: WebDriver, server: str, shots: Shots, artifacts: Path,
                                capsys: pytest.CaptureFixture[str]) -> None:
     d = driver
     open_view(d, server, "hits")
@@ -462,7 +484,9 @@ def test_hits_keep_next_street(driver: WebDriver, server: str, shots: Path, arti
     wait(d, lambda d: by_id(d, "hits-combos").get_attribute("data-count") == str(len(kept)), "the selection")
     lit = {str(c.get_attribute("data-cls")) for c in d.find_elements(By.CSS_SELECTOR, "#hits-grid .cell.hl")}
     assert lit == {"KK", "T9s", "98s"}  # set of kings; T9s and 98s pair the nine
-    shot(d, shots, "hits")
+    by_id(d, "hits-curve-run").click()  # the distribution curve in the same picture
+    wait(d, lambda d: idle(d) and by_id(d, "hits-curve-info").get_attribute("data-equity"), "the curve")
+    shot(d, shots, "hits", docs="serve-hits")
     by_id(d, "hits-keep").click()
     wait(d, lambda d: by_id(d, "hits-range").get_attribute("value") == ",".join(kept), "the kept range")
     d.find_element(By.CSS_SELECTOR, "#hits-picker .pick[data-card='Th']").click()  # the turn
@@ -474,7 +498,7 @@ def test_hits_keep_next_street(driver: WebDriver, server: str, shots: Path, arti
     assert two_pair.get_attribute("data-combos") == str({r["category"]: r for r in turn["made"]}["two pair"]["combos"])
 
 
-def test_equity_distribution_curve(driver: WebDriver, server: str, shots: Path) -> None:
+def test_equity_distribution_curve(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     open_view(d, server, "hits")
     type_into(by_id(d, "hits-range"), "QQ+,AKs,T9s")
@@ -514,7 +538,7 @@ def play(d: WebDriver, hold: list[int]) -> dict[str, str]:
             "cost": str(v.get_attribute("data-cost-exact")), "best": str(v.get_attribute("data-best-hold"))}
 
 
-def test_vp_search_deal_hold_grade(driver: WebDriver, server: str, shots: Path, artifacts: Path,
+def test_vp_search_deal_hold_grade(driver: WebDriver, server: str, shots: Shots, artifacts: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     d = driver
     vp_ready(d, server)
@@ -535,10 +559,10 @@ def test_vp_search_deal_hold_grade(driver: WebDriver, server: str, shots: Path, 
     assert len(rows) == 32
     best = d.find_element(By.CSS_SELECTOR, "#vp-holds tr.best")
     assert best.get_attribute("data-hold") == grade["best_hold"]
-    shot(d, shots, "videopoker")
+    shot(d, shots, "videopoker", docs="serve-videopoker")
 
 
-def test_session_tally(driver: WebDriver, server: str, shots: Path) -> None:
+def test_session_tally(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     vp_ready(d, server)
     by_id(d, "vp-t-reset").click()
@@ -590,7 +614,7 @@ def test_vp_keyboard(driver: WebDriver, server: str) -> None:
     assert by_id(d, "vp-t-hands").get_attribute("data-value") == "1"
 
 
-def test_printable_strategy_chart(driver: WebDriver, server: str, shots: Path) -> None:
+def test_printable_strategy_chart(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     vp_ready(d, server)
     by_id(d, "vp-chart-run").click()
@@ -605,14 +629,14 @@ def test_printable_strategy_chart(driver: WebDriver, server: str, shots: Path) -
         assert by_id(d, "vp-chart").is_displayed()
         for hidden in ("vp-cards", "vp-pays", "vp-chart-run", "tab-equity"):
             assert not by_id(d, hidden).is_displayed(), hidden
-        shot(d, shots, "videopoker-chart-print")
+        shot(d, shots, "videopoker-chart-print", docs="serve-chart-print")
     finally:
         d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     pdf = base64.b64decode(d.print_page())
     assert pdf.startswith(b"%PDF")
 
 
-def test_paytable_edit_solves_as_edited(driver: WebDriver, server: str, shots: Path) -> None:
+def test_paytable_edit_solves_as_edited(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     vp_ready(d, server)
     fh = d.find_element(By.CSS_SELECTOR, "#vp-pays input.pay[data-hand='full house']")
@@ -635,7 +659,7 @@ def test_paytable_edit_solves_as_edited(driver: WebDriver, server: str, shots: P
     shot(d, shots, "videopoker-edited")
 
 
-def test_break_even_and_compare(driver: WebDriver, server: str, shots: Path) -> None:
+def test_break_even_and_compare(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     vp_ready(d, server)
     by_id(d, "vp-be-run").click()
