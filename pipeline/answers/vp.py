@@ -176,9 +176,11 @@ def grade(ctx: Context, deal: str, hold: str, paytable: str = DEFAULT_GAME,
 def chart(ctx: Context, paytable: str, max_lines: int | None = None, derive: bool = False,
           pay: Sequence[str] = ()) -> dict[str, Any]:
     """``vp chart --json``: a strategy chart derived from the optimal strategy, judged exactly
-    (the one the build exported when it fits, unless ``derive``)."""
+    (the one the build exported when it fits, unless ``derive``); for a wild game also
+    ``groups``, its lines split by the number of wild cards dealt ([] otherwise)."""
     from pipeline.videopoker.catalog.paytable_file import current_artifact
     from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES, derive_chart
+    from pipeline.videopoker.tools.chart_groups import wild_groups
     from pipeline.videopoker.tools.strategy_io import read_chart, strategy_data
 
     lines = DEFAULT_MAX_LINES if max_lines is None else max_lines
@@ -194,8 +196,10 @@ def chart(ctx: Context, paytable: str, max_lines: int | None = None, derive: boo
         made = derive_chart(data, lines)
     else:
         source += ", chart exported by the build, judged again"
+    groups = wild_groups(made, data)  # wild games: the lines by wild cards dealt
     made.seconds = time.perf_counter() - t0
     info = made.as_dict()
+    info["groups"] = [g.as_json() for g in groups]
     info["source"] = source
     return info
 

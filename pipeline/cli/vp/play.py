@@ -6,12 +6,22 @@ it), ``vp hold CARDS`` (EV of all 32 holds), ``vp grade DEAL HOLD`` (what a hold
 from __future__ import annotations
 
 import json
+import shutil
+import textwrap
 from typing import Any, Optional
 
 import typer
 
 from pipeline.cli.common import artifacts_dir
 from pipeline.cli.vp import PAY_HELP, vp_app
+
+#: the hold column of a chart; a longer hold pushes its numbers right while the line fits the
+#: terminal, and wraps once it does not
+HOLD_WIDTH = 62
+#: characters of a chart row besides the hold (number, gaps, deals, loss), and the least room
+#: a wrapped hold keeps
+CHART_FIXED_WIDTH = 25
+MIN_HOLD_WIDTH = 30
 
 
 @vp_app.command("analyze")
@@ -150,18 +160,36 @@ def chart_cmd(
     if as_json:
         typer.echo(json.dumps(info))
         return
-    typer.echo(f"{info['name']}: strategy chart ({len(info['lines'])} lines; hold the first line the "
-               "deal contains)")
-    typer.echo(f"{'#':>3}  {'hold':<62}{'deals':>10}{'lost %':>10}")
-    for ln in info["lines"]:
-        text = ln["hold"]
-        typer.echo(f"{ln['line']:>3}  {text:<62}{ln['deals']:>10,}{ln['loss'] * 100:>10.5f}")
+    groups = info.get("groups") or []
+    by = f"; by {groups[0]['title'].split()[-1]} dealt" if groups else ""
+    width = shutil.get_terminal_size().columns
+    typer.echo(textwrap.fill(f"{info['name']}: strategy chart ({len(info['lines'])} lines{by}; hold "
+                             "the first line the deal contains)", width, subsequent_indent="  "))
+    if not groups:
+        echo_chart_lines(info["lines"], width)
+    for g in groups:
+        typer.echo(f"{g['title']} ({g['deals']:,} deals):")
+        echo_chart_lines(g["lines"], width)
     typer.echo(f"chart return   {info['chart_return'] * 100:.6f}% = {info['chart_return_exact']}")
     typer.echo(f"optimal return {info['optimal_return'] * 100:.6f}% = {info['optimal_return_exact']}")
     typer.echo(f"cost of the chart {info['cost'] * 100:.6f} percentage points")
-    typer.echo(f"tie rule: {info['tie_rule']}")
-    typer.echo(f"terms: {LEGEND}")
+    for note in (f"tie rule: {info['tie_rule']}", f"terms: {LEGEND}"):
+        typer.echo(textwrap.fill(note, width, subsequent_indent="  ", break_on_hyphens=False))
     typer.echo(f"{info['seconds']:.2f} s ({source})")
+
+
+def echo_chart_lines(lines: list[dict[str, Any]], width: int) -> None:
+    """Chart lines under a header: number, hold, deals, loss; a hold too long for ``width``
+    wraps onto indented lines below its numbers."""
+    room = max(MIN_HOLD_WIDTH, width - CHART_FIXED_WIDTH)
+    col = min(HOLD_WIDTH, room)
+    typer.echo(f"{'#':>3}  {'hold':<{col}}{'deals':>10}{'lost %':>10}")
+    for ln in lines:
+        text = ln["hold"]
+        parts = [text] if len(text) <= room else textwrap.wrap(text, room, break_on_hyphens=False)
+        typer.echo(f"{ln['line']:>3}  {parts[0]:<{col}}{ln['deals']:>10,}{ln['loss'] * 100:>10.5f}")
+        for more in parts[1:]:
+            typer.echo(f"{'':>3}    {more}")
 
 
 @vp_app.command("deal")
