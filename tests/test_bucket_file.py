@@ -214,3 +214,19 @@ def test_lines_past_the_limit_are_refused_after_the_rest_is_answered(
     assert code == 2 and out.count("preflop class ") == 3
     assert err.splitlines() == [f"error: {f}: more than 3 lines; the rest is not read (split the file, "
                                 "or use the Python API: pipeline.answers.bucket.BucketLookup)"], err
+
+
+def test_a_million_bad_lines_are_counted_not_held(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import pipeline.cli.bucket as bucket
+
+    monkeypatch.setattr(bucket, "LISTED_ERRORS", 3)
+    f = tmp_path / "bad.txt"
+    f.write_text("AhXx\n" * 10)
+    code, out, err = run_main(capsys, "-a", str(tmp_path), "bucket", "--file", str(f))
+    assert code == 2 and out == ""
+    assert err.splitlines()[3:] == [f"error: {f}: 7 more bad lines (the first 3 are listed above)"], err
+    code, out, err = run_main(capsys, "-a", str(tmp_path), "bucket", "--file", str(f), "--json")
+    closing = json.loads(out)
+    assert code == 2 and err == "" and closing["bad_lines"] == 10 and len(closing["errors"]) == 3
+    assert closing["error"].endswith("(and 9 more bad lines)")

@@ -32,6 +32,9 @@ FIRST_BATCH = 16
 MAX_BATCH = 4096
 #: Bad lines quoted in the closing ``--json`` error's one-line summary.
 QUOTED_ERRORS = 1
+#: Bad lines listed one by one at the end; more are counted, not held (a file of a million bad
+#: lines keeps memory flat).
+LISTED_ERRORS = 1000
 BOM = "\ufeff"
 
 
@@ -110,7 +113,15 @@ class _Answerer:
         self.lookup: Any = None
         self.pending: list[tuple[int, Any]] = []
         self.errors: list[tuple[int, str]] = []
+        self.bad = 0  # bad lines, listed or not
         self.batch = FIRST_BATCH
+
+    def bad_line(self, number: int, message: str, listed: bool = False) -> None:
+        """Note a bad line: listed at the end while fewer than :data:`LISTED_ERRORS` are (or
+        when ``listed``)."""
+        self.bad += 1
+        if listed or len(self.errors) < LISTED_ERRORS:
+            self.errors.append((number, message))
 
     def take(self, number: int, raw: bytes | None) -> None:
         """One input line: parsed now (a bad one is noted), answered with its batch."""
@@ -119,13 +130,12 @@ class _Answerer:
 
         where = f"{self.name}:{number}: "
         if raw is None:
-            self.errors.append((number, f"{where}longer than {MAX_LINE_BYTES} bytes, not a "
-                                        "HOLE|BOARD line"))
+            self.bad_line(number, f"{where}longer than {MAX_LINE_BYTES} bytes, not a HOLE|BOARD line")
             return
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            self.errors.append((number, f"{where}not UTF-8 text ({exc.reason} at byte {exc.start})"))
+            self.bad_line(number, f"{where}not UTF-8 text ({exc.reason} at byte {exc.start})")
             return
         if number == 1:
             text = text.removeprefix(BOM)  # a BOM some editors write: not part of a card
@@ -134,7 +144,7 @@ class _Answerer:
         try:
             self.pending.append((number, situation_line(text, where)))
         except InputError as exc:
-            self.errors.append((number, str(exc)))
+            self.bad_line(number, str(exc))
 
     def flush(self) -> None:
         """Answer and print every pending line, in batches of the growing size."""
@@ -156,19 +166,23 @@ class _Answerer:
     def close(self) -> None:
         """Report the bad lines (``--json``: one closing ``{"error": ...}`` object on stdout;
         otherwise one ``error:`` line each on stderr) and exit 2 if there were any."""
-        if not self.errors:
+        if not self.bad:
             return
+        unlisted = self.bad - len(self.errors)
         if self.as_json:
-            more = len(self.errors) - QUOTED_ERRORS
+            more = self.bad - QUOTED_ERRORS
             summary = self.errors[0][1] + (f" (and {more} more bad line{'s' if more > 1 else ''})"
                                            if more > 0 else "")
-            sys.stdout.write(json.dumps({"error": summary, "errors": [
+            sys.stdout.write(json.dumps({"error": summary, "bad_lines": self.bad, "errors": [
                 {"line": n, "error": msg} for n, msg in self.errors]}) + "\n")
             sys.stdout.flush()
         else:
             sys.stdout.flush()
             for _, msg in self.errors:
                 print(f"error: {msg}", file=sys.stderr)
+            if unlisted:
+                print(f"error: {self.name}: {unlisted:,} more bad lines (the first "
+                      f"{LISTED_ERRORS:,} are listed above)", file=sys.stderr)
         raise typer.Exit(2)
 
 
@@ -205,9 +219,9 @@ def bucket_cmd(
             for number, raw in got:
                 if number > MAX_LINES:
                     answerer.flush()
-                    answerer.errors.append((number, f"{answerer.name}: more than {MAX_LINES:,} lines; "
-                                            "the rest is not read (split the file, or use the Python "
-                                            "API: pipeline.answers.bucket.BucketLookup)"))
+                    answerer.bad_line(number, f"{answerer.name}: more than {MAX_LINES:,} lines; the "
+                                      "rest is not read (split the file, or use the Python API: "
+                                      "pipeline.answers.bucket.BucketLookup)", listed=True)
                     answerer.close()
                 answerer.take(number, raw)
                 if len(answerer.pending) >= answerer.batch:
