@@ -97,6 +97,7 @@ def driver() -> Iterator[WebDriver]:
     opts.binary_location = exe
     for flag in (*FLAGS, WINDOW):
         opts.add_argument(flag)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for no_script_errors
     profile = tempfile.mkdtemp(prefix="pokertables-chromium-")
     opts.add_argument(f"--user-data-dir={profile}")
     d = webdriver.Chrome(service=Service(path), options=opts)
@@ -106,6 +107,17 @@ def driver() -> Iterator[WebDriver]:
     finally:
         d.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def no_script_errors(driver: WebDriver) -> Iterator[None]:
+    """Every scenario ends with no uncaught JavaScript error in the console (a refused request
+    is the page's business, shown in its error box; the console logs it as a network line)."""
+    driver.get_log("browser")  # what earlier scenarios left
+    yield
+    errors = [e["message"] for e in driver.get_log("browser")
+              if e.get("level") == "SEVERE" and e.get("source") != "network"]
+    assert not errors, errors
 
 
 @dataclass
