@@ -1,15 +1,18 @@
 """Hand scores of every game the equity engine deals, as numba functions over card ids.
 
 Every score is "higher is better" within its game; 0 means "no hand" (a low that does not
-qualify). One deal is scored in two steps: :func:`prepare_board` derives what every seat
-shares from the board (for Omaha the ten 3-card board subsets: rank-key sum, rank mask, suit,
-8-or-better low mask), then :func:`seat_score` scores one seat's cards on top of it.
+qualify).
 
-* Omaha (4, 5 or 6 hole cards): exactly two hole cards and three board cards. Each 3-card
-  board subset is summed once per board; each of the seat's C(h, 2) hole pairs adds its rank
-  key, and the non-flush score is one lookup in the small evaluator's rank table
-  (:mod:`pipeline.core.fasteval`). A 5-card hand is a flush only when the pair and the triple
-  are suited in one suit: then the flush table, by the 13-bit rank mask. No 7-card table.
+* Omaha (4, 5 or 6 hole cards): exactly two hole cards and three board cards. Per board,
+  what every seat shares is derived once: the board's rank multiset (:func:`board_id`), the
+  3-card subsets of its flush suit when it has one (:func:`flush_triples`) and, in hi-lo, the
+  low masks of its 3-card subsets (:func:`low_triples`). A table of our own
+  (:func:`omaha_tables`, 1.1 MB, built in ~0.1 s from the small evaluator of
+  :mod:`pipeline.core.fasteval`) holds, for every board rank multiset and every hole rank
+  pair, the best non-flush two-plus-three score over the board's ten triples; so a seat's
+  non-flush high is one load per hole pair. A hand is a flush only when the pair and a board
+  triple share one suit: then the evaluator's flush table, by the 13-bit rank mask. No
+  7-card table.
 * 8-or-better low (Omaha hi-lo, stud hi-lo): five distinct ranks from A..8 (ace low), compared
   from the top card down, which is the order of their 8-bit rank masks: score = 256 - mask.
 * Hold'em-style seven cards (stud): the small evaluator on all seven cards.
@@ -22,7 +25,7 @@ shares from the board (for Omaha the ten 3-card board subsets: rank-key sum, ran
 
 from __future__ import annotations
 
-from itertools import combinations, combinations_with_replacement, permutations
+from itertools import combinations, combinations_with_replacement
 from typing import NamedTuple
 
 import numba as nb
@@ -112,12 +115,12 @@ def low_value(card: int) -> int:
 
 
 @nb.njit(cache=True)
-def low8_mask(cards: np.ndarray, n: int) -> int:
-    """The best 8-or-better low of ``cards[:n]`` as its 5-bit rank mask, or 0 when none
+def low8_mask(cards: np.ndarray, p: int, n: int) -> int:
+    """The best 8-or-better low of ``cards[p, :n]`` as its 5-bit rank mask, or 0 when none
     qualifies: the five lowest distinct ranks A..8."""
     m = np.int64(0)
     for i in range(n):
-        v = low_value(cards[i])
+        v = low_value(cards[p, i])
         if v < LOW_QUALIFY:
             m |= np.int64(1) << v
     if ctpop64(m) < 5:
@@ -129,127 +132,124 @@ def low8_mask(cards: np.ndarray, n: int) -> int:
     return m
 
 
+#: Rank counts of a razz hand, packed: 3 bits per ace-to-five rank value.
+COUNT_BITS = 3
+COUNT_MASK = (1 << COUNT_BITS) - 1
+
+
 @nb.njit(cache=True)
-def razz_score(cards: np.ndarray, n: int) -> int:
-    """Best ace-to-five low of ``cards[:n]`` (n = 5..7; pairs count against, straights and
-    flushes do not), higher is better: RAZZ_TOP minus (category, ranks by significance)."""
-    cnt = np.zeros(N_RANKS, np.int64)
+def razz_score(cards: np.ndarray, p: int, n: int) -> int:
+    """Best ace-to-five low of ``cards[p, :n]`` (n = 5..7; pairs count against, straights and
+    flushes do not), higher is better: RAZZ_TOP minus (category, ranks by significance in base
+    RAZZ_BASE). Rank counts are packed in one integer (no allocation per hand)."""
+    cnt = np.int64(0)
     for i in range(n):
-        cnt[low_value(cards[i])] += 1
+        cnt += np.int64(1) << (COUNT_BITS * low_value(cards[p, i]))
     distinct = 0
+    lowest_pair = -1
+    second_pair = -1
+    lowest_trips = -1
     for v in range(N_RANKS):
-        if cnt[v] > 0:
+        c = (cnt >> (COUNT_BITS * v)) & COUNT_MASK
+        if c > 0:
             distinct += 1
-    digits = np.zeros(RAZZ_DIGITS, np.int64)
-    nd = 0
+        if c >= 2:
+            if lowest_pair < 0:
+                lowest_pair = v
+            elif second_pair < 0:
+                second_pair = v
+        if c >= 3 and lowest_trips < 0:
+            lowest_trips = v
+    top = RAZZ_BASE ** (RAZZ_DIGITS - 1)
     if distinct >= 5:
-        cat = 0
-        low = np.zeros(5, np.int64)
+        # no pair: the five lowest ranks, the highest most significant
+        value = np.int64(0)
         k = 0
         for v in range(N_RANKS):
-            if cnt[v] > 0 and k < 5:
-                low[k] = v
+            if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and k < 5:
+                value += v * RAZZ_BASE ** k
                 k += 1
-        for i in range(5):
-            digits[i] = low[4 - i]
-        nd = 5
     elif distinct == 4:
-        cat = 1
-        pair = -1
+        # one pair (the lowest paired rank), the other three ranks as kickers
+        value = 1 * RAZZ_BASE ** RAZZ_DIGITS + lowest_pair * top
+        k = 1
         for v in range(N_RANKS):
-            if cnt[v] >= 2 and pair < 0:
-                pair = v
-        digits[0] = pair
-        nd = 1
-        for v in range(N_RANKS - 1, -1, -1):
-            if cnt[v] > 0 and v != pair:
-                digits[nd] = v
-                nd += 1
-    elif distinct == 3:
-        cat = 2
-        lo_pair = -1
-        hi_pair = -1
-        for v in range(N_RANKS):
-            if cnt[v] >= 2:
-                if lo_pair < 0:
-                    lo_pair = v
-                elif hi_pair < 0:
-                    hi_pair = v
+            if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and v != lowest_pair:
+                value += v * RAZZ_BASE ** k
+                k += 1
+    elif distinct == 3 and second_pair >= 0:
+        # two pair (the two lowest paired ranks) and the third rank
         kick = -1
         for v in range(N_RANKS):
-            if cnt[v] > 0 and v != lo_pair and v != hi_pair:
+            if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and v != lowest_pair and v != second_pair:
                 kick = v
-        if n < 7 and hi_pair < 0:
-            # fewer cards than seven may leave only trips (3 + 1 + 1)
-            cat = 3
-            digits[0] = lo_pair
-            nd = 1
-            for v in range(N_RANKS - 1, -1, -1):
-                if cnt[v] > 0 and v != lo_pair:
-                    digits[nd] = v
-                    nd += 1
-        else:
-            digits[0] = hi_pair
-            digits[1] = lo_pair
-            digits[2] = kick
-            nd = 3
-    else:
-        # two ranks: trips of the lower one and a pair of the other (4 + 3 or 3 + 2), or quads
-        trips = -1
+        value = 2 * RAZZ_BASE ** RAZZ_DIGITS + second_pair * top + lowest_pair * top // RAZZ_BASE \
+            + kick * top // RAZZ_BASE ** 2
+    elif distinct == 3:
+        # trips and two kickers (fewer than seven cards)
+        value = 3 * RAZZ_BASE ** RAZZ_DIGITS + lowest_trips * top
+        k = 2
         for v in range(N_RANKS):
-            if cnt[v] >= 3 and trips < 0:
-                trips = v
+            if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and v != lowest_trips:
+                value += v * RAZZ_BASE ** k
+                k += 1
+    else:
+        # two ranks: a full house (trips of the lower rank that has three) or quads
         other = -1
         for v in range(N_RANKS):
-            if cnt[v] > 0 and v != trips:
+            if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and v != lowest_trips:
                 other = v
-        if other >= 0 and cnt[other] >= 2:
-            cat = 4
-            digits[0] = trips
-            digits[1] = other
-            nd = 2
-        else:
-            cat = 5
-            digits[0] = trips
-            digits[1] = other
-            nd = 2
-    v = np.int64(cat)
-    for i in range(RAZZ_DIGITS):
-        v = v * RAZZ_BASE + (digits[i] if i < nd else 0)
-    return RAZZ_TOP - v
+        full = ((cnt >> (COUNT_BITS * other)) & COUNT_MASK) >= 2
+        value = (4 if full else 5) * RAZZ_BASE ** RAZZ_DIGITS + lowest_trips * top \
+            + other * top // RAZZ_BASE
+    return RAZZ_TOP - value
 
 
 @nb.njit(cache=True)
-def seven_high(cards: np.ndarray, n: int, card_keys: np.ndarray, offsets: np.ndarray,
+def seven_high(cards: np.ndarray, p: int, n: int, card_keys: np.ndarray, offsets: np.ndarray,
                ranks: np.ndarray, flush: np.ndarray) -> int:
-    """Standard high score (1..7462) of ``cards[:n]`` (5..7 cards) by the small evaluator."""
+    """Standard high score (1..7462) of ``cards[p, :n]`` (5..7 cards) by the small evaluator."""
     key = np.uint64(0)
     mask = np.uint64(0)
     for i in range(n):
-        key += card_keys[cards[i]]
-        mask |= np.uint64(1) << np.uint64(cards[i])
+        key += card_keys[cards[p, i]]
+        mask |= np.uint64(1) << np.uint64(cards[p, i])
     return hand_score(key, mask, offsets, ranks, flush)
 
 
 @nb.njit(cache=True)
 def short_deck_score(cards: np.ndarray, n: int, sd_key: np.ndarray, sd_nonflush: np.ndarray,
                      sd_flush: np.ndarray) -> int:
-    """Short-deck high score of ``cards[:n]`` (5..7 cards of ranks 6..A)."""
+    """Short-deck high score of ``cards[:n]`` (5..7 cards of ranks 6..A). Suit counts sit in
+    four 4-bit counters and the suits' rank masks in four integers (no allocation per hand)."""
     key = np.int64(0)
-    suit_n = np.zeros(4, np.int64)
-    suit_m = np.zeros(4, np.int64)
+    counts = np.int64(0)
+    m0 = np.int64(0)
+    m1 = np.int64(0)
+    m2 = np.int64(0)
+    m3 = np.int64(0)
     for i in range(n):
         c = cards[i]
+        s = c & 3
         key += sd_key[c]
-        suit_n[c & 3] += 1
-        suit_m[c & 3] |= np.int64(1) << ((c >> 2) - SHORT_LOWEST_RANK)
+        counts += np.int64(1) << (4 * s)
+        bit = np.int64(1) << ((c >> 2) - SHORT_LOWEST_RANK)
+        m0 |= bit if s == 0 else 0
+        m1 |= bit if s == 1 else 0
+        m2 |= bit if s == 2 else 0
+        m3 |= bit if s == 3 else 0
     best = np.int64(sd_nonflush[key])
-    for s in range(4):
-        if suit_n[s] >= 5:
-            f = np.int64(sd_flush[suit_m[s]])
-            if f > best:
-                best = f
+    # a counter is 5+ when adding 3 sets its top bit; seven cards hold at most one such suit
+    top = (counts + FIVE_PLUS_3) & SUIT_NIBBLE_TOPS
+    if top:
+        suit = np.int64(top > 0x8) + np.int64(top > 0x80) + np.int64(top > 0x800)
+        fm = m0 if suit == 0 else (m1 if suit == 1 else (m2 if suit == 2 else m3))
+        best = max(best, np.int64(sd_flush[fm]))
     return best
+
+
+#: Adding 3 to each 4-bit suit counter sets its top bit exactly when the counter is 5+.
+FIVE_PLUS_3 = 0x3333
 
 
 #: Rank pairs (pocket pairs included) and rank triples (repeats included) of 13 ranks; the
@@ -259,93 +259,173 @@ N_TRIPLE_IDS = 455
 PAIR_SLOTS = N_RANKS * N_RANKS
 
 
-class OmahaTables(NamedTuple):
-    """Omaha's five-card non-flush scores by (rank pair, rank triple): one load, no hash."""
+#: Rank multisets of a 5-card board (13 ranks, repeats allowed): C(17, 5).
+N_BOARD_IDS = 6188
 
-    ids: np.ndarray        # int64[169 + 2197]: pair ids, then triple ids, by ranks in any order
-    nonflush: np.ndarray   # uint16[91 * 455]: score of pair id p with triple id t at 455*p + t
+
+class OmahaTables(NamedTuple):
+    """Omaha's non-flush high hand in one load per hole pair, by the board's rank multiset."""
+
+    ids: np.ndarray     # int64[169]: the id 0..90 of a rank pair, at 13*a + b (either order)
+    best: np.ndarray    # uint16[6188 * 91]: best two-plus-three non-flush score of rank pair p
+    #                     on a board of rank multiset b, at 91*b + p
+
+
+def _pair_triple_scores(offsets: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """uint16[91, 455]: non-flush score of every rank pair with every rank triple (0 for the
+    five of a kind no deck deals), from the small evaluator's rank-key hash."""
+    from pipeline.core.fasteval import RANK_KEYS
+
+    pairs = np.array(list(combinations_with_replacement(range(N_RANKS), 2)))
+    triples = np.array(list(combinations_with_replacement(range(N_RANKS), 3)))
+    rk = np.asarray(RANK_KEYS, np.int64)
+    key = rk[pairs].sum(axis=1)[:, None] + rk[triples].sum(axis=1)[None, :]
+    five_of_a_kind = (pairs[:, 0] == pairs[:, 1])[:, None] & \
+        (triples[:, 0] == triples[:, 2])[None, :] & (pairs[:, :1] == triples[:, 0][None, :])
+    k = np.where(five_of_a_kind, 0, key)
+    score = np.asarray(ranks)[k + np.asarray(offsets, np.int64)[k >> HASH_SHIFT]]
+    return np.where(five_of_a_kind, 0, score).astype(np.uint16)
 
 
 def omaha_tables(offsets: np.ndarray, ranks: np.ndarray) -> OmahaTables:
-    """Build :class:`OmahaTables` from the small evaluator's rank tables (91 x 455 lookups)."""
-    from pipeline.core.fasteval import RANK_KEYS
-
+    """Build :class:`OmahaTables`: every board rank multiset's ten 3-card subsets against every
+    rank pair, the best kept (91 x 455 hash lookups, then 6188 x 10 x 91 loads; ~0.1 s)."""
     pairs = list(combinations_with_replacement(range(N_RANKS), 2))
     triples = list(combinations_with_replacement(range(N_RANKS), 3))
-    ids = np.zeros(PAIR_SLOTS + N_RANKS ** 3, np.int64)
+    ids = np.zeros(N_RANKS * N_RANKS, np.int64)
     for i, (a, b) in enumerate(pairs):
         ids[N_RANKS * a + b] = ids[N_RANKS * b + a] = i
-    for j, t in enumerate(triples):
-        for a, b, c in set(permutations(t)):
-            ids[PAIR_SLOTS + N_RANKS * N_RANKS * a + N_RANKS * b + c] = j
-    rk = np.asarray(RANK_KEYS, np.int64)
-    pk = rk[np.array(pairs)].sum(axis=1)
-    tk = rk[np.array(triples)].sum(axis=1)
-    key = pk[:, None] + tk[None, :]
-    # five cards of one rank cannot be dealt: leave those slots 0 (and unhashed)
-    five_of_a_kind = np.array([a == b for a, b in pairs])[:, None] & \
-        np.array([a == b == c for a, b, c in triples])[None, :] & \
-        (np.array([a for a, _ in pairs])[:, None] == np.array([a for a, _, _ in triples])[None, :])
-    k = np.where(five_of_a_kind, 0, key)
-    score = np.asarray(ranks)[k + np.asarray(offsets, np.int64)[k >> HASH_SHIFT]]
-    nonflush = np.where(five_of_a_kind, 0, score).astype(np.uint16).ravel()
-    return OmahaTables(ids, nonflush)
+    triple_id = {t: j for j, t in enumerate(triples)}
+    boards = list(combinations_with_replacement(range(N_RANKS), 5))
+    tids = np.array([[triple_id[(b[x], b[y], b[z])] for x, y, z in TRIPLES.tolist()]
+                     for b in boards], np.int64)
+    scores = _pair_triple_scores(offsets, ranks)          # [pair, triple]
+    best = scores[:, tids].max(axis=2).T                   # [board, pair]
+    order = np.array([board_id_of(np.array(b)) for b in boards], np.int64)
+    table = np.zeros((N_BOARD_IDS, N_PAIR_IDS), np.uint16)
+    table[order] = best
+    return OmahaTables(ids, table.ravel())
+
+
+def board_id_of(sorted_ranks: np.ndarray) -> int:
+    """Index of a 5-rank multiset (ascending ranks): colex of r_i + i, as :func:`board_id`."""
+    return int(sum(BINOM[int(r) + i, i + 1] for i, r in enumerate(sorted_ranks)))
 
 
 @nb.njit(cache=True, inline="always")
-def prepare_board(board: np.ndarray, ids: np.ndarray, tid: np.ndarray, tmask: np.ndarray,
-                  tsuit: np.ndarray, tlow: np.ndarray, want_low: bool) -> int:
-    """Per 3-card subset t of a 5-card board: rank-triple id tid[t], 13-bit rank mask tmask[t],
-    suit tsuit[t] (-1 unless all three share one) and, when ``want_low``, the 8-or-better low
-    mask tlow[t] (0 unless three distinct ranks A..8). Returns how many subsets are suited."""
-    suited = 0
+def board_id(board: np.ndarray) -> int:
+    """Index 0..6187 of the board's rank multiset: its ranks ascending (a sorting network on
+    registers: no allocation, no branch), r_i + i is a set, and that set's colex index."""
+    a = board[0] >> 2
+    b = board[1] >> 2
+    c = board[2] >> 2
+    d = board[3] >> 2
+    e = board[4] >> 2
+    a, b = min(a, b), max(a, b)
+    d, e = min(d, e), max(d, e)
+    c, e = min(c, e), max(c, e)
+    c, d = min(c, d), max(c, d)
+    a, d = min(a, d), max(a, d)
+    a, c = min(a, c), max(a, c)
+    b, e = min(b, e), max(b, e)
+    b, d = min(b, d), max(b, d)
+    b, c = min(b, c), max(b, c)
+    return (BINOM_FLAT[a] + BINOM_FLAT[BINOM_COLS + b + 1] + BINOM_FLAT[2 * BINOM_COLS + c + 2]
+            + BINOM_FLAT[3 * BINOM_COLS + d + 3] + BINOM_FLAT[4 * BINOM_COLS + e + 4])
+
+
+#: BINOM[n, k + 1] at k * BINOM_COLS + n: the five columns board_id reads.
+BINOM_COLS = BINOM.shape[0]
+BINOM_FLAT = np.ascontiguousarray(BINOM[:, 1:6].T).ravel()
+
+
+@nb.njit(cache=True, inline="always")
+def low_triples(board: np.ndarray, tlow: np.ndarray) -> None:
+    """Per 3-card subset t of a 5-card board its 8-or-better low mask tlow[t] (0 unless three
+    distinct ranks A..8)."""
     for t in range(N_TRIPLES):
-        a = board[TRIPLES[t, 0]]
-        b = board[TRIPLES[t, 1]]
-        c = board[TRIPLES[t, 2]]
-        ra = a >> 2
-        rb = b >> 2
-        rc = c >> 2
-        tid[t] = ids[PAIR_SLOTS + N_RANKS * N_RANKS * ra + N_RANKS * rb + rc]
-        tmask[t] = (np.int64(1) << ra) | (np.int64(1) << rb) | (np.int64(1) << rc)
-        if (a & 3) == (b & 3) and (b & 3) == (c & 3):
-            tsuit[t] = a & 3
-            suited += 1
-        else:
-            tsuit[t] = -1
-        if want_low:
-            va = (ra + 1) % N_RANKS
-            vb = (rb + 1) % N_RANKS
-            vc = (rc + 1) % N_RANKS
-            ok = va < LOW_QUALIFY and vb < LOW_QUALIFY and vc < LOW_QUALIFY and va != vb \
-                and vb != vc and va != vc
-            tlow[t] = ((np.int64(1) << va) | (np.int64(1) << vb) | (np.int64(1) << vc)) if ok else 0
-    return suited
+        va = low_value(board[TRIPLES[t, 0]])
+        vb = low_value(board[TRIPLES[t, 1]])
+        vc = low_value(board[TRIPLES[t, 2]])
+        ok = va < LOW_QUALIFY and vb < LOW_QUALIFY and vc < LOW_QUALIFY and va != vb \
+            and vb != vc and va != vc
+        tlow[t] = ((np.int64(1) << va) | (np.int64(1) << vb) | (np.int64(1) << vc)) if ok else 0
+
+
+#: Four 4-bit suit counters: adding 5 to each sets a counter's top bit exactly when it is 3+.
+SUIT_NIBBLES_PLUS_5 = 0x5555
+SUIT_NIBBLE_TOPS = 0x8888
 
 
 @nb.njit(cache=True, inline="always")
-def omaha_score(hole: np.ndarray, nh: int, want_low: bool, ids: np.ndarray, nonflush: np.ndarray,
-                tid: np.ndarray, tmask: np.ndarray, tsuit: np.ndarray, tlow: np.ndarray,
-                suited: int, flush: np.ndarray) -> tuple[int, int]:
-    """(high score 1..7462, low score or 0) of an Omaha hand ``hole[:nh]`` on the board that
-    :func:`prepare_board` described (``suited`` = its suited triples): two hole cards plus three
-    board cards, best of each. A non-flush five is one load by (pair id, triple id); a suited
-    pair on a suited triple of its suit is a flush, above any non-flush, read by rank mask."""
+def flush_triples(board: np.ndarray, tmask: np.ndarray) -> tuple[int, int]:
+    """(suit, n): the one suit holding three or more board cards and, in tmask[:n], the 13-bit
+    rank masks of its 3-card subsets; n = 0 when no Omaha hand can be a flush. Branch-free:
+    always the ten subsets of up to five cards, those short of a card holding fewer than
+    three bits (the flush table scores fewer than five cards 0)."""
+    n = np.int64(0)
+    m0 = np.int64(0)
+    m1 = np.int64(0)
+    m2 = np.int64(0)
+    m3 = np.int64(0)
+    for i in range(5):
+        c = board[i]
+        s = c & 3
+        bit = np.int64(1) << (c >> 2)
+        n += np.int64(1) << (4 * s)
+        m0 |= bit if s == 0 else 0
+        m1 |= bit if s == 1 else 0
+        m2 |= bit if s == 2 else 0
+        m3 |= bit if s == 3 else 0
+    top = (n + SUIT_NIBBLES_PLUS_5) & SUIT_NIBBLE_TOPS
+    if top == 0:
+        return -1, 0
+    suit = np.int64(top > 0x8) + np.int64(top > 0x80) + np.int64(top > 0x800)
+    bm = m0 if suit == 0 else (m1 if suit == 1 else (m2 if suit == 2 else m3))
+    r0 = bm & -bm
+    bm ^= r0
+    r1 = bm & -bm
+    bm ^= r1
+    r2 = bm & -bm
+    bm ^= r2
+    r3 = bm & -bm
+    r4 = bm ^ r3
+    tmask[0] = r0 | r1 | r2
+    tmask[1] = r0 | r1 | r3
+    tmask[2] = r0 | r2 | r3
+    tmask[3] = r1 | r2 | r3
+    tmask[4] = r0 | r1 | r4
+    tmask[5] = r0 | r2 | r4
+    tmask[6] = r1 | r2 | r4
+    tmask[7] = r0 | r3 | r4
+    tmask[8] = r1 | r3 | r4
+    tmask[9] = r2 | r3 | r4
+    return suit, N_TRIPLES
+
+
+@nb.njit(cache=True, inline="always")
+def omaha_score(cards: np.ndarray, p: int, nh: int, want_low: bool, ids: np.ndarray,
+                best_by_pair: np.ndarray, bid: int, fsuit: int, nflush: int, tmask: np.ndarray,
+                tlow: np.ndarray, flush: np.ndarray) -> tuple[int, int]:
+    """(high score 1..7462, low score or 0) of the Omaha hand ``cards[p, :nh]`` (read in place:
+    a row view per seat and deal would cost reference counting): two hole cards plus
+    three board cards, best of each. The non-flush high is one load per hole pair (the board's
+    best for that rank pair, ``bid`` its rank multiset); a pair of suit ``fsuit`` makes a flush
+    with each of the ``nflush`` board triples of that suit (:func:`flush_triples`), read by
+    rank mask; lows combine the pair's and the board triples' low masks (:func:`low_triples`)."""
     best = np.int64(0)
     best_low = np.int64(0)
+    base = bid * N_PAIR_IDS
     for i in range(nh):
-        a = hole[i]
+        a = cards[p, i]
         ra = a >> 2
         for j in range(i + 1, nh):
-            b = hole[j]
-            base = ids[N_RANKS * ra + (b >> 2)] * N_TRIPLE_IDS
-            for t in range(N_TRIPLES):
-                best = max(best, np.int64(nonflush[base + tid[t]]))
-            if suited and (a & 3) == (b & 3):
+            b = cards[p, j]
+            best = max(best, np.int64(best_by_pair[base + ids[N_RANKS * ra + (b >> 2)]]))
+            if nflush and (a & 3) == fsuit and (b & 3) == fsuit:
                 pm = (np.int64(1) << ra) | (np.int64(1) << (b >> 2))
-                for t in range(N_TRIPLES):
-                    if tsuit[t] == (a & 3):
-                        best = max(best, np.int64(flush[pm | tmask[t]]))
+                for t in range(nflush):
+                    best = max(best, np.int64(flush[pm | tmask[t]]))
             if want_low:
                 va = low_value(a)
                 vb = low_value(b)
@@ -359,4 +439,5 @@ def omaha_score(hole: np.ndarray, nh: int, want_low: bool, ids: np.ndarray, nonf
 
 __all__ = ["OMAHA", "OMAHA_HILO", "STUD", "STUD_HILO", "RAZZ", "SHORT_DECK", "ShortDeckTables",
            "short_deck_tables", "low8_mask", "razz_score", "seven_high", "short_deck_score",
-           "prepare_board", "omaha_score", "OmahaTables", "omaha_tables", "LOW_BASE"]
+           "low_triples", "flush_triples", "omaha_score", "OmahaTables", "omaha_tables",
+           "board_id", "LOW_BASE"]

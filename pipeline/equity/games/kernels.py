@@ -36,9 +36,11 @@ from pipeline.equity.games.evaluate import (
     RAZZ,
     SHORT_DECK,
     STUD_HILO,
+    board_id,
+    flush_triples,
     low8_mask,
+    low_triples,
     omaha_score,
-    prepare_board,
     razz_score,
     seven_high,
     short_deck_score,
@@ -54,8 +56,6 @@ N_COLS = 7
 HIST_BITS = 12
 #: Most cards a seat holds (seven-card stud).
 MAX_SEAT = 7
-#: Scratch per deal: four arrays over the board's 3-card subsets, then a seven-card hand.
-SCRATCH = 4 * N_TRIPLES + MAX_SEAT
 #: bits32() draws are uniform below this.
 TWO_32 = float(1 << 32)
 #: Board cards of the flop games.
@@ -65,40 +65,36 @@ BOARD = 5
 @nb.njit(cache=True)
 def score_deal(game: int, board: np.ndarray, cards: np.ndarray, ncards: np.ndarray,
                hi: np.ndarray, lo: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray,
-               ranks: np.ndarray, flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray,
-               sd_nonflush: np.ndarray, sd_flush: np.ndarray, scratch: np.ndarray) -> None:
+               ranks: np.ndarray, flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
+               sd_nonflush: np.ndarray, sd_flush: np.ndarray, tm: np.ndarray, tl: np.ndarray,
+               seven: np.ndarray) -> None:
     """hi[p], lo[p] of every seat: ``cards[p, :ncards[p]]`` with the 5-card ``board`` (flop
-    games) or alone (stud games). ``scratch`` is int64[SCRATCH]."""
+    games) or alone (stud games). ``tm``, ``tl`` (int64[10]) and ``seven`` (int64[7]) are
+    scratch, passed whole: a slice per deal would cost reference counting."""
     P = cards.shape[0]
     if game == OMAHA or game == OMAHA_HILO:
-        tid = scratch[0:N_TRIPLES]
-        tm = scratch[N_TRIPLES:2 * N_TRIPLES]
-        ts = scratch[2 * N_TRIPLES:3 * N_TRIPLES]
-        tl = scratch[3 * N_TRIPLES:4 * N_TRIPLES]
         hilo = game == OMAHA_HILO
+        bid = board_id(board)
+        fsuit, nfl = flush_triples(board, tm)
         if hilo:
-            suited = prepare_board(board, om_ids, tid, tm, ts, tl, True)
-        else:
-            suited = prepare_board(board, om_ids, tid, tm, ts, tl, False)
+            low_triples(board, tl)
         for p in range(P):
             # constant hand sizes and low flag: the compiler unrolls each case's loops
-            row = cards[p]
             if hilo:
-                h, low = omaha_score(row, 4, True, om_ids, om_nonflush, tid, tm, ts, tl, suited,
+                h, low = omaha_score(cards, p, 4, True, om_ids, om_best, bid, fsuit, nfl, tm, tl,
                                      flush)
             elif ncards[p] == 4:
-                h, low = omaha_score(row, 4, False, om_ids, om_nonflush, tid, tm, ts, tl, suited,
+                h, low = omaha_score(cards, p, 4, False, om_ids, om_best, bid, fsuit, nfl, tm, tl,
                                      flush)
             elif ncards[p] == 5:
-                h, low = omaha_score(row, 5, False, om_ids, om_nonflush, tid, tm, ts, tl, suited,
+                h, low = omaha_score(cards, p, 5, False, om_ids, om_best, bid, fsuit, nfl, tm, tl,
                                      flush)
             else:
-                h, low = omaha_score(row, 6, False, om_ids, om_nonflush, tid, tm, ts, tl, suited,
+                h, low = omaha_score(cards, p, 6, False, om_ids, om_best, bid, fsuit, nfl, tm, tl,
                                      flush)
             hi[p] = h
             lo[p] = low
     elif game == SHORT_DECK:
-        seven = scratch[4 * N_TRIPLES:SCRATCH]
         for p in range(P):
             for i in range(BOARD):
                 seven[i] = board[i]
@@ -109,12 +105,12 @@ def score_deal(game: int, board: np.ndarray, cards: np.ndarray, ncards: np.ndarr
     else:
         for p in range(P):
             if game == RAZZ:
-                hi[p] = razz_score(cards[p], ncards[p])
+                hi[p] = razz_score(cards, p, ncards[p])
                 lo[p] = 0
             else:
-                hi[p] = seven_high(cards[p], ncards[p], card_keys, offsets, ranks, flush)
+                hi[p] = seven_high(cards, p, ncards[p], card_keys, offsets, ranks, flush)
                 if game == STUD_HILO:
-                    m = low8_mask(cards[p], ncards[p])
+                    m = low8_mask(cards, p, ncards[p])
                     lo[p] = LOW_BASE - m if m else 0
                 else:
                     lo[p] = 0
@@ -183,16 +179,16 @@ def settle_counts(counts: np.ndarray, P: int, acc: np.ndarray) -> None:
 
 
 @nb.njit(cache=True)
-def _take(rem: np.ndarray, mm: int, k: int, r: int, binom: np.ndarray, out: np.ndarray,
+def _take(rem: np.ndarray, mm: int, k: int, r: int, binom: np.ndarray, out: np.ndarray, row: int,
           at: int) -> int:
-    """Move the colex-``r`` k-subset of ``rem[:mm]`` to ``out[at:at+k]`` and close the gaps in
-    ``rem``; returns the new length."""
+    """Move the colex-``r`` k-subset of ``rem[:mm]`` to ``out[row, at:at+k]`` and close the
+    gaps in ``rem``; returns the new length. (A 2-D ``out`` and a row: no row view per deal.)"""
     c = mm - 1
     rest = r
     for i in range(k, 0, -1):
         while binom[c, i] > rest:
             c -= 1
-        out[at + i - 1] = rem[c]
+        out[row, at + i - 1] = rem[c]
         rest -= binom[c, i]
         # remove position c: positions are taken from the top down, so later ones are lower
         for j in range(c, mm - 1):
@@ -226,7 +222,7 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
                       deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray, hmask: np.ndarray,
                       hw: np.ndarray, off: np.ndarray, fill: np.ndarray, binom: np.ndarray,
                       card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                      flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray,
+                      flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray,
                       sd_key: np.ndarray, sd_nonflush: np.ndarray, sd_flush: np.ndarray,
                       out: np.ndarray) -> float:
     """Slice ``part`` of ``parts`` of assignment ``a``'s deals counted into out[P, N_COLS]
@@ -253,7 +249,8 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
     for p in range(P):
         total *= binom[mm, fill[p]]
         mm -= fill[p]
-    board = np.empty(BOARD, np.int64)
+    board2 = np.empty((1, BOARD), np.int64)
+    board = board2[0]  # one view, made once: _take fills board2's row
     for i in range(board0.shape[0]):
         board[i] = board0[i]
     cards = np.empty((P, MAX_SEAT), np.int64)
@@ -265,7 +262,9 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
     rem = np.empty(m, np.int64)
     hi = np.empty(P, np.int64)
     lo = np.empty(P, np.int64)
-    scratch = np.empty(SCRATCH, np.int64)
+    tm = np.empty(N_TRIPLES, np.int64)
+    tl = np.empty(N_TRIPLES, np.int64)
+    seven = np.empty(MAX_SEAT, np.int64)
     use_hist = 2 * P <= HIST_BITS
     hist = np.zeros(1 << (2 * P) if use_hist else 1, np.int64)
     for f in range(total * part // parts, total * (part + 1) // parts):
@@ -274,16 +273,16 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
         mm = m
         rest = f
         c = binom[mm, bneed]
-        mm = _take(rem, mm, bneed, rest % c, binom, board, board0.shape[0])
+        mm = _take(rem, mm, bneed, rest % c, binom, board2, 0, board0.shape[0])
         rest //= c
         for p in range(P):
             k = fill[p]
             if k:
                 c = binom[mm, k]
-                mm = _take(rem, mm, k, rest % c, binom, cards[p], hlen[rows[p]])
+                mm = _take(rem, mm, k, rest % c, binom, cards, p, hlen[rows[p]])
                 rest //= c
         score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
-                   om_ids, om_nonflush, sd_key, sd_nonflush, sd_flush, scratch)
+                   om_ids, om_best, sd_key, sd_nonflush, sd_flush, tm, tl, seven)
         if use_hist:
             hist[outcome(hi, lo)] += 1
         else:
@@ -298,7 +297,7 @@ def exact_kernel(game: int, board0: np.ndarray, bneed: int, deck: np.ndarray, ha
                  hlen: np.ndarray, hmask: np.ndarray, hw: np.ndarray, off: np.ndarray,
                  fill: np.ndarray, n_assign: int, n_tasks: int, binom: np.ndarray,
                  card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                 flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray,
+                 flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
                  sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every deal of every assignment: (int64[P, N_COLS] counts, float64[P, N_COLS] the same
     weighted by the product of the rows' weights). Deals of an assignment that shares a card
@@ -323,7 +322,7 @@ def exact_kernel(game: int, board0: np.ndarray, bneed: int, deck: np.ndarray, ha
         for a in range(a0, a1):
             w = _assignment_deals(a, part, splits, game, board0, bneed, deck, hands, hlen, hmask,
                                   hw, off, fill, binom, card_keys, offsets, ranks, flush, om_ids,
-                                  om_nonflush, sd_key, sd_nonflush, sd_flush, one)
+                                  om_best, sd_key, sd_nonflush, sd_flush, one)
             if w < 0:
                 continue
             for p in range(P):
@@ -338,7 +337,7 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
               deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray, hmask: np.ndarray,
               thr: np.ndarray, off: np.ndarray, fill: np.ndarray, max_tries: int,
               card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
-              om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray, sd_nonflush: np.ndarray,
+              om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray, sd_nonflush: np.ndarray,
               sd_flush: np.ndarray, acc: np.ndarray) -> int:
     """``deals`` deals on stream ``stream`` into acc[P, N_COLS]; returns the assignment draws
     (-1 when one deal needed more than ``max_tries``)."""
@@ -368,7 +367,9 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
             cards[p, i] = hands[rows[p], i]
     hi = np.empty(P, np.int64)
     lo = np.empty(P, np.int64)
-    scratch = np.empty(SCRATCH, np.int64)
+    tm = np.empty(N_TRIPLES, np.int64)
+    tl = np.empty(N_TRIPLES, np.int64)
+    seven = np.empty(MAX_SEAT, np.int64)
     # few seats: count each outcome and settle the counts once (the outcome codes of a low
     # game take 2P bits)
     use_hist = 2 * P <= HIST_BITS
@@ -422,7 +423,7 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
                 cards[p, h0 + i] = dk[k]
                 k += 1
         score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
-                   om_ids, om_nonflush, sd_key, sd_nonflush, sd_flush, scratch)
+                   om_ids, om_best, sd_key, sd_nonflush, sd_flush, tm, tl, seven)
         if use_hist:
             hist[outcome(hi, lo)] += 1
         else:
@@ -437,7 +438,7 @@ def mc_chunks(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.
               bneed: int, deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray,
               hmask: np.ndarray, thr: np.ndarray, off: np.ndarray, fill: np.ndarray,
               max_tries: int, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-              flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray,
+              flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
               sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Chunks ``stream0 ..`` (sizes[i] deals each) in parallel: (int64[P, N_COLS], tries[chunks])."""
     P = off.shape[0] - 1
@@ -447,7 +448,7 @@ def mc_chunks(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.
     for ch in nb.prange(nch):
         tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
                               hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
-                              flush, om_ids, om_nonflush, sd_key, sd_nonflush, sd_flush, acc[ch])
+                              flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, acc[ch])
     return acc.sum(axis=0), tries
 
 
@@ -456,7 +457,7 @@ def mc_chunks_literal(sizes: np.ndarray, seed: int, stream0: int, game: int, boa
               bneed: int, deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray,
               hmask: np.ndarray, thr: np.ndarray, off: np.ndarray, fill: np.ndarray,
               max_tries: int, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-              flush: np.ndarray, om_ids: np.ndarray, om_nonflush: np.ndarray, sd_key: np.ndarray,
+              flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
               sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`mc_chunks` compiled for one game code (a compile-time constant): the game
     branches fold away and the hand scorer inlines; used for Omaha and Omaha hi-lo, whose speed matters most
@@ -469,7 +470,7 @@ def mc_chunks_literal(sizes: np.ndarray, seed: int, stream0: int, game: int, boa
     for ch in nb.prange(nch):
         tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
                               hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
-                              flush, om_ids, om_nonflush, sd_key, sd_nonflush, sd_flush, acc[ch])
+                              flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, acc[ch])
     return acc.sum(axis=0), tries
 
 
