@@ -144,3 +144,14 @@ def test_showdown_bad_lines_speak_the_same_language(capsys: pytest.CaptureFixtur
     code, out, err = run_main(capsys, "-a", str(artifacts), "showdown", "--json", stdin=text)
     assert code == 2 and err == "", err
     assert [e["line"] for e in json.loads(out)["errors"]] == [2]
+
+
+def test_debug_works_after_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """The internal-error hint says 'run with --debug': it is taken after a command too (it was
+    'No such option: --debug' there, e.g. ``range --help --debug``)."""
+    from pipeline.errors import InputError
+
+    code, out, err = run_main(capsys, "range", "--help", "--debug")
+    assert code == 0 and "Usage: pokertables range" in out and err == ""
+    with pytest.raises(InputError, match="expected 5 or 6 or 7 cards"):
+        run_main(capsys, "eval", "AsKs", "--debug")  # the exception itself, for its traceback

@@ -145,7 +145,12 @@ def main(argv: list[str] | None = None) -> None:
 
     _register()
     args = list(argv if argv is not None else sys.argv[1:])
-    debug = "--debug" in args
+    head, tail = (args[:args.index("--")], args[args.index("--"):]) if "--" in args else (args, [])
+    debug = "--debug" in head
+    if debug:
+        # a root option, taken anywhere: the hint 'run with --debug' then works after any
+        # command too (`pokertables range --help --debug`)
+        args = ["--debug", *[a for a in head if a != "--debug"], *tail]
     as_json = STATE["json"] = wants_json(args)
     stdout = _keep_stdout()
     try:
