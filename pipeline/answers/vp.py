@@ -2,14 +2,14 @@
 ``breakeven``, ``compare``, ``deal`` and ``list``, each the command's ``--json`` dict.
 
 A game is named by slug (or common name, or a TOML path on the command line); ``pay`` edits lines
-of it in place (``["full house=8"]``) once :data:`PAY_EDITOR` exists. ``text``, where a function
+of it in place (``["full house=8"]``: :func:`pipeline.videopoker.paytables.edit.edit_pays`, the
+game solved in memory and named as edited). ``text``, where a function
 takes it, is a dict the function fills with what only the command's text report shows (where the
 figures came from); the JSON answer does not carry it.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections.abc import Sequence
@@ -34,25 +34,15 @@ DEFAULT_GAME = "jacks-or-better-9-6"
 DEAL_CARDS = 5
 #: most deals one ``vp deal`` gives
 MAX_DEALS = 10_000
-#: (module, function) that edits a paytable's pays: ``edit(pt, ["full house=8"]) -> Paytable``
-#: named "<name> (edited: full house=8)"; the pay-editing work provides it
-PAY_EDITOR = ("pipeline.videopoker.paytables.edit", "edit_pays")
 
 
 def load_game(name: str | Path, pay: Sequence[str] = ()) -> Paytable:
     """The paytable of a slug, common name or path, with ``pay`` edits applied."""
     from pipeline.videopoker.catalog.games import load_named
+    from pipeline.videopoker.paytables.edit import edit_pays
 
     pt = load_named(name)
-    if not pay:
-        return pt
-    module, func = PAY_EDITOR
-    try:
-        edit = getattr(importlib.import_module(module), func)
-    except (ModuleNotFoundError, AttributeError):
-        raise InputError(f"editing a pay ({', '.join(pay)}) is not available in this version") from None
-    edited: Paytable = edit(pt, list(pay))
-    return edited
+    return edit_pays(pt, list(pay)) if pay else pt
 
 
 def analyze(ctx: Context, paytable: str, strategy: str = "", chart: bool = False,
