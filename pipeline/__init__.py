@@ -28,9 +28,16 @@ from typing import TYPE_CHECKING
 # passive). Set before numba loads its threading layer; a value the user set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from pipeline.core.kernel_cache import configure as _configure_kernel_cache
 from pipeline.core.lazy import lazy_exports
 from pipeline.errors import ArtifactError, BuildError, ConfigError, InputError, PokertablesError
 from pipeline.version import __version__
+
+# numba's cache checks only a kernel's own file, not the modules it inlines: the cache folder
+# is named by a digest of the sources instead, so a cached kernel is never stale. numba reads
+# NUMBA_CACHE_DIR when it is imported, hence here, before any module can import it (the
+# imports above do not).
+_configure_kernel_cache()
 
 if TYPE_CHECKING:
     from pipeline.equity.hand_api import equity as hand_equity

@@ -17,6 +17,10 @@ import pytest
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
+# pipeline names numba's cache folder by its sources' digest (pipeline.core.kernel_cache) when
+# it is imported: first, before a test module imports numba
+import pipeline  # noqa: E402, F401
+
 #: Fixtures that build the default artifacts (and wait on the build lock).
 BUILDS = frozenset({"artifacts", "built_here"})
 #: Fixtures that solve for tens of seconds in a folder of their own (a 100-variant sweep).

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli.common import EQUITY_KERNEL_MODULES, cold_modules
+from pipeline.core.kernel_cache import folder_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,8 +83,9 @@ COLD_MODULE = "montecarlo/fixed"
 
 
 def _seeded_cache(cache: Path, artifacts: Path) -> None:
-    """A numba cache folder (``NUMBA_CACHE_DIR`` layout) holding copies of the shared cache's
-    files, except those of :data:`COLD_MODULE`. The two subprocesses below then load the
+    """A numba cache folder (``NUMBA_CACHE_DIR`` layout: the digest folder a process given
+    ``NUMBA_CACHE_DIR=cache`` uses) holding copies of the shared cache's files, except those of
+    :data:`COLD_MODULE`. The two subprocesses below then load the
     question's kernels instead of compiling them twice into empty folders (seconds each); the
     shared cache gets them here, compiled once for every test that asks the same."""
     import shutil
@@ -105,7 +107,7 @@ def _seeded_cache(cache: Path, artifacts: Path) -> None:
         source_dir = pkg / folder.relative_to(shared)
         if source_dir == cold.parent and f.name.startswith(cold.name + "."):
             continue
-        dest = cache / source_dir.relative_to("/")
+        dest = folder_for(cache) / source_dir.relative_to("/")
         dest.mkdir(parents=True, exist_ok=True)
         shutil.copy2(f, dest / f.name)
 
@@ -119,7 +121,7 @@ def test_cold_query_says_it_compiles(artifacts: Path, tmp_path: Path) -> None:
     _seeded_cache(tmp_path, artifacts)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     with pytest.MonkeyPatch.context() as m:  # the engine's view of the seeded folder
-        m.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+        m.setenv("NUMBA_CACHE_DIR", str(folder_for(tmp_path)))
         assert COLD_MODULE in cold_modules(engine.__file__, EQUITY_KERNEL_MODULES)
     code, _, err = _stderr_on_a_terminal(["-a", str(artifacts), "equity", "AsKs", "--vs", "QdQc",
                                           "--board", "2c7h8h"], env)

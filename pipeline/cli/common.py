@@ -231,9 +231,11 @@ def progress_bar() -> tuple[Callable[[float, str], None], Callable[[], None]]:
 
 
 # ---------------------------------------------------------------- compiled kernels
-# Numba compiles a kernel on its first call and caches the machine code next to the module
-# (``__pycache__``); a fresh clone has no cache, so its first postflop or Monte Carlo query would
-# sit silent for 15-20 s. ``pokertables warm`` (:mod:`pipeline.cli.build`) compiles ahead.
+# Numba compiles a kernel on its first call and caches the machine code in the folder named by
+# the sources' digest (:mod:`pipeline.core.kernel_cache`, which sets NUMBA_CACHE_DIR when
+# ``pipeline`` is imported, so a changed source is a cold cache); a fresh clone has no cache,
+# so its first postflop or Monte Carlo query would sit silent for 15-20 s. ``pokertables warm``
+# (:mod:`pipeline.cli.build`) compiles ahead.
 
 #: The equity kernels' modules, as paths under ``pipeline/equity`` without ``.py``: a query
 #: compiles when one of them has no cache index yet.
@@ -244,7 +246,8 @@ EQUITY_KERNEL_MODULES = ("exact/count", "exact/enumerate", "exact/ranges", "exac
 
 
 def _cache_dirs(module_file: Path) -> list[Path]:
-    """Where numba keeps a module's cache: NUMBA_CACHE_DIR's mirror of the path, or __pycache__."""
+    """Where numba keeps a module's cache: NUMBA_CACHE_DIR's mirror of the path (the digest
+    folder ``import pipeline`` chose), or ``__pycache__`` where no cache folder was writable."""
     root = os.environ.get("NUMBA_CACHE_DIR")
     if root:
         return [Path(root) / module_file.parent.resolve().relative_to("/")]

@@ -12,7 +12,6 @@ load the cached kernels again (seconds).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -126,16 +125,15 @@ def _cache_indexes() -> list[str]:
 
 
 def _state(artifacts: Path) -> dict[str, object]:
-    """What the compiled kernels depend on, as the stamp records it (without the index list)."""
-    h = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
+    """What the compiled kernels depend on, as the stamp records it (without the index list):
+    the sources' digest is the one that names numba's cache folder."""
     from importlib.metadata import version
+
+    from pipeline.core.kernel_cache import source_digest
 
     # the evaluator's tables decide which questions run (a missing table skips some)
     tables = sorted(p.name for p in artifacts.glob("*.h5")) if artifacts.is_dir() else []
-    return {"sources": h.hexdigest(), "numba": version("numba"), "python": sys.version,
+    return {"sources": source_digest(), "numba": version("numba"), "python": sys.version,
             "cache_dir": os.environ.get("NUMBA_CACHE_DIR", ""), "tables": tables}
 
 
@@ -168,10 +166,12 @@ def warm(artifacts: Path, workers: int | None = None, force: bool = False) -> Wa
     :data:`WARM_GROUPS` spread over ``workers`` processes (default: one per core, at most one
     per group); nothing when :func:`is_warm` (unless ``force``). Needs the evaluator's tables
     (:class:`pipeline.errors.ArtifactError` if not built)."""
+    from pipeline.core.kernel_cache import prune_stale
     from pipeline.query.tables import Tables
 
     t0 = time.perf_counter()
     artifacts = Path(artifacts)
+    prune_stale()  # the caches of sources that are gone
     if not force and is_warm(artifacts):
         return WarmReport(seconds=time.perf_counter() - t0, workers=0, up_to_date=True)
     Tables(artifacts).eval_tables()  # fails at once, before any worker starts, if not built
