@@ -155,3 +155,18 @@ def test_random_is_bounded() -> None:
     with pytest.raises(InputError, match="seed"):
         SevenCards.random(3, seed=-1)
     assert len(SevenCards.random(np.int64(3), seed=np.uint8(4))) == 3
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_checked_rows_unpickle_through_the_check(protocol: int) -> None:
+    """Every protocol rebuilds the immutable rows with their constructor (protocols 0 and 1
+    would call ``bytes.__new__`` and skip it)."""
+    from pipeline.query.seven_cards import CheckedRows
+
+    rows = CheckedRows(bytes(ROYAL))
+    again = pickle.loads(pickle.dumps(rows, protocol=protocol))
+    assert type(again) is CheckedRows and again == rows
+    rebuild, args = rows.__reduce_ex__(protocol)[:2]
+    assert rebuild is CheckedRows
+    with pytest.raises(InputError, match="row 0 is not 7 distinct card ids"):
+        rebuild(bytes([48, 48, 40, 36, 32, 0, 5]))

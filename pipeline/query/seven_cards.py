@@ -65,6 +65,11 @@ class CheckedRows(bytes):
             raise InputError(_bad_row_message(bad, flat[SEVEN * bad:SEVEN * bad + SEVEN].tolist()))
         return self
 
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
+        # every pickle protocol rebuilds through __new__, so through the check (protocols 0
+        # and 1 would otherwise call bytes.__new__ directly)
+        return (CheckedRows, (bytes(self),))
+
 
 def plain_ids(rows: Any) -> npt.NDArray[Any]:
     """``rows`` as an ndarray of card ids, refusing what would be scored as something else (a
