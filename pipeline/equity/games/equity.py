@@ -132,6 +132,9 @@ def _seat(text: str, game: Game, i: int) -> tuple[np.ndarray, np.ndarray, int, s
         from pipeline.equity.hands.starting_hands import HOLE_CARDS
         from pipeline.equity.ranges.parse import parse_range
 
+        if "%" in text:
+            raise InputError(f"{game.name} range of {who}: a top-% token orders hold'em hands; "
+                             f"name the hands instead: {clip(text)}")
         try:
             r = parse_range(text)
         except InputError as exc:
