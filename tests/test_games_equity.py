@@ -329,3 +329,17 @@ def test_weighted_ranges_weigh_each_assignment(tables: Any) -> None:
         assert row["equity"] == pytest.approx(want, abs=1e-12)
         assert row["win"] == pytest.approx(sum(w * t.win[p] for w, t in parts) / total, abs=1e-12)
     assert res.deals is None and res.method == "exact"
+
+
+@pytest.mark.parametrize("game, hero, vs", [
+    ("omaha", "As Ad Ks Kd", "Qh Qd Jh Td"), ("omaha-hi-lo", "As 2s 3d Kd", "Ah Kh Qc Jc"),
+    ("short-deck", "As Ks", "Qh Qd"), ("stud", "As Ad Kc 9h 7s", "Qh Jh Th 8h 2c")])
+def test_preflop_and_early_streets_sampled_near_exact(tables: Any, game: str, hero: str,
+                                                      vs: str) -> None:
+    """Every deal from the start (preflop; stud's fifth street) counted exactly, and Monte
+    Carlo within three standard errors of it."""
+    ex = equity_seats(tables, hero, [vs], game=game, exact=True)
+    mc = equity_seats(tables, hero, [vs], game=game, samples=40_000, seed=3)
+    assert ex.method == "exact" and ex.deals > 100_000
+    for a, b in zip(ex.players, mc.players):
+        assert abs(a["equity"] - b["equity"]) <= 3 * b["stderr"], (a, b)
