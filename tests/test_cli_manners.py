@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli.common import EQUITY_KERNEL_MODULES, cold_modules
-from pipeline.core.kernel_cache import folder_for
+from pipeline.core.kernel_cache import folder_for, module_cache_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,8 +46,8 @@ def test_a_cold_cache_is_seen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     assert cold_modules(engine.__file__, EQUITY_KERNEL_MODULES) == list(EQUITY_KERNEL_MODULES)
-    # one module's index in the mirrored cache folder makes it warm
-    mirror = tmp_path / Path(engine.__file__).resolve().parent.relative_to("/") / "exact"
+    # one module's index in numba's cache folder for it makes it warm
+    mirror = module_cache_dir(Path(engine.__file__).parent / "exact" / "range_random.py", tmp_path)
     mirror.mkdir(parents=True)
     (mirror / "range_random._count_chunk-1.py311.nbi").write_bytes(b"")
     assert "exact/range_random" not in cold_modules(engine.__file__, EQUITY_KERNEL_MODULES)
@@ -96,20 +96,17 @@ def _seeded_cache(cache: Path, artifacts: Path) -> None:
 
     for board in ("2c7h8h", "2c7h9h"):
         equity_seats(Tables(artifacts), "AsKs", ["QdQc"], board=board)
-    pkg = Path(pipeline.__file__).resolve().parent
-    root = os.environ.get("NUMBA_CACHE_DIR")
-    shared = Path(root) / pkg.relative_to("/") if root else pkg
+    pkg = Path(pipeline.__file__).parent
+    root = os.environ["NUMBA_CACHE_DIR"]  # set by import pipeline
     cold = pkg / "equity" / COLD_MODULE
-    for f in shared.rglob("*.nb[ic]"):
-        folder = f.parent if root else f.parent.parent  # the source folder (mirrored)
-        if folder.name == "__pycache__":
-            continue
-        source_dir = pkg / folder.relative_to(shared)
-        if source_dir == cold.parent and f.name.startswith(cold.name + "."):
-            continue
-        dest = folder_for(cache) / source_dir.relative_to("/")
-        dest.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(f, dest / f.name)
+    for source_dir in {p.parent for p in pkg.rglob("*.py")}:
+        shared = module_cache_dir(source_dir / "x.py", root)
+        for f in shared.glob("*.nb[ic]") if shared.is_dir() else ():
+            if source_dir == cold.parent and f.name.startswith(cold.name + "."):
+                continue
+            dest = module_cache_dir(source_dir / "x.py", folder_for(cache))
+            dest.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(f, dest / f.name)
 
 
 def test_cold_query_says_it_compiles(artifacts: Path, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.core import kernel_cache
-from pipeline.core.kernel_cache import PACKAGE, UNCOMPILED, folder_for, prune_stale
+from pipeline.core.kernel_cache import PACKAGE, UNCOMPILED, folder_for, module_cache_dir, prune_stale
 
 #: a jitted function and a constant in one module...
 CALLEE = """import numba as nb
@@ -64,8 +64,9 @@ def test_a_changed_callee_gets_a_fresh_cache(copy: Path, tmp_path: Path) -> None
     cache = tmp_path / "cache"
     answer, first = _ask(copy, cache)
     assert answer == 21 and first.parent == cache and re.fullmatch(r"numba-[0-9a-f]{16}", first.name)
-    # numba cached the kernel in the digest folder (its mirror of the source path)
-    assert list(first.rglob("_probe_kernel.kernel-*.nbi"))
+    # numba cached the kernel in the digest folder, where the command line looks for it
+    probe = copy / "pipeline" / "core" / "_probe_kernel.py"
+    assert list(module_cache_dir(probe, first).glob("_probe_kernel.kernel-*.nbi"))
     assert _ask(copy, cache) == (21, first)  # unchanged sources: the same folder, loaded
     # the command line holds no kernel: editing it keeps the compiled kernels
     with open(copy / "pipeline" / "cli" / "common.py", "a") as f:
@@ -117,3 +118,10 @@ def test_an_unwritable_base_falls_back(tmp_path: Path, monkeypatch: pytest.Monke
     env = {}
     assert kernel_cache.configure(env) == folder_for(tmp_path / "user" / "pokertables")
     assert env["NUMBA_CACHE_DIR"] == str(folder_for(tmp_path / "user" / "pokertables"))
+
+
+def test_the_module_cache_folder_is_numbas() -> None:
+    from numba.core.caching import UserProvidedCacheLocator
+
+    source = PACKAGE / "equity" / "exact" / "ranges.py"
+    assert module_cache_dir(source, "/c") == Path("/c", UserProvidedCacheLocator.get_suitable_cache_subpath(source))

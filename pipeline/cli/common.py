@@ -246,11 +246,13 @@ EQUITY_KERNEL_MODULES = ("exact/count", "exact/enumerate", "exact/ranges", "exac
 
 
 def _cache_dirs(module_file: Path) -> list[Path]:
-    """Where numba keeps a module's cache: NUMBA_CACHE_DIR's mirror of the path (the digest
-    folder ``import pipeline`` chose), or ``__pycache__`` where no cache folder was writable."""
+    """Where numba keeps a module's cache: its folder for the module under NUMBA_CACHE_DIR (the
+    digest folder ``import pipeline`` chose), or ``__pycache__`` where none was writable."""
+    from pipeline.core.kernel_cache import module_cache_dir
+
     root = os.environ.get("NUMBA_CACHE_DIR")
     if root:
-        return [Path(root) / module_file.parent.resolve().relative_to("/")]
+        return [module_cache_dir(module_file, root)]
     return [module_file.parent / "__pycache__"]
 
 

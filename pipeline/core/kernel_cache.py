@@ -22,9 +22,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
 import sys
-import time
 from collections.abc import MutableMapping
 from functools import cache
 from pathlib import Path
@@ -73,6 +71,15 @@ def source_digest() -> str:
 def folder_for(base: Path | str) -> Path:
     """The cache folder for this package's sources under ``base``."""
     return Path(base) / f"{PREFIX}{source_digest()[:DIGEST_HEX]}"
+
+
+def module_cache_dir(py_file: Path | str, root: Path | str) -> Path:
+    """Where numba keeps the cache of ``py_file``'s kernels under the cache folder ``root``
+    (its ``_UserProvidedCacheLocator``): a folder named by the source folder's name and the
+    sha1 of its absolute path, not a mirror of the path (tests/test_kernel_cache.py checks
+    numba still agrees)."""
+    folder = os.path.dirname(os.path.abspath(py_file))
+    return Path(root) / f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
 
 
 def _writable(path: Path) -> bool:
@@ -128,6 +135,9 @@ def prune_stale(current: Path | str | None = None, idle: float = STALE_AFTER) ->
     ``__pycache__`` folders from before the digest folders, once nothing wrote in them for
     ``idle`` seconds (a process still running on other sources keeps its folder). Returns
     what was removed; nothing when the cache folder is not a digest folder."""
+    import shutil
+    import time
+
     here = Path(current or os.environ.get(ENV, ""))
     if not _FOLDER.fullmatch(here.name) or not here.parent.is_dir():
         return []

@@ -118,10 +118,10 @@ def warm_here(artifacts: str, questions: list[Question | str]
 
 def _cache_indexes() -> list[str]:
     """numba's cache index files of the package's kernels, where this process's numba keeps
-    them (``NUMBA_CACHE_DIR`` mirrors the source tree; by default ``__pycache__`` folders)."""
+    them (the digest folder under ``NUMBA_CACHE_DIR`` holds only this package's caches; where
+    no cache folder was writable, the ``__pycache__`` folders)."""
     root = os.environ.get("NUMBA_CACHE_DIR")
-    base = Path(root) / PACKAGE.relative_to(PACKAGE.anchor) if root else PACKAGE
-    return sorted(str(p) for p in base.rglob("*.nbi"))
+    return sorted(str(p) for p in Path(root or PACKAGE).rglob("*.nbi"))
 
 
 def _state(artifacts: Path) -> dict[str, object]:
