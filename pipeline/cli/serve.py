@@ -6,11 +6,7 @@ missing artifacts is one ``error:`` line and exit 2; Ctrl-C stops the server cle
 
 from __future__ import annotations
 
-import errno
-import socket
 import sys
-import threading
-import webbrowser
 
 import typer
 
@@ -27,6 +23,9 @@ OPEN_DELAY = 0.5
 
 def _check_port(host: str, port: int) -> None:
     """InputError now (before minutes of warming) when ``host:port`` cannot be bound."""
+    import errno
+    import socket  # here, not at the top: every other command's start would pay for it
+
     from pipeline.errors import InputError
 
     try:
@@ -76,6 +75,9 @@ def serve_cmd(
     print(f"serve: listening on {url} (API description at {url}docs; Ctrl-C stops)",
           file=sys.stderr, flush=True)
     if open_page:
+        import threading
+        import webbrowser
+
         threading.Timer(OPEN_DELAY, webbrowser.open, args=(url,)).start()
     server = uvicorn.Server(uvicorn.Config(application, host=host, port=port, log_level="warning",
                                            access_log=False, lifespan="on",
