@@ -110,3 +110,16 @@ def test_cli_pay_on_vp_commands(artifacts: Path, capsys: pytest.CaptureFixture[s
                          (["vp", "breakeven", "jacks-or-better-9-6", "--pay", "flush"], "LINE=PAY")):
         code, out, err = run_main(capsys, "-a", a, *args)
         assert code == 2 and out == "" and needle in one_error_line(err)
+
+
+def test_deal_with_pay_deals_the_same_deck(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = str(artifacts)
+    code, out, err = run_main(capsys, "-a", a, "vp", "deal", "-p", "jacks-or-better-9-6", "--seed", "5",
+                              "-n", "3", "--json")
+    assert code == 0, err
+    plain = json.loads(out)
+    code, out, err = run_main(capsys, "-a", a, "vp", "deal", "-p", "jacks-or-better-9-6", "--seed", "5",
+                              "-n", "3", "--pay", "flush=5", "--json")
+    assert code == 0, err
+    edited = json.loads(out)
+    assert edited["deals"] == plain["deals"] and edited["name"] == "Jacks or Better 9/6 (edited: flush=5)"

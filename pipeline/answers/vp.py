@@ -272,7 +272,8 @@ def compare(ctx: Context, paytables: Sequence[str], text: dict[str, Any] | None 
     return {"games": [c.as_json() for c in cols], "seconds": round(time.perf_counter() - t0, 3)}
 
 
-def deal(ctx: Context, paytable: str = DEFAULT_GAME, seed: int | None = None, count: int = 1) -> dict[str, Any]:
+def deal(ctx: Context, paytable: str = DEFAULT_GAME, seed: int | None = None, count: int = 1,
+         pay: Sequence[str] = ()) -> dict[str, Any]:
     """``vp deal --json``: ``count`` deals of five cards from the game's deck (jokers included),
     the same for the same seed; a seed is drawn (and returned) when none is given."""
     from pipeline.videopoker.paytables.deal_text import vp_cards_text
@@ -283,7 +284,7 @@ def deal(ctx: Context, paytable: str = DEFAULT_GAME, seed: int | None = None, co
         seed = random.SystemRandom().randrange(2**63)
     elif seed < 0:
         raise InputError(f"seed {seed}: give a whole number 0 or above")
-    pt = load_game(paytable)
+    pt = load_game(paytable, pay)  # an edited game deals from the same deck, under its own name
     rng = random.Random(seed)  # a documented, version-stable generator: the same seed deals the same
     deck = range(pt.deck_size)
     deals = [vp_cards_text(rng.sample(deck, DEAL_CARDS)) for _ in range(count)]

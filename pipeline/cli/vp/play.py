@@ -200,12 +200,13 @@ def deal_cmd(
                                                             "(default: a fresh seed, printed)"),
     count: int = typer.Option(1, "--count", "-n", help="how many deals (1..10,000)"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+    pay: list[str] = typer.Option([], "--pay", help=PAY_HELP),
 ) -> None:
     """Deal five-card hands from a game's deck, seeded and repeatable (a trainer's deals)."""
     from pipeline.answers import Context
     from pipeline.answers.vp import deal
 
-    out = deal(Context(artifacts_dir()), paytable, seed=seed, count=count)
+    out = deal(Context(artifacts_dir()), paytable, seed=seed, count=count, pay=pay)
     if as_json:
         typer.echo(json.dumps(out))
         return
