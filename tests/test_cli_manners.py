@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pipeline.cli.common import EQUITY_KERNEL_MODULES, cold_modules
 from pipeline.core.kernel_cache import folder_for, module_cache_dir
@@ -152,3 +154,15 @@ def test_command_tables_show_each_help_paragraph_as_one_cell() -> None:
         seen += "\n" in first  # a docstring wrapped over lines, as most are
         assert "\n" not in cmd.short_help and cmd.short_help == " ".join(first.split()), cmd.name
     assert seen >= 3  # the check met multi-line paragraphs (bucket, hits, range, ...)
+
+
+@given(st.text(alphabet="[]/\\ab#@5 ,K", max_size=30))
+def test_help_escape_is_richs(text: str) -> None:
+    """The CLI's copy of rich's markup escape (kept so a command's start skips importing rich's
+    text machinery) answers as rich's own does."""
+    from rich.markup import escape as rich_escape
+
+    from pipeline.cli import escape
+
+    assert escape(text) == rich_escape(text)
+    assert escape("[50]KK,QQ[/50] \\[b] x\\") == rich_escape("[50]KK,QQ[/50] \\[b] x\\")

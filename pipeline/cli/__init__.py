@@ -103,12 +103,26 @@ def _usage_message(exc: Any) -> str:
     return text
 
 
+#: rich's markup tags (``rich.markup.escape``'s pattern): a ``[`` and a tag name up to ``]``,
+#: after any backslashes
+_MARKUP_TAG = r"(\\*)(\[[a-z#/@][^[]*?])"
+
+
+def escape(text: str) -> str:
+    """``text`` as rich markup that shows it as written: rich's own ``rich.markup.escape``
+    (tests/test_cli_manners.py compares them), here because importing that module (rich's text,
+    style and emoji modules) cost every command ~11 ms of start-up, help shown or not."""
+    import re
+
+    text = re.sub(_MARKUP_TAG, lambda m: f"{m[1]}{m[1]}\\{m[2]}", text)
+    return text + "\\" if text.endswith("\\") and not text.endswith("\\\\") else text
+
+
 def literal_help(command: Any) -> Any:
     """``command`` (a click command tree) with every help text escaped for rich, so text such as
     ``[50]KK,QQ[/50]`` is shown as written, never read as markup (which crashed ``range
     --help``)."""
     import typer.core
-    from rich.markup import escape
 
     if not typer.core.HAS_RICH:
         return command
