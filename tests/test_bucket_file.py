@@ -230,3 +230,17 @@ def test_a_million_bad_lines_are_counted_not_held(tmp_path: Path, capsys: pytest
     closing = json.loads(out)
     assert code == 2 and err == "" and closing["bad_lines"] == 10 and len(closing["errors"]) == 3
     assert closing["error"].endswith("(and 9 more bad lines)")
+
+
+def test_the_answer_function_is_the_commands_json(built: Path) -> None:
+    """``pipeline.answers.bucket.bucket`` (what the HTTP server calls) returns exactly what
+    ``bucket --json`` prints, and raises InputError naming a bad card before opening anything."""
+    from pipeline.answers import Context
+    from pipeline.answers.bucket import bucket
+
+    ctx = Context(built)
+    cli = json.loads(run_cli("-a", str(built), "bucket", "AhKd", "--json").stdout)
+    assert bucket(ctx, "AhKd") == cli
+    assert bucket(ctx, "Kd Ah", "") == cli
+    with pytest.raises(InputError, match="Xx"):
+        bucket(Context(built / "nowhere"), "AhXx")
