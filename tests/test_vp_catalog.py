@@ -482,3 +482,13 @@ def test_solver_digest_cache_is_exact(tmp_path: Path) -> None:
     assert solver_digest(root, cache) == second
     cache.write_text("not json")
     assert solver_digest(root, cache) == second
+
+
+def test_solver_digest_reads_the_installed_package() -> None:
+    """The default root is the folder holding ``pipeline``: after the sub-package split it
+    pointed one level too deep, the walk found no module and every built game read as stale."""
+    from pipeline.core.codegraph import ImportGraph
+    from pipeline.videopoker.solver.digest import PAYTABLE_STAGE, SOURCE_ROOT
+
+    assert (SOURCE_ROOT / "pipeline" / "__init__.py").is_file()
+    assert "pipeline.videopoker.solver.solve" in ImportGraph(SOURCE_ROOT).closure(PAYTABLE_STAGE)

@@ -24,8 +24,9 @@ from typing import Any
 
 #: the build stage whose code makes the paytable artifacts
 PAYTABLE_STAGE = "pipeline.build.stages.paytable"
-#: the folder holding the ``pipeline`` package (what ``ImportGraph`` reads by default)
-SOURCE_ROOT = Path(__file__).resolve().parent.parent.parent
+#: the folder holding the ``pipeline`` package (what ``ImportGraph`` reads by default): one
+#: level up per part of this module's dotted name, so moving the module cannot point it elsewhere
+SOURCE_ROOT = Path(__file__).resolve().parents[len(__name__.split(".")) - 1]
 CACHE_FILE = Path(__file__).resolve().parent / "__pycache__" / "solver_digest.json"
 #: how the digest is computed; a cache entry of another scheme (written by a process still
 #: running older code of this module) is never used
