@@ -60,7 +60,7 @@ class Context:
         """Video-poker deal classes from the built vp_classes.h5 if present, else derived now."""
         with self._lock:
             if deck_size not in self._classes:
-                self._classes[deck_size] = _deal_classes(self.artifacts, deck_size)
+                self._classes[deck_size] = deal_classes_in(self.artifacts, deck_size)
             return self._classes[deck_size]
 
     def counts(self, pt: Paytable) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -87,7 +87,9 @@ class Context:
             return made
 
 
-def _deal_classes(folder: Path, deck_size: int) -> DealClasses:
+def deal_classes_in(folder: Path, deck_size: int) -> DealClasses:
+    """Deal classes of ``deck_size`` cards from ``folder``'s vp_classes.h5 when the manifest
+    lists it, else derived now."""
     from pipeline.query.artifacts import open_checked, read_manifest
     from pipeline.videopoker.solver.deals import deal_classes, read_classes
 

@@ -31,14 +31,6 @@ app.add_typer(vp_app, name="vp")
 
 def deal_classes_here(deck_size: int) -> DealClasses:
     """Deal classes from the built vp_classes.h5 if present, else derived now."""
-    from pipeline.query.artifacts import open_checked, read_manifest
-    from pipeline.videopoker.solver.deals import deal_classes, read_classes
+    from pipeline.answers import deal_classes_in
 
-    folder = artifacts_dir()
-    if (folder / "vp_classes.h5").exists() and "vp_classes.h5" in read_manifest(folder)["files"]:
-        p = open_checked(folder, "vp_classes.h5")  # a changed file is refused, not used
-        try:
-            return read_classes(p, deck_size)
-        except (OSError, KeyError):
-            pass  # old layout: derive instead
-    return deal_classes(deck_size)
+    return deal_classes_in(artifacts_dir(), deck_size)
