@@ -33,6 +33,12 @@ ERRORS = [
     (["equity", "AsKsQhJh", "--time", "-1"], "--time must be"),
     (["equity", "AsKsQhJh", "--samples", "10", "--stderr", "0.01"], "choose one of"),
     (["equity", "AA,KK,QQ,JJ", *NINE, "--time", "2"], "hardly ever fit together"),
+    # the seed and --exact checks every door shares (hold'em, Omaha, the other games)
+    (["equity", "AsKs", "--seed", "-1"], "--seed must be 0 .. 2^63-1, got '-1'"),
+    (["equity", "AsKsQhJh", "--seed", str(2 ** 63)], f"got '{2 ** 63}'"),
+    (["equity", "AsKs", "--exact", "--samples", "10"], "choose either --exact or Monte Carlo"),
+    (["equity", "--game", "razz", "AsKs2c", "--vs", "3h4h5h", "--exact", "--time", "1"],
+     "choose either --exact or Monte Carlo"),
 ]
 
 
@@ -43,6 +49,19 @@ def test_bad_equity_numbers_are_one_error_fast(artifacts: Path, args: list[str],
     assert r.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: "), (r.stdout, lines)
     assert needle in lines[0], lines
     assert seconds < 15, seconds
+
+
+def test_omaha_equity_refuses_a_bad_seed_and_exact_with_a_rule(artifacts: Path) -> None:
+    """The Python door the command line does not use (:func:`omaha_equity`) checks as it does."""
+    from pipeline.equity.games.omaha import omaha_equity
+    from pipeline.errors import InputError
+    from pipeline.query.tables import Tables
+
+    tables = Tables(artifacts)
+    with pytest.raises(InputError, match="got '-1'"):
+        omaha_equity(tables, "As Ad Ks Kd", seed=-1)
+    with pytest.raises(InputError, match="choose either --exact or Monte Carlo"):
+        omaha_equity(tables, "As Ad Ks Kd", exact=True, samples=10)
 
 
 def test_tiny_weights_are_sampled_not_spun(artifacts: Path) -> None:

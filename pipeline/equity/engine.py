@@ -31,7 +31,7 @@ import numpy as np
 from pipeline.core.cards import format_cards, parse_cards
 from pipeline.core.constants import DECK_SIZE, MAX_PLAYERS, SHARE_SCALE
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS
-from pipeline.equity.montecarlo.stopping import DEFAULT_SAMPLES, check_stop_rule
+from pipeline.equity.montecarlo.stopping import DEFAULT_SAMPLES, SEED_LIMIT, check_method
 from pipeline.equity.ranges.parse import Range, parse_range, ranges_fit
 from pipeline.equity.spots.result import EquityResult, seat_row
 from pipeline.equity.spots.seats import Seats
@@ -218,12 +218,7 @@ def equity_seats(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int 
     :mod:`pipeline.equity.games.equity`); without it four hole cards mean Omaha.
     """
     t0 = time.perf_counter()
-    check_stop_rule(samples, stderr, time_limit)
-    if seed is not None and not 0 <= seed < 2 ** 63:
-        raise InputError(f"--seed must be 0 .. 2^63-1, got {clip(str(seed))}")
-    mc_asked = samples is not None or stderr is not None or time_limit is not None
-    if exact and mc_asked:
-        raise InputError("choose either --exact or Monte Carlo (--samples/--stderr/--time)")
+    mc_asked = check_method(exact, samples, stderr, time_limit, seed)
     other = None
     if game is not None or hole_cards_given(hero) == OMAHA_HOLE:
         # only then: the other games' module loads their numba kernels
@@ -436,7 +431,7 @@ def _hand_exact(tables: Any, table: Table, spot: Spot) -> EquityResult:
 def _monte_carlo(tables: Any, table: Table, samples: int | None, stderr: float | None,
                  time_limit: float | None, seed: int,
                  progress: Callable[[float, str], None] | None) -> EquityResult:
-    if not 0 <= seed < 2 ** 63:
+    if not 0 <= seed < SEED_LIMIT:
         raise InputError(f"--seed must be 0 .. 2^63-1, got {seed}")
     order = [i for i in range(len(table.seats)) if not table.random[i]] + \
         [i for i in range(len(table.seats)) if table.random[i]]

@@ -56,10 +56,10 @@ from pipeline.equity.games.spec import Game
 from pipeline.equity.montecarlo.driver import (
     DEFAULT_SAMPLES,
     MAX_TRIES,
-    check_stop_rule,
     drive_rounds,
     stop_note,
 )
+from pipeline.equity.montecarlo.stopping import check_method
 from pipeline.equity.spots.result import EquityResult, seat_row
 from pipeline.errors import InputError, clip
 
@@ -237,12 +237,7 @@ def game_equity(tables: Any, game: Game, hero: str, vs: Sequence[str] = (),
                 progress: Callable[[float, str], None] | None = None) -> EquityResult:
     """Win/tie/lose and pot equity of every seat of ``game``; see the module docstring."""
     t0 = time.perf_counter()
-    check_stop_rule(samples, stderr, time_limit)
-    if seed is not None and not 0 <= seed < 2 ** 63:
-        raise InputError(f"--seed must be 0 .. 2^63-1, got {clip(str(seed))}")
-    mc_asked = samples is not None or stderr is not None or time_limit is not None
-    if exact and mc_asked:
-        raise InputError("choose either --exact or Monte Carlo (--samples/--stderr/--time)")
+    mc_asked = check_method(exact, samples, stderr, time_limit, seed)
     b = parse_cards(board) if board and board.strip() else []
     d = parse_cards(dead) if dead and dead.strip() else []
     if game.stud and b:

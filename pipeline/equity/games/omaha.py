@@ -26,10 +26,10 @@ from pipeline.core.rng import seed_state
 from pipeline.equity.montecarlo.driver import (
     DEFAULT_SAMPLES,
     N_COLS,
-    check_stop_rule,
     drive_rounds,
     stop_note,
 )
+from pipeline.equity.montecarlo.stopping import check_method
 from pipeline.equity.spots.result import EquityResult, seat_row
 from pipeline.errors import InputError
 
@@ -212,12 +212,7 @@ def omaha_equity(tables: Any, hole: str, board: str = "", opponents: int = 1,
     ``time_limit``; no seed draws a fresh one (reported in the answer).
     """
     t0 = time.perf_counter()
-    check_stop_rule(samples, stderr, time_limit)
-    mc_asked = samples is not None or stderr is not None or time_limit is not None
-    if exact and mc_asked:
-        raise InputError("choose either --exact or Monte Carlo (--samples/--stderr/--time)")
-    if seed is not None and not 0 <= seed < 2 ** 63:
-        raise InputError(f"--seed must be 0 .. 2^63-1, got {seed}")
+    mc_asked = check_method(exact, samples, stderr, time_limit, seed)
     h = parse_cards(hole, count=4)
     b = parse_cards(board, count=(0, 3, 4, 5)) if board else []
     named = [parse_cards(v, count=4) for v in (vs or [])]

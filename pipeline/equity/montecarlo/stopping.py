@@ -17,6 +17,8 @@ DEFAULT_SAMPLES = 300_000
 MIN_STDERR = 1e-5
 MAX_STDERR = 0.5
 MAX_SECONDS = 3600.0
+#: Seeds are below this: a seed is a non-negative int64 in the kernels.
+SEED_LIMIT = 2 ** 63
 
 
 def check_stop_rule(samples: int | None, stderr: float | None, time_limit: float | None) -> None:
@@ -32,3 +34,16 @@ def check_stop_rule(samples: int | None, stderr: float | None, time_limit: float
     if time_limit is not None and not (math.isfinite(time_limit) and 0 < time_limit <= MAX_SECONDS):
         raise InputError(f"--time must be more than 0 and at most {MAX_SECONDS:g} seconds, got "
                          f"{clip(str(time_limit))}")
+
+
+def check_method(exact: bool | None, samples: int | None, stderr: float | None,
+                 time_limit: float | None, seed: int | None) -> bool:
+    """:func:`check_stop_rule`, the seed's range and that ``exact`` is not asked together with
+    a Monte Carlo rule (:class:`InputError` naming the bad value); whether a rule was given."""
+    check_stop_rule(samples, stderr, time_limit)
+    if seed is not None and not 0 <= seed < SEED_LIMIT:
+        raise InputError(f"--seed must be 0 .. 2^63-1, got {clip(str(seed))}")
+    mc_asked = samples is not None or stderr is not None or time_limit is not None
+    if exact and mc_asked:
+        raise InputError("choose either --exact or Monte Carlo (--samples/--stderr/--time)")
+    return mc_asked
