@@ -138,6 +138,18 @@ COUNT_MASK = (1 << COUNT_BITS) - 1
 
 
 @nb.njit(cache=True)
+def _rank_digits(cnt: int, skip: int, k: int) -> int:
+    """The ranks present in packed counts ``cnt`` but ``skip``, lowest first, as base-RAZZ_BASE
+    digits ``k``, ``k + 1``, ... (those below RAZZ_DIGITS): the highest most significant."""
+    value = np.int64(0)
+    for v in range(N_RANKS):
+        if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and v != skip and k < RAZZ_DIGITS:
+            value += v * RAZZ_BASE ** k
+            k += 1
+    return value
+
+
+@nb.njit(cache=True)
 def razz_score(cards: np.ndarray, p: int, n: int) -> int:
     """Best ace-to-five low of ``cards[p, :n]`` (n = 5..7; pairs count against, straights and
     flushes do not), higher is better: RAZZ_TOP minus (category, ranks by significance in base
@@ -163,20 +175,10 @@ def razz_score(cards: np.ndarray, p: int, n: int) -> int:
     top = RAZZ_BASE ** (RAZZ_DIGITS - 1)
     if distinct >= 5:
         # no pair: the five lowest ranks, the highest most significant
-        value = np.int64(0)
-        k = 0
-        for v in range(N_RANKS):
-            if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and k < 5:
-                value += v * RAZZ_BASE ** k
-                k += 1
+        value = _rank_digits(cnt, -1, 0)
     elif distinct == 4:
         # one pair (the lowest paired rank), the other three ranks as kickers
-        value = 1 * RAZZ_BASE ** RAZZ_DIGITS + lowest_pair * top
-        k = 1
-        for v in range(N_RANKS):
-            if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and v != lowest_pair:
-                value += v * RAZZ_BASE ** k
-                k += 1
+        value = 1 * RAZZ_BASE ** RAZZ_DIGITS + lowest_pair * top + _rank_digits(cnt, lowest_pair, 1)
     elif distinct == 3 and second_pair >= 0:
         # two pair (the two lowest paired ranks) and the third rank
         kick = -1
@@ -187,12 +189,7 @@ def razz_score(cards: np.ndarray, p: int, n: int) -> int:
             + kick * top // RAZZ_BASE ** 2
     elif distinct == 3:
         # trips and two kickers (fewer than seven cards)
-        value = 3 * RAZZ_BASE ** RAZZ_DIGITS + lowest_trips * top
-        k = 2
-        for v in range(N_RANKS):
-            if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and v != lowest_trips:
-                value += v * RAZZ_BASE ** k
-                k += 1
+        value = 3 * RAZZ_BASE ** RAZZ_DIGITS + lowest_trips * top + _rank_digits(cnt, lowest_trips, 2)
     else:
         # two ranks: a full house (trips of the lower rank that has three) or quads
         other = -1
