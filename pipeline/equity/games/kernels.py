@@ -218,6 +218,34 @@ def _assignment(a: int, off: np.ndarray, hmask: np.ndarray, rows: np.ndarray) ->
 
 
 @nb.njit(cache=True)
+def _seat_cards(rows: np.ndarray, hands: np.ndarray, hlen: np.ndarray,
+                fill: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(cards[P, MAX_SEAT], ncards[P]): seat p's known cards (row ``rows[p]`` of ``hands``)
+    first, its count of known plus ``fill[p]`` cards to come."""
+    P = rows.shape[0]
+    cards = np.empty((P, MAX_SEAT), np.int64)
+    ncards = np.empty(P, np.int64)
+    for p in range(P):
+        ncards[p] = hlen[rows[p]] + fill[p]
+        for i in range(hlen[rows[p]]):
+            cards[p, i] = hands[rows[p], i]
+    return cards, ncards
+
+
+@nb.njit(cache=True)
+def _scratch(P: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                              np.ndarray, bool]:
+    """Per-task scratch of :func:`score_deal` and the tally: hi[P], lo[P], tm, tl, seven, the
+    outcome histogram and whether it is used."""
+    # few seats: count each outcome and settle the counts once (the outcome codes of a low
+    # game take 2P bits)
+    use_hist = 2 * P <= HIST_BITS
+    hist = np.zeros(1 << (2 * P) if use_hist else 1, np.int64)
+    return (np.empty(P, np.int64), np.empty(P, np.int64), np.empty(N_TRIPLES, np.int64),
+            np.empty(N_TRIPLES, np.int64), np.empty(MAX_SEAT, np.int64), hist, use_hist)
+
+
+@nb.njit(cache=True)
 def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarray, bneed: int,
                       deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray, hmask: np.ndarray,
                       hw: np.ndarray, off: np.ndarray, fill: np.ndarray, binom: np.ndarray,
@@ -253,20 +281,9 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
     board = board2[0]  # one view, made once: _take fills board2's row
     for i in range(board0.shape[0]):
         board[i] = board0[i]
-    cards = np.empty((P, MAX_SEAT), np.int64)
-    ncards = np.empty(P, np.int64)
-    for p in range(P):
-        ncards[p] = hlen[rows[p]] + fill[p]
-        for i in range(hlen[rows[p]]):
-            cards[p, i] = hands[rows[p], i]
+    cards, ncards = _seat_cards(rows, hands, hlen, fill)
     rem = np.empty(m, np.int64)
-    hi = np.empty(P, np.int64)
-    lo = np.empty(P, np.int64)
-    tm = np.empty(N_TRIPLES, np.int64)
-    tl = np.empty(N_TRIPLES, np.int64)
-    seven = np.empty(MAX_SEAT, np.int64)
-    use_hist = 2 * P <= HIST_BITS
-    hist = np.zeros(1 << (2 * P) if use_hist else 1, np.int64)
+    hi, lo, tm, tl, seven, hist, use_hist = _scratch(P)
     for f in range(total * part // parts, total * (part + 1) // parts):
         for i in range(m):
             rem[i] = live[i]
@@ -359,21 +376,8 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
     nb0 = board0.shape[0]
     for i in range(nb0):
         board[i] = board0[i]
-    cards = np.empty((P, MAX_SEAT), np.int64)
-    ncards = np.empty(P, np.int64)
-    for p in range(P):
-        ncards[p] = hlen[rows[p]] + fill[p]
-        for i in range(hlen[rows[p]]):
-            cards[p, i] = hands[rows[p], i]
-    hi = np.empty(P, np.int64)
-    lo = np.empty(P, np.int64)
-    tm = np.empty(N_TRIPLES, np.int64)
-    tl = np.empty(N_TRIPLES, np.int64)
-    seven = np.empty(MAX_SEAT, np.int64)
-    # few seats: count each outcome and settle the counts once (the outcome codes of a low
-    # game take 2P bits)
-    use_hist = 2 * P <= HIST_BITS
-    hist = np.zeros(1 << (2 * P) if use_hist else 1, np.int64)
+    cards, ncards = _seat_cards(rows, hands, hlen, fill)
+    hi, lo, tm, tl, seven, hist, use_hist = _scratch(P)
     tries = 0
     for _ in range(deals):
         if multi:
