@@ -8,7 +8,6 @@ writes 169 rows, so the whole path (stage, atomic HDF5 and Parquet writes, check
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import h5py
@@ -24,24 +23,8 @@ from pipeline.core.cards import format_cards, parse_cards
 CATALOG = (Path(__file__).resolve().parent.parent / "artifacts" / "README.md").read_text()
 
 
-@pytest.fixture(scope="module")
-def built(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder holding the session's seven.h5 (hard link) and the preflop abstraction tables."""
-    folder = tmp_path_factory.mktemp("abstraction")
-    os.link(artifacts / "seven.h5", folder / "seven.h5")
-    full = json.loads((artifacts / "manifest.json").read_text())
-    manifest = {**full, "files": {"seven.h5": full["files"]["seven.h5"]},
-                "stages": {"seven": full["stages"]["seven"]}}
-    (folder / "manifest.json").write_text(json.dumps(manifest))
-    cfg = folder / "build.toml"
-    cfg.write_text(f'artifacts = "{folder}"\n[abstraction]\nstreets = ["preflop"]\n')
-    r = run_cli("build", "abstraction", "--config", str(cfg))
-    assert r.returncode == 0, r.stderr
-    return folder
-
-
-def test_preflop_files_hold_every_class(built: Path, artifacts: Path) -> None:
-    with h5py.File(built / "abstraction" / "preflop.h5", "r") as f:
+def test_preflop_files_hold_every_class(preflop_abstraction: Path, artifacts: Path) -> None:
+    with h5py.File(preflop_abstraction / "abstraction" / "preflop.h5", "r") as f:
         s1 = f["s1"][:]
         weight = f["weight"][:]
         assert f.attrs["classes"] == 169 and f.attrs["completions"] == 2_118_760
@@ -52,7 +35,7 @@ def test_preflop_files_hold_every_class(built: Path, artifacts: Path) -> None:
         tie = f["heads_up/tie"][:].astype(np.int64)
     hands = np.array([[a, b] for b in range(52) for a in range(b)], np.int64)
     assert np.array_equal(s1[index_batch(hands)].astype(np.int64), 2 * win + tie)
-    table = pq.read_table(built / "parquet" / "abstraction" / "preflop.parquet")
+    table = pq.read_table(preflop_abstraction / "parquet" / "abstraction" / "preflop.parquet")
     assert table.num_rows == 169 and set(table.column_names) >= {"index", "hole", "board", "class", "weight",
                                                                  "ehs", "ehs2", "histogram"}
     # readable cards and class names, agreeing with the class index and the weights
@@ -65,12 +48,12 @@ def test_preflop_files_hold_every_class(built: Path, artifacts: Path) -> None:
         assert index_batch(np.array([sorted(cards)], np.int64))[0] == r["index"]
         pair, suited = r["class"][0] == r["class"][1], r["class"].endswith("s")
         assert r["weight"] == (6 if pair else 4 if suited else 12), r
-    manifest = json.loads((built / "manifest.json").read_text())
+    manifest = json.loads((preflop_abstraction / "manifest.json").read_text())
     assert {"abstraction/preflop.h5", "parquet/abstraction/preflop.parquet"} <= set(manifest["files"])
 
 
-def test_bucket_command_reads_the_preflop_table(built: Path, artifacts: Path) -> None:
-    r = run_cli("--artifacts", str(built), "bucket", "AhKd", "--json")
+def test_bucket_command_reads_the_preflop_table(preflop_abstraction: Path, artifacts: Path) -> None:
+    r = run_cli("--artifacts", str(preflop_abstraction), "bucket", "AhKd", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert set(d) == {"street", "index", "classes", "canonical", "wins", "ties", "opponents", "ehs",
@@ -81,22 +64,22 @@ def test_bucket_command_reads_the_preflop_table(built: Path, artifacts: Path) ->
     assert d["street"] == "preflop" and d["classes"] == 169 and d["bucket"] is None
     assert abs(d["ehs"] - float(equity[names.index("AKo")])) < 1e-12
     assert sum(d["histogram"]) == 2_118_760 and d["ehs2"] < d["ehs"]
-    text = run_cli("--artifacts", str(built), "bucket", "7c2d")
+    text = run_cli("--artifacts", str(preflop_abstraction), "bucket", "7c2d")
     assert text.returncode == 0 and text.stdout.startswith("preflop class "), text.stderr
 
 
-def test_tables_abstraction_indexes_and_looks_up_batches(built: Path, artifacts: Path) -> None:
+def test_tables_abstraction_indexes_and_looks_up_batches(preflop_abstraction: Path, artifacts: Path) -> None:
     """``Tables(...).abstraction(street)``: batch ``index`` equals the indexer, ``lookup`` the
     file's rows; every hand of a class gets the same figures; bad input names the value."""
     from pipeline.errors import InputError
     from pipeline.query.tables import Tables
 
-    tab = Tables(built).abstraction("preflop")
+    tab = Tables(preflop_abstraction).abstraction("preflop")
     hands = np.array([[a, b] for b in range(52) for a in range(b)], np.int64)
     idx = tab.index(hands)
     assert np.array_equal(idx, index_batch(hands)) and tab.classes == 169
     got = tab.lookup(idx)
-    with h5py.File(built / "abstraction" / "preflop.h5", "r") as f:
+    with h5py.File(preflop_abstraction / "abstraction" / "preflop.h5", "r") as f:
         s1 = f["s1"][:]
         hist = f["hist"][:]
     assert np.array_equal(got["s1"], s1[idx]) and np.array_equal(got["hist"], hist[idx])
@@ -106,7 +89,7 @@ def test_tables_abstraction_indexes_and_looks_up_batches(built: Path, artifacts:
     with pytest.raises(InputError, match="shape"):
         tab.index(np.zeros((3, 5), np.int64))
     with pytest.raises(InputError, match="street"):
-        Tables(built).abstraction("fourth")
+        Tables(preflop_abstraction).abstraction("fourth")
 
 
 def test_cards_text_is_highest_first_and_empty_for_no_cards() -> None:
@@ -115,7 +98,7 @@ def test_cards_text_is_highest_first_and_empty_for_no_cards() -> None:
     assert cards_text(np.empty((2, 0), np.uint8)).to_pylist() == ["", ""]
 
 
-def test_catalog_abstraction_sql_returns_documented_rows(built: Path, tmp_path: Path,
+def test_catalog_abstraction_sql_returns_documented_rows(preflop_abstraction: Path, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """The abstraction examples of artifacts/README.md (fenced ``sql abstraction``, so the
     catalog test, which runs against the default build, leaves them to this one)."""
@@ -125,7 +108,7 @@ def test_catalog_abstraction_sql_returns_documented_rows(built: Path, tmp_path: 
 
     examples = re.findall(r"```sql abstraction\n(.*?)```\s*```text\n(.*?)```", CATALOG, re.S)
     assert examples
-    (tmp_path / "artifacts").symlink_to(built)
+    (tmp_path / "artifacts").symlink_to(preflop_abstraction)
     monkeypatch.chdir(tmp_path)
     for query, expected in examples:
         got = [" | ".join(str(v) for v in row) for row in duckdb.sql(query).fetchall()]

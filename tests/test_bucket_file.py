@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import select
 import subprocess
 import sys
@@ -32,35 +31,16 @@ ROOT = Path(__file__).resolve().parent.parent
 K = 5
 
 
-@pytest.fixture(scope="module")
-def built(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder holding the session's seven.h5 and eval_tables.h5 (hard links) and the preflop
-    abstraction tables (the smallest street: seconds to build)."""
-    folder = tmp_path_factory.mktemp("bucketfile")
-    full = json.loads((artifacts / "manifest.json").read_text())
-    keep = ("seven.h5", "eval_tables.h5")
-    for name in keep:
-        os.link(artifacts / name, folder / name)
-    manifest = {**full, "files": {n: full["files"][n] for n in keep},
-                "stages": {s: full["stages"][s] for s in ("seven", "eval_tables")}}
-    (folder / "manifest.json").write_text(json.dumps(manifest))
-    cfg = folder / "build.toml"
-    cfg.write_text(f'artifacts = "{folder}"\n[abstraction]\nstreets = ["preflop"]\n')
-    r = run_cli("build", "abstraction", "--config", str(cfg))
-    assert r.returncode == 0, r.stderr
-    return folder
-
-
 def _readline(stream: Any, timeout: float) -> str:
     """One line of a child's stdout, or "" if none came within ``timeout`` seconds."""
     ready, _, _ = select.select([stream], [], [], timeout)
     return stream.readline() if ready else ""
 
 
-def test_a_pipe_is_answered_line_by_line(built: Path) -> None:
+def test_a_pipe_is_answered_line_by_line(preflop_abstraction: Path) -> None:
     """The first answer is printed while the input is still open (the old command read to the
     end first): each line written is answered before the next is sent."""
-    p = subprocess.Popen([sys.executable, "-m", "pipeline", "-a", str(built), "bucket", "--file", "-",
+    p = subprocess.Popen([sys.executable, "-m", "pipeline", "-a", str(preflop_abstraction), "bucket", "--file", "-",
                           "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
@@ -79,24 +59,24 @@ def test_a_pipe_is_answered_line_by_line(built: Path) -> None:
         p.wait()
 
 
-def test_bad_lines_are_reported_after_every_good_line_is_answered(built: Path, tmp_path: Path) -> None:
+def test_bad_lines_are_reported_after_every_good_line_is_answered(preflop_abstraction: Path, tmp_path: Path) -> None:
     good = ["AhKd", "7c2d", "AsAc", "Td9d"]
     f = tmp_path / "spots.txt"
     f.write_bytes("\ufeffAhKd\n".encode() + b"AhXx\n" + b"7c2d\n" + b"AhKd|Qh7d\n" + b"\xff\xfe\n"
                   + b"AsAc\n" + b"A" * 20_000 + b"\n" + b"\n" + b"Td9d\n" + b"AhAh\n")
     bad = {2: "Xx", 4: "board", 5: "not UTF-8", 7: f"longer than {MAX_LINE_BYTES} bytes", 10: "Ah"}
-    r = run_cli("-a", str(built), "bucket", "--file", str(f), "--json")
+    r = run_cli("-a", str(preflop_abstraction), "bucket", "--file", str(f), "--json")
     assert r.returncode == 2, r.stderr
     *answers, closing = [json.loads(line) for line in r.stdout.splitlines()]
     assert [a["line"] for a in answers] == [1, 3, 6, 9]
-    single = [json.loads(run_cli("-a", str(built), "bucket", h, "--json").stdout) for h in good]
+    single = [json.loads(run_cli("-a", str(preflop_abstraction), "bucket", h, "--json").stdout) for h in good]
     assert [{k: v for k, v in a.items() if k != "line"} for a in answers] == single
     assert [e["line"] for e in closing["errors"]] == list(bad)
     for e in closing["errors"]:
         assert e["error"].startswith(f"{f}:{e['line']}: ") and bad[e["line"]] in e["error"], e
     assert closing["error"].startswith(f"{f}:2: ") and "(and 4 more bad lines)" in closing["error"]
     assert r.stderr == ""
-    text = run_cli("-a", str(built), "bucket", "--file", str(f))
+    text = run_cli("-a", str(preflop_abstraction), "bucket", "--file", str(f))
     assert text.returncode == 2 and text.stdout.count("preflop class ") == 4
     errors = text.stderr.splitlines()
     assert [e.split(":")[2] for e in errors] == [str(n) for n in bad]
@@ -204,13 +184,14 @@ def test_the_recount_kernel_equals_the_brute_force(tables: Tables) -> None:
 
 
 def test_lines_past_the_limit_are_refused_after_the_rest_is_answered(
-        built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        preflop_abstraction: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     import pipeline.cli.bucket as bucket
 
     monkeypatch.setattr(bucket, "MAX_LINES", 3)
     f = tmp_path / "many.txt"
     f.write_text("AhKd\n7c2d\nAsAc\nTd9d\nKsKc\n")
-    code, out, err = run_main(capsys, "-a", str(built), "bucket", "--file", str(f))
+    code, out, err = run_main(capsys, "-a", str(preflop_abstraction), "bucket", "--file", str(f))
     assert code == 2 and out.count("preflop class ") == 3
     assert err.splitlines() == [f"error: {f}: more than 3 lines; the rest is not read (split the file, "
                                 "or use the Python API: pipeline.answers.bucket.BucketLookup)"], err
@@ -232,15 +213,15 @@ def test_a_million_bad_lines_are_counted_not_held(tmp_path: Path, capsys: pytest
     assert closing["error"].endswith("(and 9 more bad lines)")
 
 
-def test_the_answer_function_is_the_commands_json(built: Path) -> None:
+def test_the_answer_function_is_the_commands_json(preflop_abstraction: Path) -> None:
     """``pipeline.answers.bucket.bucket`` (what the HTTP server calls) returns exactly what
     ``bucket --json`` prints, and raises InputError naming a bad card before opening anything."""
     from pipeline.answers import Context
     from pipeline.answers.bucket import bucket
 
-    ctx = Context(built)
-    cli = json.loads(run_cli("-a", str(built), "bucket", "AhKd", "--json").stdout)
+    ctx = Context(preflop_abstraction)
+    cli = json.loads(run_cli("-a", str(preflop_abstraction), "bucket", "AhKd", "--json").stdout)
     assert bucket(ctx, "AhKd") == cli
     assert bucket(ctx, "Kd Ah", "") == cli
     with pytest.raises(InputError, match="Xx"):
-        bucket(Context(built / "nowhere"), "AhXx")
+        bucket(Context(preflop_abstraction / "nowhere"), "AhXx")
