@@ -273,6 +273,21 @@ def set_seat(d: WebDriver, i: int, text: str, errors: bool = False) -> None:
          errors=errors)
 
 
+def three_seats(d: WebDriver, server: str, first: str, second: str) -> None:
+    """The equity view with seats 0 and 1 typed and a third seat (random until typed) added."""
+    open_view(d, server, "equity")
+    set_seat(d, 0, first)
+    set_seat(d, 1, second)
+    by_id(d, "eq-add").click()
+    wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#eq-seats tr.seat")) == 3, "a third seat")
+
+
+def seats_show(d: WebDriver, players: list[dict[str, Any]]) -> None:
+    """Every seat row shows an ``equity --json`` answer's win, tie, lose and equity exactly."""
+    for i, player in enumerate(players):
+        assert seat_numbers(d, i) == {k: player[k] for k in ("win", "tie", "lose", "equity")}
+
+
 #: a little more than the page's debounce before it asks the server
 DEBOUNCE = 0.5
 
@@ -371,11 +386,7 @@ def test_board_and_dead_picker(driver: WebDriver, server: str) -> None:
 def test_three_seat_equity(driver: WebDriver, server: str, shots: Shots, artifacts: Path,
                            capsys: pytest.CaptureFixture[str]) -> None:
     d = driver
-    open_view(d, server, "equity")
-    set_seat(d, 0, "AKs")
-    set_seat(d, 1, "QQ")
-    by_id(d, "eq-add").click()
-    wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#eq-seats tr.seat")) == 3, "a third seat")
+    three_seats(d, server, "AKs", "QQ")
     set_seat(d, 2, "JTs")
     type_into(by_id(d, "eq-board"), "Qs Js 4h")
     time.sleep(DEBOUNCE)
@@ -386,9 +397,8 @@ def test_three_seat_equity(driver: WebDriver, server: str, shots: Shots, artifac
     cli = cli_json(capsys, artifacts, "equity", "AKs", "--vs", "QQ", "--vs", "JTs", "--board", "Qs Js 4h")
     http = api(server, "equity", {"hero": "AKs", "vs": ["QQ", "JTs"], "board": "Qs Js 4h"})
     assert http["method"] == cli["method"] == "exact"
-    for i, player in enumerate(cli["players"]):
-        assert seat_numbers(d, i) == {k: player[k] for k in ("win", "tie", "lose", "equity")}
-        assert http["players"][i] == player
+    seats_show(d, cli["players"])
+    assert http["players"] == cli["players"]
     assert abs(sum(seat_numbers(d, i)["equity"] for i in range(3)) - 1) < 1e-12
     method = by_id(d, "eq-method-out").text
     assert method.startswith("method: exact") and f"{cli['deals']:,} deals" in method
@@ -398,10 +408,7 @@ def test_three_seat_equity(driver: WebDriver, server: str, shots: Shots, artifac
 def test_monte_carlo_same_seed_same_numbers(driver: WebDriver, server: str, artifacts: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     d = driver
-    open_view(d, server, "equity")
-    set_seat(d, 0, "AsKs")
-    set_seat(d, 1, "random")
-    by_id(d, "eq-add").click()
+    three_seats(d, server, "AsKs", "random")
     Select(by_id(d, "eq-method")).select_by_value("mc")
     type_into(by_id(d, "eq-samples"), "200000")
     type_into(by_id(d, "eq-seed"), "7")
@@ -409,8 +416,7 @@ def test_monte_carlo_same_seed_same_numbers(driver: WebDriver, server: str, arti
     wait(d, lambda d: idle(d) and "monte-carlo" in by_id(d, "eq-method-out").text, "a Monte Carlo answer")
     cli = cli_json(capsys, artifacts, "equity", "AsKs", "--vs", "random", "--vs", "random",
                    "--samples", "200000", "--seed", "7")
-    for i, player in enumerate(cli["players"]):
-        assert seat_numbers(d, i) == {k: player[k] for k in ("win", "tie", "lose", "equity")}
+    seats_show(d, cli["players"])
     eq = seat_row(d, 0).find_element(By.CSS_SELECTOR, "td.equity").text
     assert f"±{100 * cli['players'][0]['stderr']:.3f}" in eq
     assert "seed 7" in by_id(d, "eq-method-out").text
