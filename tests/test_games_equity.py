@@ -246,24 +246,21 @@ def test_api_raises_input_error_for_bad_game(tables: Any) -> None:
 
 def test_the_http_api_agrees(tables: Any, artifacts: Any) -> None:
     """POST /api/equity with ``game`` answers what the Python API answers."""
-    pytest.importorskip("fastapi")
-    from fastapi.testclient import TestClient
+    from serve_harness import running_server
 
-    from pipeline.serve.app import create_app
-
-    client = TestClient(create_app(artifacts), base_url="http://localhost")
-    for game in ("omaha-hi-lo", "razz"):
-        spot = make_spot(game, 3)
-        body = {"hero": spot["texts"][0], "vs": spot["texts"][1:], "opponents": 0,
-                "board": format_cards(spot["board"]), "dead": format_cards(spot["dead"]),
-                "game": game}
-        got = client.post("/api/equity", json=body)
-        assert got.status_code == 200, got.text
-        web = got.json()
-        api = json.loads(json.dumps(_ask(tables, spot).to_json()))
-        web.pop("seconds")
-        api.pop("seconds")
-        assert web == api
+    with running_server(artifacts) as client:
+        for game in ("omaha-hi-lo", "razz"):
+            spot = make_spot(game, 3)
+            body = {"hero": spot["texts"][0], "vs": spot["texts"][1:], "opponents": 0,
+                    "board": format_cards(spot["board"]), "dead": format_cards(spot["dead"]),
+                    "game": game}
+            got = client.post("/api/equity", body)
+            assert got.status == 200, got.raw
+            web = got.body
+            api = json.loads(json.dumps(_ask(tables, spot).to_json()))
+            web.pop("seconds")
+            api.pop("seconds")
+            assert web == api
 
 
 #: Omaha range forms and their hand counts (counted by brute force in test_omaha_range_counts).
