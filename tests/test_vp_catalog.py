@@ -492,3 +492,17 @@ def test_solver_digest_reads_the_installed_package() -> None:
 
     assert (SOURCE_ROOT / "pipeline" / "__init__.py").is_file()
     assert "pipeline.videopoker.solver.solve" in ImportGraph(SOURCE_ROOT).closure(PAYTABLE_STAGE)
+
+
+def test_running_solver_digest_is_computed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long-lived server asks for the digest on every request: the running package's is
+    hashed once per process; an explicit root is hashed each time (its files may change)."""
+    import pipeline.videopoker.solver.digest as digest_mod
+
+    calls: list[Path] = []
+    real = digest_mod.source_fingerprint
+    monkeypatch.setattr(digest_mod, "source_fingerprint", lambda root: calls.append(root) or real(root))
+    monkeypatch.setattr(digest_mod, "_RUNNING", {})
+    first = digest_mod.solver_digest()
+    assert digest_mod.solver_digest() == first and len(calls) == 1
+    assert digest_mod.solver_digest(digest_mod.SOURCE_ROOT, None) == first and len(calls) == 2
