@@ -43,14 +43,14 @@ STALE_AFTER = 3600.0
 _FOLDER = re.compile(rf"{PREFIX}[0-9a-f]{{{DIGEST_HEX}}}")
 
 
-def digest_sources(package: Path = PACKAGE) -> str:
+def digest_sources(package: Path = PACKAGE, skip: tuple[str, ...] = UNCOMPILED) -> str:
     """The sha256 (hex) over the path and bytes of every ``.py`` file of ``package`` outside
-    :data:`UNCOMPILED` (about 1 MB in ~140 files: a few milliseconds)."""
+    its top-level folders ``skip`` (about 1 MB in ~140 files: a few milliseconds)."""
     h = hashlib.sha256()
     files: list[str] = []
     for folder, dirs, names in os.walk(package):
         if folder == str(package):
-            dirs[:] = [d for d in dirs if d not in UNCOMPILED]
+            dirs[:] = [d for d in dirs if d not in skip]
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         files.extend(os.path.join(folder, n) for n in names if n.endswith(".py"))
     for path in sorted(files):

@@ -15,12 +15,13 @@ when that folder cannot be written.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from pipeline.core.kernel_cache import digest_sources
 
 #: the build stage whose code makes the paytable artifacts
 PAYTABLE_STAGE = "pipeline.build.stages.paytable"
@@ -36,12 +37,7 @@ SCHEME = 2
 def source_fingerprint(root: Path = SOURCE_ROOT) -> str:
     """sha256 over the relative path and bytes of every ``.py`` file of the ``pipeline``
     package under ``root`` (everything the import-graph walk can read)."""
-    h = hashlib.sha256()
-    for path in sorted((root / "pipeline").rglob("*.py")):
-        h.update(path.relative_to(root).as_posix().encode())
-        h.update(b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
-    return h.hexdigest()
+    return digest_sources(root / "pipeline", skip=())
 
 
 def walk_digest(root: Path = SOURCE_ROOT) -> str:
