@@ -4,7 +4,8 @@ The dense 7-card table answers one hand with one lookup, but each lookup misses 
 (267 MB). This evaluator keeps its tables under 200 kB so they stay in L2, and it takes the
 cards in any order, so a board is summed once and each player adds two cards on top.
 
-Design (after OMPEval's hand evaluator; written up in ``docs/ALGORITHM.md``):
+Design (after OMPEval's hand evaluator; written up in ``docs/ALGORITHM.md``; the constants,
+the table tuple and a numpy scorer live in :mod:`pipeline.core.evalkeys`, which loads no numba):
 
 * Each card's 64-bit key is ``RANK_KEYS[rank] + (1 << (SUIT_SHIFT + 4 * suit))``. The rank
   keys are chosen so that the sum over any multiset of at most 7 ranks (at most 4 of one rank)
@@ -24,62 +25,36 @@ tables), so this evaluator returns exactly the scores of the dense tables.
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numba as nb
 import numpy as np
 
 from pipeline.core.bits import ctpop64, cttz64
-from pipeline.core.constants import DECK_SIZE
+from pipeline.core.evalkeys import (
+    FLUSH_CHECK,
+    FLUSH_TABLE_SIZE,
+    HASH_SHIFT,
+    MAX_HAND_CARDS,
+    MIN_HAND_CARDS,
+    RANK_KEY_MASK,
+    RANK_KEYS,
+    SUIT_BIAS,
+    SUIT_BITS,
+    SUIT_LANE,
+    SUIT_SHIFT,
+    EvalTables,
+    card_keys,
+    read_only,
+)
 
 if TYPE_CHECKING:
     from pipeline.core.evaluate import RankTables
 
-#: Per-rank keys (2..A): the smallest increasing integers, chosen greedily rank by rank, such
-#: that every multiset of at most 7 ranks with at most 4 of a rank has its own sum. The largest
-#: 7-card sum is 4 * 3,453,520 + 3 * 1,526,359 = 18,393,157 (< 2**25). tests/test_fasteval.py
-#: re-checks uniqueness over all 76,155 such multisets.
-RANK_KEYS = (1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520)
-#: Most cards in one evaluated hand.
-MAX_HAND_CARDS = 7
-#: Fewest cards in an evaluated hand.
-MIN_HAND_CARDS = 5
-#: Bits below this hold the rank-key sum; four 4-bit suit counters sit above it.
-SUIT_SHIFT = 32
-#: Suit counter width in bits.
-SUIT_BITS = 4
-#: Adding 3 to every suit counter makes bit 3 of a counter set exactly when the suit has 5+ cards.
-SUIT_BIAS = 0x3333 << SUIT_SHIFT
-#: The four counters' bit 3.
-FLUSH_CHECK = 0x8888 << SUIT_SHIFT
-#: Low bits of a key: the rank-key sum.
-RANK_KEY_MASK = (1 << SUIT_SHIFT) - 1
-#: Perfect hash rows hold 2**HASH_SHIFT consecutive rank-key sums.
-HASH_SHIFT = 10
-#: Every fourth bit of a card mask: one suit's 13 ranks (before compression).
-SUIT_LANE = 0x1111111111111
-#: Size of the flush table: one entry per 13-bit rank mask.
-FLUSH_TABLE_SIZE = 1 << 13
 #: Batch scoring works in chunks of this many rows (one parallel task each) ...
 CHUNK = 4096
 #: ... and batches up to this size run on the calling thread: waking the pool costs more.
 SERIAL_MAX = 8 * CHUNK
-
-
-class EvalTables(NamedTuple):
-    """The evaluator's four arrays (about 190 kB together)."""
-
-    card_keys: np.ndarray  # uint64[52]: rank key + suit counter increment of each card id
-    offsets: np.ndarray    # int32[rows]: perfect-hash displacement per row of rank-key sums
-    ranks: np.ndarray      # uint16[n]: score of a non-flush hand, at its hashed rank-key sum
-    flush: np.ndarray      # uint16[8192]: score of a flush, by the flush suit's 13-bit rank mask
-
-
-def card_keys() -> np.ndarray:
-    """The 52 card keys: ``RANK_KEYS[c >> 2] + (1 << (SUIT_SHIFT + 4 * (c & 3)))``."""
-    c = np.arange(DECK_SIZE)
-    rk = np.asarray(RANK_KEYS, np.uint64)[c >> 2]
-    return rk + (np.uint64(1) << (np.uint64(SUIT_SHIFT) + np.uint64(SUIT_BITS) * (c & 3).astype(np.uint64)))
 
 
 def _nonflush_entries(rt: RankTables) -> tuple[np.ndarray, np.ndarray]:
@@ -171,15 +146,6 @@ def build_eval_tables(rank_tables: RankTables | None = None) -> EvalTables:
     keys, vals = _nonflush_entries(rt)
     offsets, ranks = _displace(keys, vals, HASH_SHIFT)
     return read_only(EvalTables(card_keys(), offsets, ranks, rt.flush.astype(np.uint16)))
-
-
-def read_only(tables: EvalTables) -> EvalTables:
-    """``tables`` with every array made read-only, as memory-mapped ones are: the kernels then
-    compile one specialization for built, copied and mapped tables alike (numba types a
-    read-only array apart from a writable one)."""
-    for a in tables:
-        a.flags.writeable = False
-    return tables
 
 
 @nb.njit(inline="always", cache=True)
@@ -337,7 +303,11 @@ def score_hands_fast(cards: np.ndarray, tables: EvalTables) -> np.ndarray:
 
 __all__ = [
     "FLUSH_CHECK",
+    "FLUSH_TABLE_SIZE",
     "HASH_SHIFT",
+    "MAX_HAND_CARDS",
+    "MIN_HAND_CARDS",
+    "SUIT_LANE",
     "RANK_KEYS",
     "RANK_KEY_MASK",
     "SUIT_BIAS",
@@ -346,6 +316,7 @@ __all__ = [
     "EvalTables",
     "build_eval_tables",
     "card_keys",
+    "read_only",
     "hand_key",
     "hand_score",
     "rank_score",

@@ -339,7 +339,9 @@ def _from_preflop_tables(tables: Any, table: Table, exact: bool | None) -> Equit
 def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | None:
     limit = EXACT_HARD_SECONDS if insist else EXACT_SECONDS
     singles = all(s.is_single for s, r in zip(table.seats, table.random) if not r)
-    if singles and not table.random[0] and table.n_random <= 3:
+    # two named hands after the flop go to the range path, which counts them without numba
+    face_up = len(table.seats) == 2 and not table.n_random and len(table.board) >= 3
+    if singles and not table.random[0] and table.n_random <= 3 and not face_up:
         from pipeline.equity.exact.count import exact_cost
         from pipeline.equity.spots.question import Spot
 
@@ -352,10 +354,6 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
         if cost <= limit:
             return _hand_exact(tables, table, spot)
     ranged = [s for s, r in zip(table.seats, table.random) if not r]
-    from pipeline.equity.exact.range_random import range_random, range_random_cost
-    from pipeline.equity.exact.ranges import range_exact, range_exact_cost
-    from pipeline.equity.hands.symmetry import SUIT_PERMS, range_stabilizer
-
     # one random seat is counted per board (rangerandom); otherwise random seats are ranges
     # of every hand in the deal walk (rangeexact)
     counted = table.n_random == 1 and bool(ranged)
@@ -365,21 +363,31 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
     order = fixed + [i for i in range(len(table.seats)) if table.random[i]]
     walked = tuple(table.seats[i] for i in (fixed if counted else order))
     seats = _exact_seats(walked)
-    estimate = range_random_cost if counted else range_exact_cost
     gone = 0
     for c in [*table.board, *table.dead, *(c for s in ranged if s.is_single for c in s.cards())]:
         gone |= 1 << c
     avail = _deck_without(gone)
     r = 5 - len(table.board)
-    if estimate(seats, len(avail), r, 1) / len(SUIT_PERMS) > limit:
-        return None
-    perms = range_stabilizer([table.board, table.dead], [(s.hands, s.weights) for s in walked])
-    if estimate(seats, len(avail), r, len(perms)) / _threads() > limit:
-        return None
+    board0 = np.array(table.board, np.int64)
     ev = tables.eval_tables()
-    kernel = range_random if counted else range_exact
-    acc_i, tot_i, acc_f, tot_f = kernel(seats, np.array(table.board, np.int64), avail, r, perms,
-                                        ev.card_keys, ev.offsets, ev.ranks, ev.flush)
+    from pipeline.equity.exact.small_spots import headsup_small, is_small
+
+    if not table.n_random and is_small(seats, len(avail), r):
+        # numpy only: a small spot must not wait for numba to load (issue 33)
+        acc_i, tot_i, acc_f, tot_f = headsup_small(seats, board0, avail, r, *ev)
+    else:
+        from pipeline.equity.exact.range_random import range_random, range_random_cost
+        from pipeline.equity.exact.ranges import range_exact, range_exact_cost
+        from pipeline.equity.hands.symmetry import SUIT_PERMS, range_stabilizer
+
+        estimate = range_random_cost if counted else range_exact_cost
+        if estimate(seats, len(avail), r, 1) / len(SUIT_PERMS) > limit:
+            return None
+        perms = range_stabilizer([table.board, table.dead], [(s.hands, s.weights) for s in walked])
+        if estimate(seats, len(avail), r, len(perms)) / _threads() > limit:
+            return None
+        kernel = range_random if counted else range_exact
+        acc_i, tot_i, acc_f, tot_f = kernel(seats, board0, avail, r, perms, *ev)
     unit = all(s.unit_weights for s in table.seats)
     # unit weights: integer counts over the deals; otherwise weighted sums over their total
     sums, total = (acc_i.tolist(), tot_i) if unit else (acc_f.tolist(), tot_f)

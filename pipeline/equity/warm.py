@@ -41,7 +41,7 @@ WARM_GROUPS: tuple[tuple[float, tuple[Question | str, ...]], ...] = (
     (7.3, (("AsAc", (), 1, "6d9d2h", None),                  # hand vs random: orbit counting
             ("AsAc", (), 2, "6d9d2hKc", None))),              # vs 2 random: inclusion-exclusion
     (4.0, (("KK", ("AK", "QJs"), None, "Kd9s4c2h", None),    # ranges, serial kernel
-            ("QQ+,AKs", ("A2s+",), None, "2c4c5h", None),     # ranges, parallel kernel
+            ("JJ+,AK", ("22+,A2s+,KTs+",), None, "2c4c5h", None),  # ranges, parallel kernel
             BREAKDOWN)),                                      # per-class breakdown
     (4.8, (("AK", ("QQ", "random"), None, "Ks9d4c", None),)),  # ranges + one random seat
     (1.1, (HITS,)),                                           # the hit counter

@@ -34,7 +34,7 @@ from pipeline.core.constants import MAX_MANIFEST_BYTES, N_SCORES
 from pipeline.errors import ArtifactError
 
 if TYPE_CHECKING:
-    from pipeline.core.fasteval import EvalTables
+    from pipeline.core.evalkeys import EvalTables
 
 MANIFEST = "manifest.json"
 #: sidecar cache of verified stat signatures: rel -> [size, mtime_ns, ctime_ns, inode, sha256]
@@ -98,7 +98,7 @@ def map_dataset(path: Path, name: str, mode: Literal["r", "r+"] = "r") -> np.mem
 
 def map_eval_tables(path: Path) -> EvalTables:
     """The cache-resident evaluator's four arrays in ``eval_tables.h5``, memory-mapped read-only."""
-    from pipeline.core.fasteval import EvalTables, card_keys
+    from pipeline.core.evalkeys import EvalTables, card_keys
 
     ev = EvalTables(*(map_dataset(path, name) for name in EvalTables._fields))
     # the batch scorers index with these arrays unchecked and return their values unchecked:

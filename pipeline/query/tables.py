@@ -33,7 +33,7 @@ from pipeline.query.seven_cards import SevenCards, plain_ids, trusted_rows
 _W1, _W2, _W3, _W4, _W5, _W6, _W7 = COLEX_WEIGHTS[1:8]
 
 if TYPE_CHECKING:
-    from pipeline.core.fasteval import EvalTables
+    from pipeline.core.evalkeys import EvalTables
     from pipeline.query.abstraction.reader import StreetTable
 
 #: One hand: card text, a sequence of card ids or texts, or a bitmap int.
