@@ -18,6 +18,11 @@ import pytest
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
+# one BLAS thread in this process and every command a test starts, as the CLI itself sets
+# (pipeline.cli): each worker already has a core to itself, and an idle BLAS thread spinning
+# on the other core at each numpy import costs about 0.1 s of CPU there, per process
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 # pipeline names numba's cache folder by its sources' digest (pipeline.core.kernel_cache) when
 # it is imported: first, before a test module imports numba
 import pipeline  # noqa: E402, F401
