@@ -8,7 +8,8 @@ The method is chosen by what is known and what it costs:
 3. one hand against named hands and up to 3 random hands: exact counting
    (:mod:`pipeline.equity.exact.count`: board orbits x inclusion-exclusion over random hands);
 4. ranges, when the cost model says about 2 s or less: every board x every non-conflicting
-   assignment (:mod:`pipeline.equity.exact.ranges`);
+   assignment (:mod:`pipeline.equity.exact.ranges`; small heads-up spots after the flop in
+   numpy, without loading numba: :mod:`pipeline.equity.exact.small_spots`);
 5. otherwise Monte Carlo (:mod:`pipeline.equity.montecarlo.driver`) for a sample count, a target
    standard error or a time limit.
 
@@ -376,6 +377,8 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
         # numpy only: a small spot must not wait for numba to load (issue 33)
         acc_i, tot_i, acc_f, tot_f = headsup_small(seats, board0, avail, r, *ev)
     else:
+        from numba import get_num_threads
+
         from pipeline.equity.exact.range_random import range_random, range_random_cost
         from pipeline.equity.exact.ranges import range_exact, range_exact_cost
         from pipeline.equity.hands.symmetry import SUIT_PERMS, range_stabilizer
@@ -384,7 +387,7 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
         if estimate(seats, len(avail), r, 1) / len(SUIT_PERMS) > limit:
             return None
         perms = range_stabilizer([table.board, table.dead], [(s.hands, s.weights) for s in walked])
-        if estimate(seats, len(avail), r, len(perms)) / _threads() > limit:
+        if estimate(seats, len(avail), r, len(perms)) / max(1, get_num_threads()) > limit:
             return None
         kernel = range_random if counted else range_exact
         acc_i, tot_i, acc_f, tot_f = kernel(seats, board0, avail, r, perms, *ev)
@@ -401,12 +404,6 @@ def _exact(tables: Any, table: Table, insist: bool | None) -> EquityResult | Non
         counts = {"win": w, "tie": t, "lose": lo, "equity_numerator": sh,
                   "equity_denominator": SHARE_SCALE * tot_i}
     return _result(table, "exact", _rows(table, nums), counts, deals=tot_i if unit else None)
-
-
-def _threads() -> int:
-    import numba
-
-    return max(1, int(numba.get_num_threads()))
 
 
 def _hand_exact(tables: Any, table: Table, spot: Spot) -> EquityResult:
