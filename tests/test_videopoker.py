@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
@@ -12,11 +13,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_runner import run_cli, run_main
+from cli_runner import run_main
 from vp_reference import JOB96, JOB96_FINAL, MY_STAGES, PAYTABLES, ROOT, naive_category
 
 from pipeline.build.store import TMP_PREFIX
-from pipeline.core.combos import hand_bitmaps
+from pipeline.videopoker.catalog.paytable_file import current_artifact, read_summary
 from pipeline.videopoker.paytables.deal_text import parse_deal
 from pipeline.videopoker.paytables.paytable import load_paytable, parse_paytable
 from pipeline.videopoker.solver.analysis import analyze, compute_counts
@@ -26,6 +27,12 @@ from pipeline.videopoker.solver.holds import hold_table
 DEUCES = PAYTABLES / "deuces-wild-full-pay.toml"
 JOKER = PAYTABLES / "joker-poker-kings.toml"
 DDB = PAYTABLES / "double-double-bonus-9-6.toml"
+
+
+@functools.cache
+def _counts(path: Path) -> tuple[np.ndarray, list[np.ndarray]]:
+    """compute_counts of a paytable file, once per module (the tests only read them)."""
+    return compute_counts(load_paytable(path))
 
 
 @pytest.fixture(scope="module")
@@ -80,12 +87,22 @@ def test_job96_exact_return_and_final_hands(job96) -> None:
     assert abs(float(job96.variance) - 19.514676) < 1e-5  # Wizard of Odds: 19.51468
 
 
-def test_deuces_wild_full_pay_exact() -> None:
-    a = analyze(load_paytable(DEUCES))
-    assert a.return_exact == Fraction(32187682693, 31944279675)
-    assert sum(a.final_counts) == 19_933_230_517_200
+def _built(path: Path, artifacts: Path) -> tuple[Fraction, list[int], int]:
+    """(exact return, final-hand counts, their denominator) of a shipped game: the build's solve
+    of this very TOML by this solver (``current_artifact`` checks both digests), not solved a
+    second time here (test_vp_catalog.py solves Deuces Wild in this process)."""
+    art = current_artifact(load_paytable(path), artifacts)
+    assert art is not None, path
+    ret, _, finals, den = read_summary(art)
+    return ret, finals, den
+
+
+def test_deuces_wild_full_pay_exact(artifacts: Path) -> None:
+    ret, finals, den = _built(DEUCES, artifacts)
+    assert ret == Fraction(32187682693, 31944279675)
+    assert sum(finals) == den == 19_933_230_517_200
     # published lines that no equal-EV tie touches (Wizard of Odds)
-    got = dict(zip(a.paytable.labels, a.final_counts))
+    got = dict(zip(load_paytable(DEUCES).labels, finals))
     assert got["royal flush"] == 440_202_756
     assert got["four deuces"] == 4_060_462_824
     assert got["wild royal flush"] == 35_796_957_696
@@ -98,34 +115,51 @@ def test_deuces_wild_full_pay_exact() -> None:
     ("jacks-or-better-9-5", 0.984498), ("jacks-or-better-8-5", 0.972984),
     ("bonus-poker-8-5", 0.991660), ("double-bonus-10-7", 1.001725),
     ("double-double-bonus-9-6", 0.989808), ("joker-poker-kings", 1.006463)])
-def test_published_returns(stem: str, published: float) -> None:
-    a = analyze(load_paytable(PAYTABLES / f"{stem}.toml"))
-    assert round(float(a.return_exact), 6) == published
-    assert sum(a.final_counts) == a.denominator
+def test_published_returns(stem: str, published: float, artifacts: Path) -> None:
+    path = PAYTABLES / f"{stem}.toml"
+    ret, finals, den = _built(path, artifacts)
+    assert round(float(ret), 6) == published
+    assert sum(finals) == den
+    assert ret == Fraction(sum(c * p for c, p in zip(finals, load_paytable(path).pays)), den)
 
 
-def test_joker_common_denominator() -> None:
+def test_joker_common_denominator(artifacts: Path) -> None:
     from math import comb, lcm
-    a = analyze(load_paytable(JOKER))
-    assert a.denominator == comb(53, 5) * lcm(*(comb(48, k) for k in range(6)))
+    _, finals, den = _built(JOKER, artifacts)
+    assert den == sum(finals) == comb(53, 5) * lcm(*(comb(48, k) for k in range(6)))
 
 
 # ------------------------------------------------------------------ brute force
 
+@functools.lru_cache(maxsize=2)
+def _hand_keys(deck: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every 5-card hand (colex) as two keys: its cards 0-1 (< deck^2) and 2-4 (< deck^3)."""
+    h = deck_hands(deck, 5).astype(np.int32)
+    return h[:, 0] * deck + h[:, 1], (h[:, 2] * deck + h[:, 3]) * deck + h[:, 4]
+
+
 def _brute_force_evs(pt, cards: list[int], pay_cat: np.ndarray) -> dict[frozenset, Fraction]:
-    """EV of every hold by enumerating every draw: all deals F with H in F and F avoiding D-H."""
-    pays = pt.pays
-    bm = hand_bitmaps(deck_hands(pt.deck_size, 5))
-    dmask = np.uint64(sum(1 << c for c in cards))
-    pay_of = np.array([float(p) for p in pays])  # exact: these pays are integers
+    """EV of every hold by enumerating every draw: all deals F with H in F and F avoiding D-H.
+
+    One pass over all C(deck, 5) hands: a hand F is a draw of exactly the hold H = F & D, so
+    each hand is counted under (its pay category, the 5-bit mask of the deal cards it holds)."""
+    deck = pt.deck_size
+    bit = np.zeros(deck, np.int32)        # card -> its bit in the deal's hold mask (0: unseen)
+    for t, c in enumerate(cards):
+        bit[c] = 1 << t
+    two = (bit[:, None] | bit[None, :]).ravel()
+    three = (bit[:, None, None] | bit[None, :, None] | bit[None, None, :]).ravel()
+    k01, k234 = _hand_keys(deck)
+    code = two[k01] | three[k234]
+    by_cat = np.bincount(pay_cat.astype(np.int32) * 32 + code,
+                         minlength=32 * pt.n_categories).reshape(-1, 32)
+    pays = [int(p) for p in pt.pays]      # exact: these pays are integers
+    assert pays == list(pt.pays)
     out = {}
-    for k in range(6):
-        for held in itertools.combinations(cards, k):
-            hmask = np.uint64(sum(1 << c for c in held))
-            sel = (bm & dmask) == hmask
-            n = int(sel.sum())
-            total = int(pay_of[pay_cat[sel]].sum())
-            out[frozenset(held)] = Fraction(total, n)
+    for m in range(32):
+        held = frozenset(c for t, c in enumerate(cards) if m >> t & 1)
+        total = sum(p * int(by_cat[cat, m]) for cat, p in enumerate(pays))
+        out[held] = Fraction(total, int(by_cat[:, m].sum()))
     return out
 
 
@@ -136,7 +170,7 @@ def _brute_force_evs(pt, cards: list[int], pay_cat: np.ndarray) -> dict[frozense
     (JOKER, "Jk As Ks 7d 2c"), (JOKER, "6c 9d Jd Ac Jk")])
 def test_hold_evs_match_brute_force(path: Path, deal: str) -> None:
     pt = load_paytable(path)
-    pay_cat, counts = compute_counts(pt)
+    pay_cat, counts = _counts(path)
     cards = parse_deal(deal, pt.deck_size)
     rows = hold_table(pt, cards, pay_cat, counts)
     brute = _brute_force_evs(pt, cards, pay_cat)
@@ -163,7 +197,7 @@ def test_best_hold_of_royal_draw(job96) -> None:
 @pytest.mark.parametrize("path", [JOB96, DDB, DEUCES, JOKER])
 def test_classifier_against_naive_judge(path: Path) -> None:
     pt = load_paytable(path)
-    pay_cat, _ = compute_counts(pt)
+    pay_cat, _ = _counts(path)
     hands = deck_hands(pt.deck_size, 5)
     rng = np.random.default_rng(7)
     rows = list(rng.choice(hands.shape[0], 400, replace=False))
@@ -182,7 +216,7 @@ def test_classifier_against_naive_judge(path: Path) -> None:
 
 def test_three_and_four_deuces() -> None:
     pt = load_paytable(DEUCES)
-    pay_cat, _ = compute_counts(pt)
+    pay_cat, _ = _counts(DEUCES)
     from pipeline.core.cards import colex_index
     lab = pt.labels
     assert lab[pay_cat[colex_index([0, 1, 2, 3, 47])]] == "four deuces"
@@ -271,13 +305,15 @@ def test_cli_bad_cards_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 @pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
-def test_cli_analyze_json_on_the_fly(tmp_path: Path) -> None:
+def test_cli_analyze_json_on_the_fly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A paytable no build has seen is computed on the fly; JSON keys as the issue says."""
     f = tmp_path / "my-game.toml"
     f.write_text(JOB96.read_text().replace('name = "Jacks or Better 9/6"', 'name = "Mine"'))
-    r = run_cli("--artifacts", str(tmp_path / "none"), "vp", "analyze", str(f), "--json")
-    assert r.returncode == 0, r.stderr
-    info = json.loads(r.stdout)
+    # in this process: the real-process `vp analyze --json` runs in test_vp_charts.py
+    code, out, err = run_main(capsys, "--artifacts", str(tmp_path / "none"), "vp", "analyze", str(f),
+                              "--json")
+    assert code == 0, err
+    info = json.loads(out)
     assert list(info) == ["name", "return", "return_exact", "variance", "total_combinations",
                           "lines", "seconds", "bankroll"]
     assert info["name"] == "Mine"
@@ -290,17 +326,18 @@ def test_cli_analyze_json_on_the_fly(tmp_path: Path) -> None:
     assert not (tmp_path / "none").exists()
 
 
-def test_cli_hold_text_and_json(tmp_path: Path) -> None:
-    r = run_cli("--artifacts", str(tmp_path), "vp", "hold", "Jh Qh Kh Ah 2c", "--paytable", str(JOB96),
-             "--json")
-    assert r.returncode == 0, r.stderr
-    info = json.loads(r.stdout)
+def test_cli_hold_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # in this process: the real-process `vp hold --json` runs in test_vp_catalog.py
+    code, out, err = run_main(capsys, "--artifacts", str(tmp_path), "vp", "hold", "Jh Qh Kh Ah 2c",
+                              "--paytable", str(JOB96), "--json")
+    assert code == 0, err
+    info = json.loads(out)
     assert info["best"] == "Jh Qh Kh Ah" and len(info["holds"]) == 32
     evs = [h["ev"] for h in info["holds"]]
     assert evs == sorted(evs, reverse=True)
-    r = run_cli("--artifacts", str(tmp_path), "vp", "hold", "Jh", "Qh", "Kh", "Ah", "2c",
-             "--paytable", str(JOB96))
-    assert r.returncode == 0 and "Jh Qh Kh Ah" in r.stdout.splitlines()[2]
+    code, out, _ = run_main(capsys, "--artifacts", str(tmp_path), "vp", "hold", "Jh", "Qh", "Kh", "Ah",
+                            "2c", "--paytable", str(JOB96))
+    assert code == 0 and "Jh Qh Kh Ah" in out.splitlines()[2]
 
 
 # ------------------------------------------------------------------ stages and artifacts

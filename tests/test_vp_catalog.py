@@ -6,6 +6,7 @@ line), and the CLI."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import json
 import subprocess
@@ -21,14 +22,14 @@ from cli_runner import run_cli
 from vp_reference import naive_category
 
 from pipeline.core.cards import parse_cards
-from pipeline.core.combos import hand_bitmaps
 from pipeline.videopoker.catalog.games import catalog, paytable_slugs, resolve_paytable
+from pipeline.videopoker.catalog.paytable_file import current_artifact, read_summary
 from pipeline.videopoker.paytables.deal_text import parse_deal, parse_hold
 from pipeline.videopoker.paytables.paytable import load_paytable, parse_paytable
 from pipeline.videopoker.solver.analysis import analyze, compute_counts
 from pipeline.videopoker.solver.deals import canonical_index, deal_classes, deck_hands
 from pipeline.videopoker.solver.holds import exact_hold_evs, grade_hold, hold_table
-from pipeline.videopoker.solver.solve import NO_HOLD
+from pipeline.videopoker.solver.solve import NO_HOLD, draw_denominators
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
@@ -64,12 +65,19 @@ def test_every_shipped_game_has_a_published_return() -> None:
 
 
 @pytest.mark.parametrize("slug", sorted(PUBLISHED))
-def test_published_return(slug: str) -> None:
-    a = analyze(load_paytable(resolve_paytable(slug)))
+def test_published_return(slug: str, artifacts: Path) -> None:
+    """The shipped game's optimal return to the published digits. Read from the build's solve
+    of this very TOML by this solver (``current_artifact`` checks both digests), not solved a
+    second time; the in-process solve is checked against published tables below."""
+    pt = load_paytable(resolve_paytable(slug))
+    art = current_artifact(pt, artifacts)
+    assert art is not None, slug
+    ret, _, finals, den = read_summary(art)
     pub = PUBLISHED[slug]
     digits = len(pub.split(".")[1])
-    assert round(float(a.return_exact * 100), digits) == float(pub), (slug, float(a.return_exact))
-    assert sum(a.final_counts) == a.denominator
+    assert round(float(ret * 100), digits) == float(pub), (slug, float(ret))
+    assert sum(finals) == den == comb(pt.deck_size, 5) * draw_denominators(pt.deck_size)[2]
+    assert ret == Fraction(sum(c * p for c, p in zip(finals, pt.pays)), den)
 
 
 def test_nsud_lines_equal_wizard_of_odds() -> None:
@@ -167,9 +175,10 @@ def test_double_joker_8_5_reproduces_published_cycles() -> None:
 
 # ------------------------------------------------------------------ mistake costs
 
-def _pay_table_5(pt, artifacts: Path) -> np.ndarray:  # type: ignore[no-untyped-def]
-    """Pay of every 5-card hand (52 cards, no wilds) from five.h5's scores and class table:
-    category and ranks of the score, matched against the lines (independent of the classifier)."""
+def _pay_table_5(pt, artifacts: Path) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+    """(score of every 5-card hand (52 cards, colex), pay of every score) from five.h5's scores
+    and class table: category and ranks of the score, matched against the lines (independent
+    of the classifier)."""
     with h5py.File(artifacts / "five.h5", "r") as f:
         score = f["score"][:]
         cat = f["classes/category"][:]
@@ -192,21 +201,39 @@ def _pay_table_5(pt, artifacts: Path) -> np.ndarray:  # type: ignore[no-untyped-
             if ok:
                 pay_of_score[s] = float(ln.pays)
                 break
-    return pay_of_score[score]
+    return score.astype(np.int32) * 32, pay_of_score
 
 
-def _brute_force(cards: list[int], pay: np.ndarray, deck: int) -> dict[frozenset, Fraction]:
-    """EV of every hold by enumerating every draw (all final hands F with H <= F, F avoiding D-H)."""
-    bm = hand_bitmaps(deck_hands(deck, 5)) if deck == 52 else None
-    if bm is None:
+@functools.lru_cache(maxsize=1)
+def _hand_keys_52() -> tuple[np.ndarray, np.ndarray]:
+    """Every 5-card hand (52 cards, colex) as two keys: its cards 0-1 (< 52^2), 2-4 (< 52^3)."""
+    h = deck_hands(52, 5).astype(np.int32)
+    return h[:, 0] * 52 + h[:, 1], (h[:, 2] * 52 + h[:, 3]) * 52 + h[:, 4]
+
+
+def _brute_force(cards: list[int], pay: tuple[np.ndarray, np.ndarray], deck: int
+                 ) -> dict[frozenset, Fraction]:
+    """EV of every hold by enumerating every draw (all final hands F with H <= F, F avoiding D-H).
+
+    One pass over all C(52, 5) hands: a hand F is a draw of exactly the hold H = F & D, so
+    each hand is counted under (its score, the 5-bit mask of the deal cards it contains)."""
+    if deck != 52:
         raise ValueError("52 cards only")
-    dmask = np.uint64(sum(1 << c for c in cards))
+    score32, pay_of_score = pay
+    bit = np.zeros(52, np.int32)          # card -> its bit in the deal's hold mask (0: unseen)
+    for t, c in enumerate(cards):
+        bit[c] = 1 << t
+    two = (bit[:, None] | bit[None, :]).ravel()
+    three = (bit[:, None, None] | bit[None, :, None] | bit[None, None, :]).ravel()
+    k01, k234 = _hand_keys_52()
+    code = two[k01] | three[k234]
+    by_score = np.bincount(score32 + code, minlength=32 * len(pay_of_score)).reshape(-1, 32)
+    n = by_score.sum(axis=0)
+    total = pay_of_score @ by_score       # integer pays and counts: exact below 2^53
     out = {}
-    for k in range(6):
-        for held in itertools.combinations(cards, k):
-            hmask = np.uint64(sum(1 << c for c in held))
-            sel = (bm & dmask) == hmask
-            out[frozenset(held)] = Fraction(round(pay[sel].sum()), int(sel.sum()))
+    for m in range(32):
+        held = frozenset(c for t, c in enumerate(cards) if m >> t & 1)
+        out[held] = Fraction(round(total[m]), int(n[m]))
     return out
 
 
