@@ -20,23 +20,33 @@ from pipeline.abstraction.strength import RIVER_SCALE, canonical_boards, future_
 
 #: C(n, k) for the colex index of a sorted card set: sum of C(card_i, i + 1).
 CHOOSE = np.array([[comb(n, k) for k in range(8)] for n in range(53)], np.int64)
+#: COLEX[i][c] = C(c, i + 1): card c's term of the colex index as the set's (i+1)-th smallest
+COLEX = [np.ascontiguousarray(CHOOSE[:, i + 1]) for i in range(7)]
 BINS = 50
 
 
 def _scores(table7: np.ndarray, sets: np.ndarray) -> np.ndarray:
     """7-card scores of rows of 7 distinct cards (any order)."""
-    s = np.sort(sets, axis=1)
-    return table7[(CHOOSE[s, np.arange(1, 8)]).sum(axis=1)]
+    s = np.sort(sets.astype(np.uint8), axis=1)
+    idx = COLEX[0][s[:, 0]]
+    for i in range(1, 7):
+        idx += COLEX[i][s[:, i]]
+    return table7[idx]
 
 
-def _river_e(table7: np.ndarray, hole: list[int], board: list[int]) -> int:
-    """2*wins + ties of ``hole`` on a complete ``board`` against all 990 opponent hands."""
-    rest = [c for c in range(52) if c not in hole and c not in board]
+def _river_e(table7: np.ndarray, holes: list[list[int]], board: list[int]) -> list[int]:
+    """2*wins + ties of each hole in ``holes`` on a complete ``board`` against all 990 opponent
+    hands that avoid it: every opponent hand of the board is scored once, for all its holes."""
+    rest = [c for c in range(52) if c not in board]
     opp = np.array(list(combinations(rest, 2)), np.int64)
-    assert len(opp) == RIVER_SCALE // 2
-    mine = _scores(table7, np.array([hole + board]))[0]
     theirs = _scores(table7, np.hstack([opp, np.tile(board, (len(opp), 1))]))
-    return int(2 * (mine > theirs).sum() + (mine == theirs).sum())
+    mine = _scores(table7, np.array([hole + board for hole in holes]))
+    out = []
+    for hole, m in zip(holes, mine):
+        live = ~np.isin(opp, hole).any(axis=1)    # the opponents that avoid the hole
+        assert live.sum() == RIVER_SCALE // 2
+        out.append(int(2 * (m > theirs[live]).sum() + (m == theirs[live]).sum()))
+    return out
 
 
 def _future(table7: np.ndarray, board: list[int], holes: list[list[int]]
@@ -95,7 +105,12 @@ def test_river_values_equal_brute_force(table7: np.ndarray) -> None:
     idx = index_batch(np.array([h + b for h, b in sit], np.int64))
     assert river.value is not None
     got = river.value[idx].astype(np.int64)
-    want = np.array([_river_e(table7, h, b) for h, b in sit])
+    by_board: dict[tuple[int, ...], list[int]] = {}
+    for j, (_, b) in enumerate(sit):
+        by_board.setdefault(tuple(b), []).append(j)
+    want = np.zeros(len(sit), np.int64)
+    for b, js in by_board.items():
+        want[js] = _river_e(table7, [sit[j][0] for j in js], list(b))
     assert len(sit) == 10_000 and np.array_equal(got, want)
 
 
