@@ -23,19 +23,26 @@ from pipeline.videopoker.solver.classify import classify_deals
 ROOT = Path(__file__).resolve().parent.parent
 #: set in the bounds-checked child run so it does not start another one
 CHILD = "POKERTABLES_BOUNDSCHECK_CHILD"
-#: kernel tests on small inputs that the bounds-checked tier re-runs (with --no-artifacts: the
-#: tests here that need the built tables are left out, so the tier never starts a build)
+#: kernel tests on small inputs that the bounds-checked tier re-runs, none needing the built
+#: tables (so the tier never starts a build). Every kernel compiles from cold there, a few CPU
+#: seconds each, so the list reaches every kernel family of these files with few tests: one
+#: that runs no kernel, or only kernels an earlier one ran on the same kind of input, is left
+#: out (the Python-only checks here, test_fasteval's scorer, the two-joker classifier alone)
 BOUNDSCHECKED = (
-    "tests/test_wild.py",
+    "tests/test_wild.py::test_every_card_id_is_wild_as_the_rules_say",
+    # the wild-card pay classifier and the hold patterns
+    "tests/test_wild.py::test_second_joker_plays_like_the_first_in_pay_and_hold_patterns",
+    # the ruin recursion, and again far out with half-bet money
     "tests/test_vp_charts.py::test_ruin_recursion_equals_the_plain_per_bankroll_loop",
     "tests/test_vp_charts.py::test_long_run_ruin_with_fractional_pays_is_bracketed_not_certain",
-    "tests/test_fasteval.py",
+    # the evaluator tables (its fixture builds them), the generic row scorer and the 7-card
+    # scorers, serial and parallel
     "tests/test_sevens.py::test_kernels_equal_the_generic_kernel_without_artifacts",
-    # the two-joker deck: canonical classes, the pay classifier and a whole solve
-    "tests/test_vp_catalog.py::test_two_joker_deck_classes",
-    "tests/test_vp_catalog.py::test_double_joker_classifier_against_naive_judge",
+    # the two-joker deck: canonical classes, subset counts and a whole solve
     "tests/test_vp_catalog.py::test_double_joker_8_5_reproduces_published_cycles",
 )
+#: LLVM optimisation level of the bounds-checked compiles (numba's default is 3)
+BOUNDSCHECK_OPT = 1
 #: the one module that defines the joker card id
 WILD_MODULE = ROOT / "pipeline" / "videopoker" / "paytables" / "wild.py"
 
@@ -60,6 +67,9 @@ def test_second_joker_plays_like_the_first_in_pay_and_hold_patterns() -> None:
     first = np.array(rows, np.uint8)
     second = first.copy()
     second[:, 4] = JOKER + 1
+    # read-only, as the solver's deal arrays are: the kernels' shipped specializations, not
+    # a compile of their own
+    first.flags.writeable = second.flags.writeable = False
     cat1, cat2 = classify_deals(pt, first), classify_deals(pt, second)
     assert np.array_equal(cat1, cat2)
     assert np.array_equal(hold_codes(first, cat1, traits), hold_codes(second, cat2, traits))
@@ -67,6 +77,7 @@ def test_second_joker_plays_like_the_first_in_pay_and_hold_patterns() -> None:
     both[:, 3] = JOKER
     both[:, 4] = JOKER + 1
     both = np.sort(both, axis=1)
+    both.flags.writeable = False
     # two jokers and three naturals: at least three of a kind, whatever the naturals
     cats = classify_deals(pt, both)
     assert (cats < pt.labels.index("three of a kind") + 1).all()
@@ -134,9 +145,12 @@ def test_joker_id_has_one_owner_and_no_single_id_tests() -> None:
 @pytest.mark.skipif(os.environ.get(CHILD) == "1", reason="inside the bounds-checked run already")
 def test_kernel_tests_pass_with_bounds_checks(tmp_path: Path) -> None:
     """The bounds-checked tier: the kernel tests above, compiled with NUMBA_BOUNDSCHECK=1 into a
-    cache of their own (the shared cache holds unchecked code)."""
+    cache of their own (the shared cache holds unchecked code). They compile at LLVM's -O1, not
+    -O3: every check stays (optimisation only removes checks it proves redundant) and the cold
+    compiles cost about a tenth less CPU; the cache is this test's tmp_path, so nothing compiled
+    here can reach the shared cache."""
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
-           CHILD: "1"}
+           "NUMBA_OPT": str(BOUNDSCHECK_OPT), CHILD: "1"}
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-n", "0", "-p",
                           "no:cacheprovider", "--no-artifacts", *BOUNDSCHECKED], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=600)
