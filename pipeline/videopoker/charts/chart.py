@@ -24,6 +24,7 @@ Derivation (see docs/ALGORITHM.md, "Strategy charts"):
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -360,12 +361,26 @@ def _candidates_for(st: _State, runs: list[list[int]], run: tuple[int, ...]
 
 # ------------------------------------------------------------------ the chart
 
-def derive_chart(data: StrategyData, max_lines: int = DEFAULT_MAX_LINES) -> Chart:
-    """Derive a chart of at most ``max_lines`` lines and judge it exactly."""
-    t0 = time.perf_counter()
+def _check_lines(max_lines: int) -> None:
     if max_lines < 2:
         from pipeline.errors import InputError
         raise InputError(f"--max-lines {max_lines}: a chart needs at least 2 lines")
+
+
+def derive_chart(data: StrategyData, max_lines: int = DEFAULT_MAX_LINES) -> Chart:
+    """Derive a chart of at most ``max_lines`` lines and judge it exactly."""
+    _check_lines(max_lines)
+    return chart_maker(data)(max_lines)
+
+
+def chart_maker(data: StrategyData) -> Callable[[int], Chart]:
+    """``derive_chart(data, n)`` for any ``n``, the work that does not depend on ``n`` done once.
+
+    The patterns, the start order and its improvement are the same for every line count; each
+    call restores the improved order and reduces the lines from there (``_reduce_lines``
+    changes only the order, the positions and each class's first and second pattern).
+    """
+    t0 = time.perf_counter()
     st = _State(data)
     # two starts, the cheaper one is improved: the greedy feedback-arc-set order of the
     # pairwise precedence graph, and the patterns by their mean EV where present
@@ -377,6 +392,22 @@ def derive_chart(data: StrategyData, max_lines: int = DEFAULT_MAX_LINES) -> Char
         costs.append(st.total_lost())
     st.set_order(starts[int(np.argmin(costs))])
     st.improve()
+    saved = st.order.copy(), st.pos.copy(), st.first.copy(), st.second.copy()
+    shared = time.perf_counter() - t0
+
+    def make(max_lines: int) -> Chart:
+        _check_lines(max_lines)
+        t1 = time.perf_counter()
+        st.order, st.pos = saved[0].copy(), saved[1].copy()
+        st.first[:], st.second[:] = saved[2], saved[3]
+        # seconds: the shared part plus this line count's own
+        return _finish(st, data, max_lines, t1 - shared)
+
+    return make
+
+
+def _finish(st: _State, data: StrategyData, max_lines: int, t0: float) -> Chart:
+    """Reduce the improved order to ``max_lines`` lines, then judge the chart exactly."""
     _reduce_lines(st, max_lines)
     runs = st.runs()
     line_of = np.full(st.n_pat, len(runs) + 1, np.int64)
@@ -413,6 +444,7 @@ __all__ = [
     "Chart",
     "ChartLine",
     "StrategyData",
+    "chart_maker",
     "derive_chart",
     "ev_numerators",
     "exact_return",

@@ -103,7 +103,11 @@ def _ruin_dp(probs: np.ndarray, pays: np.ndarray, bet: int, top: int, checkpoint
              upper: bool, floor: float) -> np.ndarray:
     """r_h(b) for b = 0..top units at every checkpoint h (``pays`` and ``bet`` in units; ruin
     below one bet); above ``top`` r = r(top) (upper) or 0. Values below ``floor`` become 0
-    after every step, so no product or sum is ever subnormal (see the module docstring)."""
+    after every step, so no product or sum is ever subnormal (see the module docstring).
+
+    Only bankrolls below ``end`` are computed: cur is 0 from ``nz`` up, and every term of
+    nxt[b] reads cur at b - bet or above (pays are >= 0), the upper edge at ``top``, so from
+    nz + bet up nxt is exactly 0 (while the ruin front climbs from bet to top, most are)."""
     cur = np.zeros(top + 1)
     cur[:bet] = 1.0
     nxt = np.empty(top + 1)
@@ -112,12 +116,14 @@ def _ruin_dp(probs: np.ndarray, pays: np.ndarray, bet: int, top: int, checkpoint
     h = 0
     ubet = np.uint64(bet)
     ut = np.uint64(top)
+    nz = bet                              # cur[b] == 0 for every b >= nz
     while c < checkpoints.shape[0]:
         while c < checkpoints.shape[0] and checkpoints[c] == h:
             out[c] = cur
             c += 1
         if c == checkpoints.shape[0]:
             break
+        end = np.uint64(min(top + 1, nz + bet))
         # pay by pay over all bankrolls: contiguous loops the compiler vectorises (unsigned
         # indices, so no negative-index wraparound code). Each nxt[b] still adds its terms in
         # pay order, starting from 0.0, so the sums equal a per-bankroll loop's bit for bit.
@@ -126,16 +132,19 @@ def _ruin_dp(probs: np.ndarray, pays: np.ndarray, bet: int, top: int, checkpoint
             p = probs[k]
             # t = b - bet + pay >= 0 for every b >= bet; the last b whose t stays <= top
             inside = np.uint64(min(top, max(top + bet - pays[k], bet - 1)))
-            for b in range(ubet, inside + np.uint64(1)):
+            for b in range(ubet, min(inside + np.uint64(1), end)):
                 nxt[b] += p * cur[b - ubet + np.uint64(pays[k])]
             if upper:
                 edge = p * cur[top]
-                for b in range(max(inside + np.uint64(1), ubet), ut + np.uint64(1)):
+                for b in range(max(inside + np.uint64(1), ubet), min(ut + np.uint64(1), end)):
                     nxt[b] += edge
         nxt[:bet] = 1.0
-        for b in range(top + 1):
+        nz = bet
+        for b in range(end):
             if nxt[b] < floor:
                 nxt[b] = 0.0
+            else:
+                nz = b + 1
         cur, nxt = nxt, cur
         h += 1
     return out

@@ -20,6 +20,7 @@ from pipeline.videopoker.charts.chart import (
     Chart,
     ChartLine,
     StrategyData,
+    chart_maker,
     derive_chart,
     exact_return,
 )
@@ -71,10 +72,11 @@ def default_chart(data: StrategyData) -> Chart:
     ``MAX_EXPORT_LINES``) where a game needs them to cost at most ``CHART_COST_TARGET``
     (wild games such as Double Joker need about 60)."""
     lines = DEFAULT_MAX_LINES
-    chart = derive_chart(data, lines)
+    make = chart_maker(data)   # the line counts tried share the search's start
+    chart = make(lines)
     while chart.cost > CHART_COST_TARGET and lines < MAX_EXPORT_LINES:
         lines += CHART_LINE_STEP
-        chart = derive_chart(data, lines)
+        chart = make(lines)
     return chart
 
 
