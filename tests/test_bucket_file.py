@@ -59,7 +59,8 @@ def test_a_pipe_is_answered_line_by_line(preflop_abstraction: Path) -> None:
         p.wait()
 
 
-def test_bad_lines_are_reported_after_every_good_line_is_answered(preflop_abstraction: Path, tmp_path: Path) -> None:
+def test_bad_lines_are_reported_after_every_good_line_is_answered(preflop_abstraction: Path, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     good = ["AhKd", "7c2d", "AsAc", "Td9d"]
     f = tmp_path / "spots.txt"
     f.write_bytes("\ufeffAhKd\n".encode() + b"AhXx\n" + b"7c2d\n" + b"AhKd|Qh7d\n" + b"\xff\xfe\n"
@@ -69,7 +70,8 @@ def test_bad_lines_are_reported_after_every_good_line_is_answered(preflop_abstra
     assert r.returncode == 2, r.stderr
     *answers, closing = [json.loads(line) for line in r.stdout.splitlines()]
     assert [a["line"] for a in answers] == [1, 3, 6, 9]
-    single = [json.loads(run_cli("-a", str(preflop_abstraction), "bucket", h, "--json").stdout) for h in good]
+    # the one-hand answers to compare with (in this process: no process behaviour is at stake there)
+    single = [json.loads(run_main(capsys, "-a", str(preflop_abstraction), "bucket", h, "--json")[1]) for h in good]
     assert [{k: v for k, v in a.items() if k != "line"} for a in answers] == single
     assert [e["line"] for e in closing["errors"]] == list(bad)
     for e in closing["errors"]:
@@ -213,14 +215,17 @@ def test_a_million_bad_lines_are_counted_not_held(tmp_path: Path, capsys: pytest
     assert closing["error"].endswith("(and 9 more bad lines)")
 
 
-def test_the_answer_function_is_the_commands_json(preflop_abstraction: Path) -> None:
+def test_the_answer_function_is_the_commands_json(preflop_abstraction: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """``pipeline.answers.bucket.bucket`` (what the HTTP server calls) returns exactly what
     ``bucket --json`` prints, and raises InputError naming a bad card before opening anything."""
     from pipeline.answers import Context
     from pipeline.answers.bucket import bucket
 
     ctx = Context(preflop_abstraction)
-    cli = json.loads(run_cli("-a", str(preflop_abstraction), "bucket", "AhKd", "--json").stdout)
+    code, out, _ = run_main(capsys, "-a", str(preflop_abstraction), "bucket", "AhKd", "--json")
+    cli = json.loads(out)
+    assert code == 0
     assert bucket(ctx, "AhKd") == cli
     assert bucket(ctx, "Kd Ah", "") == cli
     with pytest.raises(InputError, match="Xx"):

@@ -181,6 +181,8 @@ def test_killed_worker_build_still_identical(cluster, local_build: dict[str, str
 
 
 def test_default_build_and_sweep_never_import_dask(artifacts: Path, tmp_path: Path) -> None:
+    # the build runs a stage's task through the local executor (the rule set's tables: a
+    # second of work, where a paytable's solve, chart and bankroll figures took several)
     cfg = _config(tmp_path, artifacts)
     sweep = tmp_path / "configs" / "sweeps" / "tiny.toml"
     sweep.parent.mkdir()
@@ -188,7 +190,7 @@ def test_default_build_and_sweep_never_import_dask(artifacts: Path, tmp_path: Pa
     code = (
         "import sys\n"
         "from pipeline.cli import main\n"
-        "for args in (['build', 'paytable:jacks-or-better-8-5', '--config', sys.argv[1], '--json'],\n"
+        "for args in (['build', 'rules:short-deck', '--config', sys.argv[1], '--json'],\n"
         "             ['--artifacts', sys.argv[2], 'vp', 'sweep', sys.argv[3], '--json']):\n"
         "    try:\n"
         "        main(args)\n"

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_runner import assert_one_error, run_cli
+from cli_runner import assert_one_error, run_cli, run_main
 
 from pipeline.build.store import STAGING, TMP_PREFIX, build_lock
 
@@ -79,6 +79,21 @@ def _other_file_system(where: Path, need: int = 200 << 20) -> Iterator[Path]:
         shutil.rmtree(other, ignore_errors=True)
 
 
+def _with_deal_classes(art: Path, artifacts: Path) -> None:
+    """Copy the suite's built deal classes (files, manifest entries, stage record) into ``art``:
+    a build there finds the ``vp_classes`` stage up to date instead of deriving it again, and
+    verify still compares its content with the shipped digests."""
+    mf = json.loads((artifacts / "manifest.json").read_text())
+    keep: dict = {"files": {}, "stages": {"vp_classes": mf["stages"]["vp_classes"]}}
+    for rel, info in mf["files"].items():
+        if info.get("stage") == "vp_classes":
+            (art / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(artifacts / rel, art / rel)
+            keep["files"][rel] = info
+    assert sorted(keep["files"]) == ["parquet/vp_deal_classes.parquet", "vp_classes.h5"]
+    (art / "manifest.json").write_text(json.dumps(keep))
+
+
 @pytest.fixture
 def sweep_folder(artifacts: Path, tmp_path: Path) -> tuple[Path, Path]:
     """An artifacts folder holding the default deal classes (linked) and a 2-variant sweep file."""
@@ -90,14 +105,16 @@ def sweep_folder(artifacts: Path, tmp_path: Path) -> tuple[Path, Path]:
     return art, sweep
 
 
-def test_sweep_is_in_the_manifest_and_verify_knows_it(sweep_folder: tuple[Path, Path]) -> None:
+def test_sweep_is_in_the_manifest_and_verify_knows_it(sweep_folder: tuple[Path, Path],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """Items 7 and 10: the sweep's files are listed (verify has no untracked-file alarm under
-    sweeps/, and catches an edit); a second run of the same sweep says it replaced the first."""
+    sweeps/, and catches an edit); a second run of the same sweep says it replaced the first.
+    (The command runs in this process: what it writes is under test, not the process.)"""
     from pipeline.build.verify import verify
 
     art, sweep = sweep_folder
-    first = run_cli("-a", str(art), "vp", "sweep", str(sweep), "--json")
-    assert first.returncode == 0, first.stderr
+    code, _, err = run_main(capsys, "-a", str(art), "vp", "sweep", str(sweep), "--json")
+    assert code == 0, err
     files = json.loads((art / "manifest.json").read_text())["files"]
     ours = sorted(rel for rel, info in files.items() if info.get("stage") == "sweep:tiny")
     assert ours == ["sweeps/tiny.parquet/full_house=8/part-0.parquet",
@@ -168,10 +185,11 @@ def test_build_from_another_folder_plans_nothing_stale(artifacts: Path, tmp_path
 
 
 @pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
-def test_config_folder_build_is_not_called_forged(tmp_path: Path) -> None:
+def test_config_folder_build_is_not_called_forged(artifacts: Path, tmp_path: Path) -> None:
     """Item 11: the README's config-folder example (9/6 with full house 8) builds a paytable
     the shipped digests do not describe; verify checks it by its invariants, with no
-    'content differs' problem, while default stages are still compared."""
+    'content differs' problem, while default stages (the deal classes, copied from the
+    suite's build and up to date) are still compared."""
     from pipeline.build.verify import verify
 
     mine = tmp_path / "mine" / "paytables"
@@ -179,6 +197,7 @@ def test_config_folder_build_is_not_called_forged(tmp_path: Path) -> None:
     src = (ROOT / "pipeline" / "data" / "paytables" / "jacks-or-better-9-6.toml").read_text()
     (mine / "jacks-or-better-9-6.toml").write_text(src.replace("pays = 9\n", "pays = 8\n", 1))
     art = tmp_path / "art"
+    _with_deal_classes(art, artifacts)
     r = run_cli("-a", str(art), "--config-dir", str(tmp_path / "mine"), "build", "vp_classes",
              "paytable:jacks-or-better-9-6")
     assert r.returncode == 0, r.stderr[-2000:]
@@ -205,14 +224,16 @@ def test_read_only_folder_is_one_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
-def test_subfolder_on_another_file_system_builds_and_verifies(tmp_path: Path) -> None:
-    """Item 19: paytables/ symlinked to another file system: copy then rename inside it."""
+def test_subfolder_on_another_file_system_builds_and_verifies(artifacts: Path, tmp_path: Path) -> None:
+    """Item 19: paytables/ symlinked to another file system: copy then rename inside it (the
+    deal classes it reads are copied from the suite's build, up to date)."""
     from pipeline.build.verify import verify
 
     with _other_file_system(tmp_path / "other") as other:
         assert other.stat().st_dev != tmp_path.stat().st_dev
         art = tmp_path / "art"
         art.mkdir()
+        _with_deal_classes(art, artifacts)
         (art / "paytables").symlink_to(other)
         r = run_cli("-a", str(art), "build", "vp_classes", "paytable:jacks-or-better-9-6")
         assert r.returncode == 0, r.stderr[-2000:]
