@@ -32,14 +32,25 @@ RULES = {
 }
 
 
+#: pokerkit's value of each hand shape seen, by (kind, sorted ranks, all one suit)
+_SHAPES: dict[tuple[str, tuple[int, ...], bool], int | None] = {}
+
+
 @lru_cache(maxsize=1 << 20)
 def five_value(kind: str, cards: tuple[int, ...]) -> int | None:
-    """pokerkit's value of 5 sorted card ids (bigger is better), None when it is no hand."""
-    try:
-        e = _LOOKUP[kind].get_entry([_CARDS[c] for c in cards])
-    except ValueError:
-        return None
-    return -e.index if kind in ("low8", "razz") else e.index
+    """pokerkit's value of 5 sorted card ids (bigger is better), None when it is no hand.
+
+    pokerkit's lookups key every entry by the hand's rank multiset and whether its cards are
+    suited (``Lookup._get_key``), so it is asked once per such shape: the same entries, found
+    without a pokerkit call for each of the hundreds of thousands of card sets a game lists."""
+    shape = (kind, tuple(sorted(c >> 2 for c in cards)), len({c & 3 for c in cards}) == 1)
+    if shape not in _SHAPES:
+        try:
+            e = _LOOKUP[kind].get_entry([_CARDS[c] for c in cards])
+            _SHAPES[shape] = -e.index if kind in ("low8", "razz") else e.index
+        except ValueError:
+            _SHAPES[shape] = None
+    return _SHAPES[shape]
 
 
 def best(kind: str, hole: tuple[int, ...], board: tuple[int, ...], omaha: int | None) -> int | None:
