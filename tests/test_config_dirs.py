@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,21 @@ def _run(cwd: Path, *args: str, stdin: str | None = None, env: dict[str, str] | 
          ) -> subprocess.CompletedProcess[str]:
     """The command in ``cwd``, with the user's POKERTABLES_CONFIG_DIR left out."""
     return run_cli(*args, cwd=cwd, stdin=stdin, env=env, drop_env=(ENV_VAR,))
+
+
+@pytest.fixture
+def here(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+         ) -> Callable[..., tuple[int, str, str]]:
+    """The command in this process, from ``tmp_path`` and with POKERTABLES_CONFIG_DIR left out:
+    (exit code, stdout, stderr). A process from another folder is
+    :func:`test_eval_short_deck_from_another_folder`'s (and the Tables one's)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv(ENV_VAR, raising=False)
+
+    def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+        return run_main(capsys, *args, stdin=stdin)
+
+    return run
 
 
 def test_builtins_ship_in_the_package() -> None:
@@ -61,21 +77,22 @@ def test_tables_with_rules_from_another_folder(artifacts: Path, tmp_path: Path) 
     assert json.loads(r.stdout) == ["flush", True]
 
 
-def test_vp_analyze_by_slug_from_another_folder(artifacts: Path, tmp_path: Path) -> None:
-    r = _run(tmp_path, "-a", str(artifacts.resolve()), "vp", "analyze", "jacks-or-better-9-6", "--json")
-    assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["return_exact"] == JOB96_RETURN
-    r = _run(tmp_path, "-a", str(artifacts.resolve()), "vp", "hold", "Jh Qh Kh Ah 2c", "-p",
-             "jacks-or-better-9-6", "--json")
-    assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["best"] == "Jh Qh Kh Ah"
+def test_vp_analyze_by_slug_from_another_folder(artifacts: Path, here: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, err = here("-a", str(artifacts.resolve()), "vp", "analyze", "jacks-or-better-9-6", "--json")
+    assert code == 0, err
+    assert json.loads(out)["return_exact"] == JOB96_RETURN
+    code, out, err = here("-a", str(artifacts.resolve()), "vp", "hold", "Jh Qh Kh Ah 2c", "-p",
+                          "jacks-or-better-9-6", "--json")
+    assert code == 0, err
+    assert json.loads(out)["best"] == "Jh Qh Kh Ah"
 
 
-def test_equity_from_another_folder(artifacts: Path, tmp_path: Path, tables: Tables) -> None:
-    r = _run(tmp_path, "-a", str(artifacts.resolve()), "equity", "AsKs", "--board", "2c 7d 9h",
-             "--vs", "QdQc", "--json")
-    assert r.returncode == 0, r.stderr
-    got = json.loads(r.stdout)
+def test_equity_from_another_folder(artifacts: Path, here: Callable[..., tuple[int, str, str]],
+                                    tables: Tables) -> None:
+    code, out, err = here("-a", str(artifacts.resolve()), "equity", "AsKs", "--board", "2c 7d 9h",
+                          "--vs", "QdQc", "--json")
+    assert code == 0, err
+    got = json.loads(out)
     # brute force: every turn and river of the 45 unseen cards
     hero, opp, board = parse_cards("As Ks"), parse_cards("Qd Qc"), parse_cards("2c 7d 9h")
     rest = [c for c in range(52) if c not in hero + opp + board]
@@ -91,14 +108,14 @@ def test_equity_from_another_folder(artifacts: Path, tmp_path: Path, tables: Tab
     assert got["win"] == pytest.approx(win / n, abs=1e-12) and got["tie"] == pytest.approx(tie / n, abs=1e-12)
 
 
-def test_showdown_hk_stud_from_another_folder(artifacts: Path, tmp_path: Path) -> None:
+def test_showdown_hk_stud_from_another_folder(artifacts: Path, here: Callable[..., tuple[int, str, str]]) -> None:
     lines = ("Ad 8c 9h Tc Js 9s Ts Jd Qh Kc\n"    # A-8-9-T-J: second-highest straight in HK stud
              "As Kd Qd Jd 9d Ah Ks Qs Js 9s\n")   # same ranks: the top card's suit decides, spades best
-    r = _run(tmp_path, "-a", str(artifacts.resolve()), "showdown", "--rules", "hk-stud", stdin=lines)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.splitlines() == ["Black wins.", "Black wins."]
-    r = _run(tmp_path, "-a", str(artifacts.resolve()), "showdown", stdin=lines)
-    assert r.stdout.splitlines() == ["White wins.", "Tie."]  # hold'em ranking: A-8-9-T-J is ace high
+    code, out, err = here("-a", str(artifacts.resolve()), "showdown", "--rules", "hk-stud", stdin=lines)
+    assert code == 0, err
+    assert out.splitlines() == ["Black wins.", "Black wins."]
+    code, out, err = here("-a", str(artifacts.resolve()), "showdown", stdin=lines)
+    assert out.splitlines() == ["White wins.", "Tie."]  # hold'em ranking: A-8-9-T-J is ace high
 
 
 def _user_folder(root: Path) -> Path:
@@ -151,20 +168,21 @@ def test_user_rule_set_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert entries("rules")["short-deck"].parent == ROOT / "pipeline" / "data" / "rules"
 
 
-def test_six_card_rule_set_advice_is_true(artifacts: Path, tmp_path: Path) -> None:
-    r = _run(tmp_path, "-a", str(artifacts.resolve()), "eval", "As Ks Qs Js Ts 9s", "--rules", "short-deck")
-    assert r.returncode == 2
-    assert "no 6-card table" in r.stderr and "build rules" not in r.stderr
+def test_six_card_rule_set_advice_is_true(artifacts: Path, here: Callable[..., tuple[int, str, str]]) -> None:
+    code, _, err = here("-a", str(artifacts.resolve()), "eval", "As Ks Qs Js Ts 9s", "--rules", "short-deck")
+    assert code == 2
+    assert "no 6-card table" in err and "build rules" not in err
     # the command the old message suggested really does nothing for it
-    plan = _run(ROOT, "-a", str(artifacts.resolve()), "build", "rules", "--dry-run", "--json")
-    outputs = [o for s in json.loads(plan.stdout)["stages"] for o in s["outputs"]]
+    code, out, err = here("-a", str(artifacts.resolve()), "build", "rules", "--dry-run", "--json")
+    assert code == 0, err
+    outputs = [o for s in json.loads(out)["stages"] for o in s["outputs"]]
     assert not any(o.endswith("six.h5") for o in outputs)
 
 
-def test_missing_seven_card_table_names_a_working_command(artifacts: Path, tmp_path: Path) -> None:
-    r = _run(tmp_path, "-a", str(artifacts.resolve()), "eval", "As Ks Qs Js Ts 9s 8s", "--rules", "hk-stud")
-    assert r.returncode == 2
-    msg = r.stderr
+def test_missing_seven_card_table_names_a_working_command(artifacts: Path, tmp_path: Path,
+                                                          here: Callable[..., tuple[int, str, str]]) -> None:
+    code, _, msg = here("-a", str(artifacts.resolve()), "eval", "As Ks Qs Js Ts 9s 8s", "--rules", "hk-stud")
+    assert code == 2
     assert "seven = false" in msg and "--config-dir <folder> build rules:hk-stud" in msg
     # follow the advice in a scratch artifacts folder, planning only: the stage exists and writes seven.h5
     folder = tmp_path / "cfg"
