@@ -9,16 +9,18 @@ build and prove the commands write nothing.
 
 from __future__ import annotations
 
+import functools
 import json
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from cli_runner import run_main
 
 from pipeline.errors import InputError
 from pipeline.videopoker.paytables.paytable import load_paytable
-from pipeline.videopoker.solver.analysis import analyze
+from pipeline.videopoker.solver.analysis import analyze, compute_counts
 from pipeline.videopoker.solver.deals import deal_classes
 from pipeline.videopoker.tools.breakeven import (
     MAX_TABLE_ROWS,
@@ -36,9 +38,16 @@ from pipeline.videopoker.tools.breakeven import (
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@functools.cache
+def _counts(slug: str) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The game's own pay categories and subset counts, once per module (``vp sweep`` passes
+    them the same way); a wild game's solver still recomputes them when the pay order moves."""
+    return compute_counts(load_paytable(slug))
+
+
 def _solver(slug: str, line: str = "royal flush") -> PaySolver:
     pt = load_paytable(slug)
-    return PaySolver(pt, find_line(pt, line), deal_classes(pt.deck_size))
+    return PaySolver(pt, find_line(pt, line), deal_classes(pt.deck_size), _counts(slug))
 
 
 def test_the_answer_is_the_smallest_grid_pay_reaching_the_target() -> None:

@@ -38,6 +38,7 @@ Sources (pays per credit bet; a 5-coin machine's meter is 5 times that):
 
 from __future__ import annotations
 
+import functools
 import time
 from fractions import Fraction
 
@@ -57,9 +58,16 @@ WOO_TOTAL = 1_661_102_543_100
 MAX_SECONDS = 60
 
 
+@functools.cache
+def _counts(slug: str) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The game's pay categories and subset counts, once per module (no wild cards here: they
+    do not depend on the pays). The first use is inside a timed search, as before."""
+    return compute_counts(load_paytable(slug))
+
+
 def _solver(slug: str) -> PaySolver:
     pt = load_paytable(slug)
-    return PaySolver(pt, find_line(pt, "royal flush"), deal_classes(pt.deck_size))
+    return PaySolver(pt, find_line(pt, "royal flush"), deal_classes(pt.deck_size), _counts(slug))
 
 
 def _pct(x: Fraction, places: int) -> float:
@@ -128,7 +136,7 @@ def test_8_5_jacks_hold_turning_points(deal: str, a: str, b: str, coins: int, ev
     """Each hold's EV is linear in the royal's pay: the two holds cross at the published meter,
     both worth the published EV there."""
     pt = load_paytable("jacks-or-better-8-5")
-    pay_cat, counts = compute_counts(pt)
+    pay_cat, counts = _counts("jacks-or-better-8-5")
     ids = sorted(parse_cards(deal))
     hand = np.array([ids], np.uint8)
     e0, _ = exact_hold_evs(hand, with_pay(pt, 0, Fraction(0)), pay_cat, counts)
