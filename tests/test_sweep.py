@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import io
 import json
 import subprocess
 import sys
@@ -12,7 +14,7 @@ from pathlib import Path
 
 import pyarrow.dataset as ds
 import pytest
-from cli_runner import one_error_line, run_cli, run_main
+from cli_runner import one_error_line, run_main
 
 from pipeline.build.store import STAGING, TMP_PREFIX, build_lock
 
@@ -22,14 +24,20 @@ PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
 
 @pytest.fixture(scope="module")
 def swept(tmp_path_factory: pytest.TempPathFactory, artifacts: Path) -> tuple[dict, Path]:
-    """The shipped jacks-or-better sweep, run through the CLI into a tmp artifacts folder."""
+    """The shipped jacks-or-better sweep, run through the command (in this process: what it
+    writes is under test; the real-process runs are in the two-runs test) into a tmp folder."""
+    from pipeline.cli import main
 
     art = tmp_path_factory.mktemp("sweep-art")
     # the deal classes of the suite's build (the command would derive the same ones)
     (art / "vp_classes.h5").symlink_to(artifacts / "vp_classes.h5")
-    out = run_cli("--artifacts", str(art), "vp", "sweep", "jacks-or-better", "--json")
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout), art
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(["--artifacts", str(art), "vp", "sweep", "jacks-or-better", "--json"])
+        except SystemExit as exc:
+            assert not exc.code, err.getvalue()
+    return json.loads(out.getvalue()), art
 
 
 def test_sweep_has_at_least_100_variants_and_writes_dataset_and_plot(swept: tuple[dict, Path]) -> None:
