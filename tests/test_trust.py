@@ -22,13 +22,14 @@ ROOT = Path(__file__).resolve().parent.parent
 FIVE_OUTPUTS = ("five.h5", "parquet/hand_classes.parquet", "parquet/five_card_hands.parquet")
 
 
-def _copy_built(src: Path, dst: Path, names: tuple[str, ...]) -> None:
-    """Copy some built artifacts (with their manifest entries) into a scratch folder."""
+def _copy_built(src: Path, dst: Path, names: tuple[str, ...], stages: tuple[str, ...] = ()) -> None:
+    """Copy some built artifacts (with their manifest entries and ``stages``' records) into a
+    scratch folder."""
     import json
 
     dst.mkdir(parents=True, exist_ok=True)
     mf = json.loads((src / "manifest.json").read_text())
-    keep = {"files": {}, "stages": {}}
+    keep = {"files": {}, "stages": {s: mf["stages"][s] for s in stages}}
     for n in names:
         (dst / n).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src / n, dst / n)
@@ -162,15 +163,18 @@ def test_unchanged_build_skips_everything(built_here: Path) -> None:
 
 
 @pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
-def test_failed_stage_changes_no_artifact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A stage that dies after writing some outputs leaves every artifact as it was."""
+def test_failed_stage_changes_no_artifact(artifacts: Path, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stage that dies after writing some outputs leaves every artifact as it was (the
+    stage's outputs as the suite built them, copied with their manifest record)."""
     from pipeline.build.config import load_config
     from pipeline.build.runner import run_build
     from pipeline.build.stages import five
     from pipeline.build.store import sha256_file
 
     cfg = load_config(ROOT / "configs" / "build.toml", tmp_path / "art")
-    run_build(cfg, ["five"])
+    _copy_built(artifacts, cfg.artifacts, FIVE_OUTPUTS, ("five",))
+    assert [r.status for r in run_build(cfg, ["five"])] == ["skipped"]  # as built, up to date
     folder = cfg.artifacts
     def snapshot() -> dict[str, tuple[str, int]]:
         return {p.name: (sha256_file(p), p.stat().st_mtime_ns) for p in folder.rglob("*")
