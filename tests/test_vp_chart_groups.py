@@ -59,13 +59,23 @@ def test_groups_read_as_the_chart(ctx: Context, slug: str) -> None:
             for c in chart.lines[gl.line - 1].codes:
                 rank.setdefault(int(c), r)
         sel = np.flatnonzero(k_of == g.wilds)
-        ranks = np.vectorize(lambda c: rank.get(int(c), len(rank) + 99))(codes[sel])  # noqa: B023
-        holds[sel] = np.argmin(ranks, axis=1)
+        holds[sel] = np.argmin(_ranks(codes[sel], rank), axis=1)
     assert (holds == chart.holds).all()
     assert exact_return(data.ev, data.weight, holds.astype(np.uint8), pt) == chart.return_exact
     if pt.wild == "deuces":
         # four deuces are always kept (every strategy card's first line)
         assert [ln.hold for ln in groups[0].lines] == ["four deuces"]
+
+
+def _ranks(codes: np.ndarray, rank: dict[int, int]) -> np.ndarray:
+    """``rank.get(code, len(rank) + 99)`` of every code (a lookup in the sorted keys)."""
+    missing = len(rank) + 99
+    if not rank:
+        return np.full(codes.shape, missing, np.int64)
+    keys = np.array(sorted(rank), np.int64)
+    vals = np.array([rank[int(k)] for k in keys], np.int64)
+    at = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
+    return np.where(keys[at] == codes, vals[at], missing)
 
 
 def test_no_groups_without_wild_cards(ctx: Context) -> None:
