@@ -10,11 +10,13 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pytest
+from cli_runner import run_main
 
 from pipeline.core.cards import parse_cards
 from pipeline.equity.hands.starting_hands import HOLE_CARDS
@@ -65,13 +67,13 @@ def test_partial_and_mixed_classes_are_flagged_and_round_trip(text: str) -> None
     _round_trip(text, mixed=True)
 
 
-def test_one_combo_is_not_shown_as_the_full_class() -> None:
+def test_one_combo_is_not_shown_as_the_full_class(here: Callable[..., tuple[int, str, str]]) -> None:
     g = range_grid(parse_range("AsKs"), "AsKs", None, [])
     (row,) = g.rows
     assert row.name == "AKs" and row.mixed and row.combos == 1 and row.hands == (("As Ks", 1),)
     assert row.text == "AsKs:1"
-    r = _cli("range", "AsKs,QQ")
-    lines = r.stdout.splitlines()
+    _, out, _ = here("range", "AsKs,QQ")
+    lines = out.splitlines()
     w = lines.index("weight (* = mixed weights in the class)")
     assert lines[w + 2].split() == ["A", "1*"] and lines[w + 4].split() == ["Q", "1"]
 
@@ -124,10 +126,23 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
                           text=True, check=False, env={**base, **(env or {})})
 
 
-def test_cli_json_rows_load_as_a_table() -> None:
-    r = _cli("range", "[50]KK,QQ[/50],AKs", "--board", "Kh 7d 2c", "--json")
-    assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)
+@pytest.fixture
+def here(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., tuple[int, str, str]]:
+    """The command in this process, colour variables unset as :func:`_cli` has them: (exit
+    code, stdout, stderr). Real processes: the colour test, the class-name grid, one bad input."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        return run_main(capsys, *args)
+
+    return run
+
+
+def test_cli_json_rows_load_as_a_table(here: Callable[..., tuple[int, str, str]]) -> None:
+    code, text, err = here("range", "[50]KK,QQ[/50],AKs", "--board", "Kh 7d 2c", "--json")
+    assert code == 0, err
+    out = json.loads(text)
     t = pa.Table.from_pylist(out["classes"])
     assert t.num_rows == 3 and t.column("class").to_pylist() == ["AKs", "KK", "QQ"]
     assert t.column("live").to_pylist() == [3, 3, 6]
@@ -141,17 +156,23 @@ def test_cli_json_rows_load_as_a_table() -> None:
     (["range", "AA", "--board", "Ah Kd"], "got 2"),
     (["range", "AA", "--board", "Ah Kd 2c", "--dead", "2c"], "2c"),
 ])
-def test_cli_bad_input_one_error_line(args: list[str], needle: str) -> None:
-    r = _cli(*args)
-    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert r.returncode == 2 and r.stdout == ""
+def test_cli_bad_input_one_error_line(here: Callable[..., tuple[int, str, str]], args: list[str],
+                                     needle: str) -> None:
+    """The first case in a real process, the others in this one."""
+    if args == ["range", "[50]KK,QQ"]:
+        r = _cli(*args)
+        code, out, err = r.returncode, r.stdout, r.stderr
+    else:
+        code, out, err = here(*args)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and out == ""
     assert len(lines) == 1 and lines[0].startswith("error: ") and needle in lines[0], lines
 
 
-def test_cli_text_grid_places_cells() -> None:
-    r = _cli("range", "AKs,[50]AKo[/50],77")
-    assert r.returncode == 0, r.stderr
-    lines = r.stdout.splitlines()
+def test_cli_text_grid_places_cells(here: Callable[..., tuple[int, str, str]]) -> None:
+    code, out, err = here("range", "AKs,[50]AKo[/50],77")
+    assert code == 0, err
+    lines = out.splitlines()
     w = lines.index("weight (* = mixed weights in the class)")
     ace = lines[w + 2].split()
     seven = lines[w + 2 + 12 - 5].split()
@@ -185,8 +206,8 @@ def test_cli_text_grid_names_the_classes() -> None:
     assert set(grid.values()) == {"AKs", "AKo", "77", "T9s"}
 
 
-def test_cli_json_carries_the_class_grid() -> None:
-    out = json.loads(_cli("range", "QQ+", "--json").stdout)
+def test_cli_json_carries_the_class_grid(here: Callable[..., tuple[int, str, str]]) -> None:
+    out = json.loads(here("range", "QQ+", "--json")[1])
     assert [[_layout_name(i, j) for j in range(13)] for i in range(13)] == out["grid"]
     assert {(r["row"], r["col"]): r["class"] for r in out["classes"]} == \
         {(i, i): RANKS[12 - i] * 2 for i in range(3)}
