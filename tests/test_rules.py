@@ -12,7 +12,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 import pytest
-from cli_runner import run_cli
+from cli_runner import run_cli, run_main
 
 from pipeline.query.tables import Tables
 from pipeline.rules import load_rules
@@ -157,12 +157,13 @@ def test_lowball_and_stud_extremes(artifacts: Path) -> None:
     assert hk.score5("Ks Qd Jh Tc 9d") < wheel < hk.score5("As Kd Qh Jc Td")
 
 
-def test_cli_rules_flags(artifacts: Path) -> None:  # needs the built tables
+def test_cli_rules_flags(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:  # needs the built tables
     r = run_cli("-a", str(artifacts), "eval", "As 6d 7h 8c 9s", "--rules", "short-deck", "--json")
     assert r.returncode == 0, r.stderr
     assert '"rules": "short-deck"' in r.stdout and '"category_name": "straight"' in r.stdout
-    r = run_cli("-a", str(artifacts), "eval", "As 6d 7h 8c 9s", "--rules", "nope")
-    assert r.returncode == 2 and "unknown rule set 'nope'" in r.stderr
+    # the refusal in this process (a real process's exit 2 for bad input: test_cli_plo_equity)
+    code, _, err = run_main(capsys, "-a", str(artifacts), "eval", "As 6d 7h 8c 9s", "--rules", "nope")
+    assert code == 2 and "unknown rule set 'nope'" in err
 
 
 def test_bad_rule_files(tmp_path: Path) -> None:
@@ -208,13 +209,14 @@ def test_omaha_exact_river_agrees_with_monte_carlo(tables: Tables) -> None:
     assert mc.stderr is not None and abs(mc.equity - ex.equity) < 4 * mc.stderr
 
 
-def test_cli_plo_equity(artifacts: Path) -> None:  # needs the built tables
-    r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(artifacts), "equity", "As Ad Ks Kd", "--board",
-                        "2c 7h 9s Qd 3c", "--json"], cwd=ROOT, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+def test_cli_plo_equity(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:  # needs the built tables
+    # the answer in this process, the refusal (exit 2, hold'em and Omaha named) in a real one
+    code, text, err = run_main(capsys, "-a", str(artifacts), "equity", "As Ad Ks Kd", "--board",
+                               "2c 7h 9s Qd 3c", "--json")
+    assert code == 0, err
     import json
 
-    out = json.loads(r.stdout)
+    out = json.loads(text)
     assert out["method"] == "exact" and out["deals"] == comb(43, 4) and out["game"] == "omaha"
     assert abs(out["win"] + out["tie"] + out["lose"] - 1) < 1e-12
     r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(artifacts), "equity", "As Ad Ks"], cwd=ROOT,
@@ -222,7 +224,7 @@ def test_cli_plo_equity(artifacts: Path) -> None:  # needs the built tables
     assert r.returncode == 2 and "2 hole cards (hold'em) or 4 (Omaha)" in r.stderr
 
 
-def test_cli_showdown_rules(artifacts: Path) -> None:  # needs the built tables
+def test_cli_showdown_rules(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:  # needs the built tables
     lines = ("As Kd Qh Jc 9d Ah Ks Qs Js 9s\n"     # equal ranks: the spade-topped hand wins
              "As 8d 9h Tc Jd Ks Qd Jh Ts 9d\n"     # A-8-9-T-J beats K-high straight
              "2h 8d 9h Tc Jd Ks Qd Jh Ts 9d\n")    # 2h is not in the 28-card deck
@@ -232,9 +234,8 @@ def test_cli_showdown_rules(artifacts: Path) -> None:  # needs the built tables
     assert r.returncode == 2
     assert r.stdout.splitlines() == ["Black wins.", "Black wins."]
     assert "line 3: card 2h is not in the hk-stud deck" in r.stderr
-    r = subprocess.run([sys.executable, "-m", "pipeline", "-a", str(artifacts), "showdown"], cwd=ROOT,
-                       input=lines.splitlines()[0] + "\n", capture_output=True, text=True)
-    assert r.stdout.splitlines() == ["Tie."]  # standard rules: suits never break ties
+    code, out, err = run_main(capsys, "-a", str(artifacts), "showdown", stdin=lines.splitlines()[0] + "\n")
+    assert code == 0 and out.splitlines() == ["Tie."], err  # standard rules: suits never break ties
 
 
 def test_omaha_agrees_with_phevaluator(tables: Tables) -> None:
