@@ -7,9 +7,10 @@ import json
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from cli_runner import run_cli
+from cli_runner import run_cli, run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 NINE = ["--vs", "AA,KK,QQ,JJ"] * 8
@@ -75,31 +76,38 @@ def test_tiny_weights_are_sampled_not_spun(artifacts: Path) -> None:
     assert abs(out["equity"] - 0.8195) < 5 * out["stderr"] + 1e-3, out["equity"]
 
 
-def test_random_vs_random_is_exact_from_the_matchup_table(artifacts: Path) -> None:
+def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[dict[str, Any], float]:
+    """The command's JSON answer, run in this process (no process state is under test), and
+    how long it took."""
+    t0 = time.perf_counter()
+    code, out, err = run_main(capsys, *args)
+    assert code == 0, err
+    return json.loads(out), time.perf_counter() - t0
+
+
+def test_random_vs_random_is_exact_from_the_matchup_table(artifacts: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
     for args in (["preflop", "random"], ["equity", "random", "--vs", "random"]):
-        r, seconds = _cli("-a", str(artifacts), *args, "--json")
-        out = json.loads(r.stdout)
-        assert r.returncode == 0 and out["method"] == "exact" and out["equity"] == 0.5
+        out, seconds = _main(capsys, "-a", str(artifacts), *args, "--json")
+        assert out["method"] == "exact" and out["equity"] == 0.5
         assert out["opponents"] == 1 and seconds < 10
         c = out["counts"]
         assert c["win"] == c["lose"] and c["win"] + c["tie"] + c["lose"] == out["deals"]
 
 
-def test_omaha_honours_samples_stderr_time_and_seed(artifacts: Path) -> None:
+def test_omaha_honours_samples_stderr_time_and_seed(artifacts: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
     base = ["-a", str(artifacts), "equity", "AsKsQhJh", "--json"]
-    a, _ = _cli(*base, "--samples", "50000", "--seed", "3")
-    b, _ = _cli(*base, "--samples", "50000", "--seed", "3")
-    ja, jb = json.loads(a.stdout), json.loads(b.stdout)
+    ja, _ = _main(capsys, *base, "--samples", "50000", "--seed", "3")
+    jb, _ = _main(capsys, *base, "--samples", "50000", "--seed", "3")
     assert ja["samples"] == 50_000 and ja["seed"] == 3 and ja["counts"] == jb["counts"]
-    c, _ = _cli(*base, "--stderr", "0.004", "--seed", "4")
-    jc = json.loads(c.stdout)
+    jc, _ = _main(capsys, *base, "--stderr", "0.004", "--seed", "4")
     assert jc["stderr"] <= 0.004 and "stderr was below 0.004" in jc["note"], jc
-    d, seconds = _cli(*base, "--time", "0.5")
-    jd = json.loads(d.stdout)
+    jd, seconds = _main(capsys, *base, "--time", "0.5")
     assert "time limit" in jd["note"] and seconds < 12
-    e, _ = _cli(*base, "--samples", "20000")
-    f, _ = _cli(*base, "--samples", "20000")
-    assert json.loads(e.stdout)["seed"] != json.loads(f.stdout)["seed"]  # fresh seeds, as hold'em
+    je, _ = _main(capsys, *base, "--samples", "20000")
+    jf, _ = _main(capsys, *base, "--samples", "20000")
+    assert je["seed"] != jf["seed"]  # fresh seeds, as hold'em
 
 
 def test_a_missed_target_says_so() -> None:
@@ -150,8 +158,6 @@ def test_a_missed_target_reaches_the_json_note(artifacts: Path, hand: str, rule:
     """Item 5: when --stderr or --time runs into the deal cap (lowered here), the command's
     JSON says so in its note: the deals it stopped at and the stderr it reached, which is
     above the asked target; --time stops at the cap long before its limit."""
-    from cli_runner import run_main
-
     _cap_deals(monkeypatch, CAP)
     t0 = time.perf_counter()
     code, out, err = run_main(capsys, "-a", str(artifacts), "equity", hand, *rule, "--seed", "5",
