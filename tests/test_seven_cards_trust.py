@@ -43,6 +43,85 @@ def _child(artifacts: Path, body: str) -> subprocess.CompletedProcess[str]:
                           timeout=300)
 
 
+#: what the child-process tests run, by name: each body as :func:`_child` runs it
+BASE_WRITEABLE = """
+    try:
+        b.ids.base.flags.writeable = True
+        b.ids.base[0, 0] = 200
+    except (ValueError, AttributeError):
+        pass
+    try:
+        print(t.score7(b).tolist())
+    except InputError as exc:
+        print("refused:", exc)
+"""
+SWAPS = [
+    "np.full((1, 7), 255, np.uint8)",                          # the issue's segfault
+    "_ro(np.full((1, 7), 255, np.uint8))",                     # read-only, read-only base
+    "_ro(np.full((2, 7), 255, np.uint8))[:1]",                 # a read-only view of part of it
+    "np.frombuffer(bytes([255] * 7), np.uint8).reshape(1, 7)",  # immutable, never checked
+    "np.array([[48, 44, 40, 36, 32, 0, 300]])",                # int64: 300 would narrow to 44
+]
+SWAP_BODY = """
+    def _ro(a):
+        a.flags.writeable = False
+        return a.view()
+    object.__setattr__(b, "ids", {swap})
+    try:
+        print(t.score7(b).tolist())
+    except InputError as exc:
+        print("refused:", exc)
+"""
+SUBCLASS = """
+    class Lax(SevenCards):
+        def __post_init__(self):
+            pass
+    try:
+        print(t.score7(Lax(np.full((1, 7), 255, np.uint8))).tolist())
+    except InputError as exc:
+        print("refused:", exc)
+    class Honest(SevenCards):
+        pass
+    print(t.score7(Honest(np.array([[48, 44, 40, 36, 32, 0, 5]]))).tolist())
+"""
+CASES = {"base": BASE_WRITEABLE, **{w: SWAP_BODY.format(swap=w) for w in SWAPS}, "subclass": SUBCLASS}
+#: starts a case's output in the shared child's stdout (then the case's name)
+MARK = "@@case "
+#: ends a case's output: the case ran to its end
+DONE = "@@done"
+
+
+@pytest.fixture(scope="module")
+def child_runs(artifacts: Path) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Every case of :data:`CASES` run as :func:`_child` runs it, each with a fresh batch and
+    its own names, but all in one child process (a process costs about half a CPU second). A
+    case that does not finish there (a segfault, an uncaught error) runs again in a child of
+    its own, so its test sees exactly what it alone does."""
+    body = f"""
+        for name, case in {CASES!r}.items():
+            b = SevenCards(np.array([{ROYAL}] * 3))
+            assert t.score7(b).tolist() == [7462] * 3
+            print({MARK!r} + name, flush=True)
+            exec(textwrap.dedent(case), {{"np": np, "InputError": InputError,
+                                         "SevenCards": SevenCards, "t": t, "b": b}})
+            print({DONE!r}, flush=True)
+    """
+    shared = _child(artifacts, "import textwrap\n" + textwrap.dedent(body))
+    out: dict[str, list[str]] = {}
+    done: set[str] = set()
+    name = None
+    for line in shared.stdout.splitlines():
+        if line.startswith(MARK):
+            name = line[len(MARK):]
+            out[name] = []
+        elif line == DONE and name is not None:
+            done.add(name)
+        elif name is not None:
+            out[name].append(line)
+    return {n: (subprocess.CompletedProcess(shared.args, 0, "".join(ln + "\n" for ln in out[n]), "")
+                if n in done else _child(artifacts, case)) for n, case in CASES.items()}
+
+
 def test_copies_and_unpickled_batches_are_checked_and_frozen(tables: Tables) -> None:
     """copy, deepcopy and pickle (what multiprocessing, joblib and Dask do to an argument) give
     a batch the scorer trusts only because it is immutable: its ids cannot be written."""
@@ -70,58 +149,25 @@ def test_a_pickle_with_bad_rows_is_refused() -> None:
         pickle.loads(good.replace(royal, bytes([48, 48, 40, 36, 32, 0, 5])))
 
 
-def test_the_base_of_a_batch_cannot_be_made_writeable(artifacts: Path) -> None:
-    r = _child(artifacts, """
-        try:
-            b.ids.base.flags.writeable = True
-            b.ids.base[0, 0] = 200
-        except (ValueError, AttributeError):
-            pass
-        try:
-            print(t.score7(b).tolist())
-        except InputError as exc:
-            print("refused:", exc)
-    """)
+def test_the_base_of_a_batch_cannot_be_made_writeable(
+        child_runs: dict[str, subprocess.CompletedProcess[str]]) -> None:
+    r = child_runs["base"]
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.strip() in ("[7462, 7462, 7462]", "refused: row 0 is not 7 distinct card ids 0..51: "
                                 "[200, 44, 40, 36, 32, 0, 5]"), r.stdout
 
 
-@pytest.mark.parametrize("swap", [
-    "np.full((1, 7), 255, np.uint8)",                          # the issue's segfault
-    "_ro(np.full((1, 7), 255, np.uint8))",                     # read-only, read-only base
-    "_ro(np.full((2, 7), 255, np.uint8))[:1]",                 # a read-only view of part of it
-    "np.frombuffer(bytes([255] * 7), np.uint8).reshape(1, 7)",  # immutable, never checked
-    "np.array([[48, 44, 40, 36, 32, 0, 300]])",                # int64: 300 would narrow to 44
-])
-def test_ids_swapped_after_the_check_are_checked(artifacts: Path, swap: str) -> None:
-    r = _child(artifacts, f"""
-        def _ro(a):
-            a.flags.writeable = False
-            return a.view()
-        object.__setattr__(b, "ids", {swap})
-        try:
-            print(t.score7(b).tolist())
-        except InputError as exc:
-            print("refused:", exc)
-    """)
+@pytest.mark.parametrize("swap", SWAPS)
+def test_ids_swapped_after_the_check_are_checked(
+        child_runs: dict[str, subprocess.CompletedProcess[str]], swap: str) -> None:
+    r = child_runs[swap]
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.startswith("refused: row 0 is not 7 distinct card ids"), r.stdout
 
 
-def test_a_subclass_that_skips_the_check_is_checked(artifacts: Path) -> None:
-    r = _child(artifacts, """
-        class Lax(SevenCards):
-            def __post_init__(self):
-                pass
-        try:
-            print(t.score7(Lax(np.full((1, 7), 255, np.uint8))).tolist())
-        except InputError as exc:
-            print("refused:", exc)
-        class Honest(SevenCards):
-            pass
-        print(t.score7(Honest(np.array([[48, 44, 40, 36, 32, 0, 5]]))).tolist())
-    """)
+def test_a_subclass_that_skips_the_check_is_checked(
+        child_runs: dict[str, subprocess.CompletedProcess[str]]) -> None:
+    r = child_runs["subclass"]
     assert r.returncode == 0, r.stderr[-2000:]
     lines = r.stdout.splitlines()
     assert lines[0].startswith("refused: row 0 is not 7 distinct card ids"), r.stdout
