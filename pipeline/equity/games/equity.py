@@ -221,11 +221,13 @@ def _omaha(path: str) -> OmahaTables:
 
 
 def _tables(tables: Any, game: Game) -> tuple[np.ndarray, ...]:
-    """The evaluator arrays the kernels take (short-deck ones only for short deck)."""
+    """The evaluator arrays the kernels take: short-deck ones only for short deck, Omaha's only
+    for Omaha (the other games get stand-ins of the same types, so the same compiled kernel)."""
     ev = tables.eval_tables()
     sd = _short_deck(str(tables.path)) if game.lowest_rank else ShortDeckTables(
         np.zeros(52, np.int64), np.zeros(1, np.uint16), np.zeros(1, np.uint16))
-    om = _omaha(str(tables.path))
+    om = _omaha(str(tables.path)) if game.code in (OMAHA, OMAHA_HILO) else OmahaTables(
+        np.zeros(1, np.int64), np.zeros(1, np.uint16))
     return (ev.card_keys, ev.offsets, ev.ranks, ev.flush, *om, *sd)
 
 
