@@ -58,6 +58,16 @@ RHO_TOL = 1e-15
 _HELD = np.array([m.bit_count() for m in range(32)], dtype=np.int64)
 
 
+def _weighted_sums(weight: np.ndarray, x: np.ndarray, powers: tuple[int, ...]) -> list[int]:
+    """``sum(weight * x ** p)`` for each ``p``, exact: Python ints over the distinct values of
+    ``x`` (far fewer than the classes), each with its total weight. A float64 total weight is
+    exact: all weights add up to at most C(54, 5) < 2^53."""
+    vals, inv = np.unique(x, return_inverse=True)
+    wsum = np.bincount(inv.ravel(), weights=weight, minlength=len(vals))
+    pairs = [(int(c), int(v)) for c, v in zip(wsum, vals)]
+    return [sum(c * v ** p for c, v in pairs) for p in powers]
+
+
 def deal_moments(pt: Paytable, weight: np.ndarray, best: np.ndarray, best_counts: np.ndarray
                  ) -> tuple[Fraction, Fraction, Fraction]:
     """(E[X], E[X^2], E[E[X|D]^2]) under optimal play, exact, from per-class best-hold counts."""
@@ -65,19 +75,24 @@ def deal_moments(pt: Paytable, weight: np.ndarray, best: np.ndarray, best_counts
     units, scale = pt.pay_units()
     counts = best_counts.astype(np.int64)
     s1 = counts @ units                                   # < 2^50: pay units x C(R, d)
-    s2 = counts.astype(object) @ [int(u) * int(u) for u in units]
+    squares = [int(u) * int(u) for u in units]
+    # a class's counts add up to C(R, d) <= C(R, 5): int64 when that times the largest square fits
+    exact64 = max(squares) * comb(pt.deck_size - 5, 5) < 2 ** 63
+    s2 = counts @ np.array(squares, np.int64) if exact64 else counts.astype(object) @ squares
     d = 5 - _HELD[best.astype(np.int64)]
     e1 = e2 = e11 = Fraction(0)
     for k in range(6):
         sel = np.flatnonzero(d == k)
         if not len(sel):
             continue
-        w = weight[sel].astype(object)
-        a = s1[sel].astype(object)
+        w = weight[sel]
         den = int(ways[k])
-        e1 += Fraction(int(np.dot(w, a)), den * scale)
-        e2 += Fraction(int(np.dot(w, s2[sel])), den * scale * scale)
-        e11 += Fraction(int(np.dot(w, a * a)), den * den * scale * scale)
+        a1, a11 = _weighted_sums(w, s1[sel], (1, 2))
+        a2 = _weighted_sums(w, s2[sel], (1,))[0] if exact64 else \
+            int(np.dot(w.astype(object), s2[sel]))
+        e1 += Fraction(a1, den * scale)
+        e2 += Fraction(a2, den * scale * scale)
+        e11 += Fraction(a11, den * den * scale * scale)
     total = comb(pt.deck_size, 5)
     return e1 / total, e2 / total, e11 / total
 
@@ -89,8 +104,7 @@ def hit_frequency(pt: Paytable, weight: np.ndarray, best: np.ndarray, best_count
     paying = np.array([p > 0 for p in pt.pays])
     d = 5 - _HELD[best.astype(np.int64)]
     hits = best_counts[:, paying].astype(np.int64).sum(axis=1) * mult[d]
-    return Fraction(int(np.dot(weight.astype(object), hits.astype(object))),
-                    comb(pt.deck_size, 5) * big)
+    return Fraction(_weighted_sums(weight, hits, (1,))[0], comb(pt.deck_size, 5) * big)
 
 
 def n_play_variance(e1: Fraction, e2: Fraction, e11: Fraction, n: int) -> Fraction:
