@@ -44,12 +44,15 @@ def random_situations(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
     (so every ordered tuple of distinct cards is equally likely; an argsort of n x 52 random
     keys gives the same law at ~20 times the cost)."""
     out = rng.integers(0, DECK, (n, HOLE + k), dtype=np.uint8)
-    while True:
-        s = np.sort(out, axis=1)
-        bad = np.flatnonzero((s[:, 1:] == s[:, :-1]).any(axis=1))
-        if not len(bad):
-            return out
+    bad = np.arange(n)
+    while len(bad):
+        rows = out[bad]
+        repeats = np.zeros(len(bad), bool)
+        for i, j in combinations(range(HOLE + k), 2):
+            repeats |= rows[:, i] == rows[:, j]
+        bad = bad[repeats]
         out[bad] = rng.integers(0, DECK, (len(bad), HOLE + k), dtype=np.uint8)
+    return out
 
 
 def canonical_keys(cards: np.ndarray) -> np.ndarray:
