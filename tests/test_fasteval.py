@@ -9,12 +9,12 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 import pytest
+from eval_once import eval_tables
 from refpoker import colex, random_hands
 
 from pipeline.core.fasteval import (
     RANK_KEYS,
     EvalTables,
-    build_eval_tables,
     hand_key,
     hand_score,
     score_hands_fast,
@@ -24,7 +24,7 @@ from pipeline.query.tables import Tables
 
 @pytest.fixture(scope="module")
 def ev() -> EvalTables:
-    return build_eval_tables()
+    return eval_tables()
 
 
 def test_rank_keys_unique_per_multiset() -> None:

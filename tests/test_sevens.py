@@ -7,10 +7,11 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from eval_once import eval_tables
 from refpoker import colex, random_hands
 
 from pipeline.core.cards import parse_cards
-from pipeline.core.fasteval import EvalTables, build_eval_tables, score_rows
+from pipeline.core.fasteval import EvalTables, score_rows
 from pipeline.core.sevens import first_bad_seven, score_seven_rows, score_sevens
 from pipeline.errors import ArtifactError, InputError
 from pipeline.query.artifacts import map_eval_tables
@@ -25,7 +26,7 @@ SEVEN_CATEGORY_COUNTS = (23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_02
 
 @pytest.fixture(scope="module")
 def ev() -> EvalTables:
-    return build_eval_tables()
+    return eval_tables()
 
 
 def _sevens(hands: np.ndarray, ev: EvalTables) -> np.ndarray:

@@ -6,20 +6,22 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from itertools import combinations
+from itertools import chain, combinations
+from math import comb
 
 import numpy as np
 import pytest
+from eval_once import eval_tables
 
 from pipeline.core.evalkeys import EvalTables, score_keys
-from pipeline.core.fasteval import build_eval_tables, score_rows
+from pipeline.core.fasteval import score_rows
 from pipeline.equity.engine import _seats_arrays, parse_table
 from pipeline.equity.exact.small_spots import headsup_small, is_small
 
 
 @pytest.fixture(scope="module")
 def ev() -> EvalTables:
-    return build_eval_tables()
+    return eval_tables()
 
 
 def _keys_masks(cards: np.ndarray, ev: EvalTables) -> tuple[np.ndarray, np.ndarray]:
@@ -27,7 +29,8 @@ def _keys_masks(cards: np.ndarray, ev: EvalTables) -> tuple[np.ndarray, np.ndarr
 
 
 def test_score_keys_every_five_card_hand(ev: EvalTables) -> None:
-    cards = np.array(list(combinations(range(52), 5)), np.int64)
+    n = comb(52, 5)
+    cards = np.fromiter(chain.from_iterable(combinations(range(52), 5)), np.int64, count=5 * n).reshape(n, 5)
     ref = np.empty(len(cards), np.uint16)
     assert score_rows(cards, ev, ref) == 0
     got = score_keys(*_keys_masks(cards, ev), ev)
