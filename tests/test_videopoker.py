@@ -37,7 +37,7 @@ def _counts(path: Path) -> tuple[np.ndarray, list[np.ndarray]]:
 
 @pytest.fixture(scope="module")
 def job96():
-    return analyze(load_paytable(JOB96))
+    return analyze(load_paytable(JOB96), counts=_counts(JOB96))  # the counts the module shares
 
 
 # ------------------------------------------------------------------ deal classes
