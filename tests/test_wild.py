@@ -1,8 +1,9 @@
 """Wild cards have one definition (``pipeline.videopoker.paytables.wild``), and every kernel agrees with it:
 the second joker of a two-joker deck is as wild as the first (issue 20, item 1); no module
-defines a joker id of its own or tests a card for one joker id only. The last test re-runs the
-kernel tests that need no artifacts with numba's bounds checks on, so an out-of-bounds read or
-write fails a test instead of silently corrupting memory."""
+defines a joker id of its own or tests a card for one joker id only. The last test re-runs
+kernel tests that need no artifacts, enough of them to run every kernel family they cover, with
+numba's bounds checks on, so an out-of-bounds read or write fails a test instead of silently
+corrupting memory."""
 
 from __future__ import annotations
 
