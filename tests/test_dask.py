@@ -63,16 +63,30 @@ STAGES = {"rules:short-deck", "paytable:jacks-or-better-9-6", "paytable:jacks-or
           "vp_summary", "preflop"}
 
 
+#: the deal classes (the paytable stages' input), hard-linked with their manifest record
+DEAL_CLASSES = ("vp_classes.h5", "parquet/vp_deal_classes.parquet")
+
+
 def _config(tmp: Path, artifacts: Path) -> Path:
-    """A tmp build config; seven.h5, eval_tables.h5 and vp_classes.h5 (inputs) link to the
-    default build's."""
+    """A tmp build config; seven.h5 and eval_tables.h5 (inputs) link to the default build's, and
+    its deal classes are hard-linked with their manifest record (so a paytable stage's key,
+    which covers that input, is the default build's)."""
     cfgdir = tmp / "configs"
     cfgdir.mkdir(parents=True, exist_ok=True)
     (cfgdir / "build.toml").write_text(CONFIG)
-    (tmp / "art").mkdir(exist_ok=True)
-    for name in ("seven.h5", "eval_tables.h5", "vp_classes.h5"):
-        if not (tmp / "art" / name).exists():
-            (tmp / "art" / name).symlink_to(artifacts / name)
+    art = tmp / "art"
+    art.mkdir(exist_ok=True)
+    for name in ("seven.h5", "eval_tables.h5"):
+        if not (art / name).exists():
+            (art / name).symlink_to(artifacts / name)
+    if not (art / "manifest.json").exists():
+        full = json.loads((artifacts / "manifest.json").read_text())
+        for rel in DEAL_CLASSES:
+            (art / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.link(artifacts / rel, art / rel)
+        manifest = {**full, "files": {rel: full["files"][rel] for rel in DEAL_CLASSES},
+                    "stages": {"vp_classes": full["stages"]["vp_classes"]}}
+        (art / "manifest.json").write_text(json.dumps(manifest))
     return cfgdir / "build.toml"
 
 
@@ -85,10 +99,10 @@ def _digests(folder: Path) -> dict[str, str]:
     return out
 
 
-#: stages of the test build whose key equals the default build's (same settings, no inputs):
-#: the local build takes their files from the suite's build, which made them locally (the
-#: paytables' key differs: their vp_classes.h5 input is a link this folder's manifest lacks)
-SHARED = {"rules:short-deck"}
+#: stages of the test build whose key equals the default build's (same settings and inputs):
+#: the local build takes their files from the suite's build, which made them locally with the
+#: local executor; the Dask build makes them again on the workers
+SHARED = {"rules:short-deck", "paytable:jacks-or-better-9-6", "paytable:jacks-or-better-8-5"}
 
 
 @pytest.fixture(scope="module")
