@@ -36,33 +36,42 @@ RULES = {
 _SHAPES: dict[tuple[str, tuple[int, ...], bool], int | None] = {}
 
 
-@lru_cache(maxsize=1 << 20)
-def five_value(kind: str, cards: tuple[int, ...]) -> int | None:
-    """pokerkit's value of 5 sorted card ids (bigger is better), None when it is no hand.
+def _shape_value(kind: str, ranks: tuple[int, ...], suited: bool, cards: tuple[int, ...]) -> int | None:
+    """pokerkit's value of five cards (bigger is better; None when they are no hand) whose
+    sorted ranks are ``ranks`` and that are ``suited`` (all of one suit) or not.
 
     pokerkit's lookups key every entry by the hand's rank multiset and whether its cards are
     suited (``Lookup._get_key``), so it is asked once per such shape: the same entries, found
     without a pokerkit call for each of the hundreds of thousands of card sets a game lists."""
-    shape = (kind, tuple(sorted(c >> 2 for c in cards)), len({c & 3 for c in cards}) == 1)
+    shape = (kind, ranks, suited)
     if shape not in _SHAPES:
         try:
-            e = _LOOKUP[kind].get_entry([_CARDS[c] for c in cards])
+            e = _LOOKUP[kind].get_entry([_CARDS[c] for c in sorted(cards)])
             _SHAPES[shape] = -e.index if kind in ("low8", "razz") else e.index
         except ValueError:
             _SHAPES[shape] = None
     return _SHAPES[shape]
 
 
+@lru_cache(maxsize=1 << 20)
+def five_value(kind: str, cards: tuple[int, ...]) -> int | None:
+    """pokerkit's value of 5 sorted card ids (bigger is better), None when it is no hand."""
+    return _shape_value(kind, tuple(sorted(c >> 2 for c in cards)), len({c & 3 for c in cards}) == 1, cards)
+
+
 def best(kind: str, hole: tuple[int, ...], board: tuple[int, ...], omaha: int | None) -> int | None:
     """Best value of a seat: 2 hole + 3 board (Omaha) or best 5 of all its cards."""
-    vals = []
     if omaha:
+        # each board triple's ranks and suits once; a combination's shape from its two parts
+        triples = [(tuple(c >> 2 for c in b), {c & 3 for c in b}, b) for b in combinations(board, 3)]
+        vals = []
         for h in combinations(hole, 2):
-            for b in combinations(board, 3):
-                vals.append(five_value(kind, tuple(sorted(h + b))))
+            ranks = (h[0] >> 2, h[1] >> 2)
+            suit = {h[0] & 3} if h[0] & 3 == h[1] & 3 else None
+            for b_ranks, b_suits, b in triples:
+                vals.append(_shape_value(kind, tuple(sorted(ranks + b_ranks)), b_suits == suit, h + b))
     else:
-        for f in combinations(sorted(hole + board), 5):
-            vals.append(five_value(kind, f))
+        vals = [five_value(kind, f) for f in combinations(sorted(hole + board), 5)]
     got = [v for v in vals if v is not None]
     return max(got) if got else None
 
