@@ -114,10 +114,14 @@ def test_fifo_manifest_never_hangs(tmp_path: Path) -> None:
     assert r.returncode == 0 and not any(g["built"] for g in json.loads(r.stdout))
 
 
-def test_user_standard_rule_set_is_used_not_ignored(artifacts: Path, tmp_path: Path) -> None:
+def test_user_standard_rule_set_is_used_not_ignored(artifacts: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """A config folder's rules/standard.toml that differs from the built-in ranking: `eval` and
     `showdown` use it (here: its tables are not built, which they say) instead of silently
-    answering with the built-in ranking. Without the folder, the built-in answer stands."""
+    answering with the built-in ranking. Without the folder, the built-in answer stands. (The
+    commands run in this process but the first: which tables they pick is under test.)"""
+    from pipeline.registry import set_config_dirs
+
     cfg = tmp_path / "cfg"
     (cfg / "rules").mkdir(parents=True)
     (cfg / "rules" / "standard.toml").write_text('name = "standard"\nace_low_straight = "none"\n')
@@ -125,10 +129,14 @@ def test_user_standard_rule_set_is_used_not_ignored(artifacts: Path, tmp_path: P
     assert_one_error(r, "rules/standard/five.h5")
     game = tmp_path / "game.txt"
     game.write_text("As 2s 3d 4c 5h Kd Kc 7s 8s 9d\n")
-    r = run_cli("-a", str(artifacts), "--config-dir", str(cfg), "showdown", str(game), "--rules", "standard")
-    assert_one_error(r, "rules/standard/five.h5")
-    r = run_cli("-a", str(artifacts), "eval", HAND, "--rules", "standard")
-    assert r.returncode == 0 and "straight" in r.stdout
+    try:
+        code, _, err = run_main(capsys, "-a", str(artifacts), "--config-dir", str(cfg), "showdown", str(game),
+                                "--rules", "standard")
+    finally:
+        set_config_dirs([])  # the user folder must not outlive the command here
+    assert code == 2 and "rules/standard/five.h5" in one_error_line(err), err
+    code, out, _ = run_main(capsys, "-a", str(artifacts), "eval", HAND, "--rules", "standard")
+    assert code == 0 and "straight" in out
     # the build plans tables of its own for the redefined set
     r = run_cli("-a", str(tmp_path / "arts"), "--config-dir", str(cfg), "build", "--dry-run")
     assert r.returncode == 0 and "rules:standard" in r.stdout, r.stdout[-2000:]

@@ -6,6 +6,7 @@ import contextlib
 import errno
 import io
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -22,22 +23,30 @@ ROOT = Path(__file__).resolve().parent.parent
 PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
 
 
+def _run_here(*args: str) -> tuple[int, str, str]:
+    """The command in this process, for a module fixture (no capsys there): (code, out, err)."""
+    from pipeline.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
 @pytest.fixture(scope="module")
 def swept(tmp_path_factory: pytest.TempPathFactory, artifacts: Path) -> tuple[dict, Path]:
     """The shipped jacks-or-better sweep, run through the command (in this process: what it
     writes is under test; the real-process runs are in the two-runs test) into a tmp folder."""
-    from pipeline.cli import main
-
     art = tmp_path_factory.mktemp("sweep-art")
     # the deal classes of the suite's build (the command would derive the same ones)
     (art / "vp_classes.h5").symlink_to(artifacts / "vp_classes.h5")
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(["--artifacts", str(art), "vp", "sweep", "jacks-or-better", "--json"])
-        except SystemExit as exc:
-            assert not exc.code, err.getvalue()
-    return json.loads(out.getvalue()), art
+    code, out, err = _run_here("--artifacts", str(art), "vp", "sweep", "jacks-or-better", "--json")
+    assert code == 0, err
+    return json.loads(out), art
 
 
 def test_sweep_has_at_least_100_variants_and_writes_dataset_and_plot(swept: tuple[dict, Path]) -> None:
@@ -113,6 +122,18 @@ def _sweep_files(art: Path) -> dict[str, bytes]:
             for p in sorted((art / "sweeps").rglob("*")) if p.is_file()}
 
 
+@pytest.fixture(scope="module")
+def tiny_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An artifacts folder holding one good run of the two-variant sweep (full house 8, 9),
+    made once: each full-disk case starts from a copy of it."""
+    folder = tmp_path_factory.mktemp("tiny")
+    sweep = folder / "tiny.toml"
+    sweep.write_text(TINY % "8, 9")
+    code, _, err = _run_here("-a", str(folder / "art"), "vp", "sweep", str(sweep))
+    assert code == 0, err
+    return folder / "art"
+
+
 def test_two_runs_of_one_sweep_the_later_says_it_replaced_the_other(tmp_path: Path) -> None:
     """Item 7: two `vp sweep` runs of one name at once. Both solve while the folder's lock is
     held here, then commit one after the other: the second to write says, on its CLI line, that
@@ -151,7 +172,7 @@ def test_two_runs_of_one_sweep_the_later_says_it_replaced_the_other(tmp_path: Pa
 
 @pytest.mark.parametrize("failing", ["plot", "data"])
 def test_full_disk_mid_sweep_keeps_the_old_result_and_says_so(
-        failing: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        failing: str, tiny_result: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 7: the disk fills while a second sweep of one name writes its plot (or its data):
     one `error:` line saying the disk is full and the previous data and plot are unchanged,
@@ -159,10 +180,8 @@ def test_full_disk_mid_sweep_keeps_the_old_result_and_says_so(
     import pipeline.build.sweeps as sweeps
 
     art = tmp_path / "art"
+    shutil.copytree(tiny_result, art)  # a first good run of the sweep, as it wrote it
     sweep = tmp_path / "tiny.toml"
-    sweep.write_text(TINY % "8, 9")
-    code, _, err = run_main(capsys, "-a", str(art), "vp", "sweep", str(sweep))
-    assert code == 0, err
     before = _sweep_files(art)
     entry = json.loads((art / "manifest.json").read_text())["stages"]["sweep:tiny"]
     assert len(before) == 3
