@@ -41,6 +41,14 @@ CONFIG = ROOT / "configs" / "build.toml"
 FROZEN_ENV = "POKERTABLES_TEST_ARTIFACTS"
 
 
+#: Files that run for 20 s or more once the artifacts exist (clean clone, 2 cores): the groups
+#: of files that wait for the build start with them, so no long file is left for the end of the
+#: run while the other worker has nothing left to do. An ordering hint only: a stale entry costs
+#: seconds, never a result.
+LONG_FILES = frozenset({"test_dask.py", "test_docs.py", "test_browser.py", "test_games_equity.py",
+                        "test_abstraction_strength.py", "test_bucket_file.py", "test_sweep.py"})
+
+
 def _needs_build(item: pytest.Item) -> bool:
     return not BUILDS.isdisjoint(getattr(item, "fixturenames", ()))
 
@@ -82,7 +90,8 @@ def _order_for_the_build(items: list[pytest.Item]) -> None:
     worker has everything else to do, not at the end), then every file that needs none, then
     files that need them for some tests (those tests last within the file), then the rest;
     larger files first within each group, as xdist's own reordering would (switched off with
-    ``--no-loadscope-reorder`` so this order holds).
+    ``--no-loadscope-reorder`` so this order holds), and the :data:`LONG_FILES` ahead of the
+    last two groups.
     """
     files: dict[str, list[pytest.Item]] = {}
     for item in items:
@@ -98,7 +107,8 @@ def _order_for_the_build(items: list[pytest.Item]) -> None:
     mixed = sorted((f for f in rest if need[f] and need[f] < len(files[f])),
                    key=lambda f: need[f] - len(files[f]))
     built = sorted((f for f in rest if need[f] and need[f] == len(files[f])), key=lambda f: -len(files[f]))
-    items[:] = [item for f in first + long + free + mixed + built for item in files[f]]
+    after = sorted(mixed + built, key=lambda f: Path(f).name not in LONG_FILES)  # stable
+    items[:] = [item for f in first + long + free + after for item in files[f]]
 
 
 @pytest.fixture(scope="session")
