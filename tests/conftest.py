@@ -5,7 +5,6 @@ and it never writes into the repository's ``artifacts/``."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -158,16 +157,11 @@ def preflop_abstraction(artifacts: Path, tmp_path_factory: pytest.TempPathFactor
     """A folder holding the session's seven.h5 and eval_tables.h5 (hard links) and the preflop
     abstraction tables built in it (the smallest street: seconds to build), once per session for
     every test that reads them (none writes in it)."""
+    from built_copy import copy_built
     from cli_runner import run_cli
 
     folder = tmp_path_factory.mktemp("abstraction")
-    full = json.loads((artifacts / "manifest.json").read_text())
-    keep = ("seven.h5", "eval_tables.h5")
-    for name in keep:
-        os.link(artifacts / name, folder / name)
-    manifest = {**full, "files": {n: full["files"][n] for n in keep},
-                "stages": {s: full["stages"][s] for s in ("seven", "eval_tables")}}
-    (folder / "manifest.json").write_text(json.dumps(manifest))
+    copy_built(artifacts, folder, ("seven.h5", "eval_tables.h5"), ("seven", "eval_tables"), link=True)
     cfg = folder / "build.toml"
     cfg.write_text(f'artifacts = "{folder}"\n[abstraction]\nstreets = ["preflop"]\n')
     r = run_cli("build", "abstraction", "--config", str(cfg))

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from built_copy import DEAL_CLASSES, copy_built
 from cli_runner import assert_one_error, run_cli
 
 pytest.importorskip("distributed")
@@ -63,10 +64,6 @@ STAGES = {"rules:short-deck", "paytable:jacks-or-better-9-6", "paytable:jacks-or
           "vp_summary", "preflop"}
 
 
-#: the deal classes (the paytable stages' input), hard-linked with their manifest record
-DEAL_CLASSES = ("vp_classes.h5", "parquet/vp_deal_classes.parquet")
-
-
 def _config(tmp: Path, artifacts: Path) -> Path:
     """A tmp build config; seven.h5 and eval_tables.h5 (inputs) link to the default build's, and
     its deal classes are hard-linked with their manifest record (so a paytable stage's key,
@@ -80,13 +77,7 @@ def _config(tmp: Path, artifacts: Path) -> Path:
         if not (art / name).exists():
             (art / name).symlink_to(artifacts / name)
     if not (art / "manifest.json").exists():
-        full = json.loads((artifacts / "manifest.json").read_text())
-        for rel in DEAL_CLASSES:
-            (art / rel).parent.mkdir(parents=True, exist_ok=True)
-            os.link(artifacts / rel, art / rel)
-        manifest = {**full, "files": {rel: full["files"][rel] for rel in DEAL_CLASSES},
-                    "stages": {"vp_classes": full["stages"]["vp_classes"]}}
-        (art / "manifest.json").write_text(json.dumps(manifest))
+        copy_built(artifacts, art, DEAL_CLASSES, ("vp_classes",), link=True)
     return cfgdir / "build.toml"
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from built_copy import DEAL_CLASSES, copy_built, stage_files
 from cli_runner import assert_one_error, run_cli, run_main
 
 from pipeline.build.store import STAGING, TMP_PREFIX, build_lock
@@ -83,15 +84,8 @@ def _with_deal_classes(art: Path, artifacts: Path) -> None:
     """Copy the suite's built deal classes (files, manifest entries, stage record) into ``art``:
     a build there finds the ``vp_classes`` stage up to date instead of deriving it again, and
     verify still compares its content with the shipped digests."""
-    mf = json.loads((artifacts / "manifest.json").read_text())
-    keep: dict = {"files": {}, "stages": {"vp_classes": mf["stages"]["vp_classes"]}}
-    for rel, info in mf["files"].items():
-        if info.get("stage") == "vp_classes":
-            (art / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(artifacts / rel, art / rel)
-            keep["files"][rel] = info
-    assert sorted(keep["files"]) == ["parquet/vp_deal_classes.parquet", "vp_classes.h5"]
-    (art / "manifest.json").write_text(json.dumps(keep))
+    assert stage_files(artifacts, "vp_classes") == DEAL_CLASSES
+    copy_built(artifacts, art, DEAL_CLASSES, ("vp_classes",))
 
 
 @pytest.fixture

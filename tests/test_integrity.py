@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from built_copy import copy_built
 from cli_runner import one_error_line, run_cli, run_main
 
 from pipeline.build.store import STAGING, TMP_PREFIX
@@ -30,19 +31,6 @@ from pipeline.query.tables import Tables
 
 ROOT = Path(__file__).resolve().parent.parent
 FIVE_OUTPUTS = ("five.h5", "parquet/hand_classes.parquet", "parquet/five_card_hands.parquet")
-
-
-def copy_built(src: Path, dst: Path, names: tuple[str, ...], stages: tuple[str, ...] = ()) -> dict:
-    """Copy artifacts (real copies) with their manifest entries (and stage entries) into ``dst``."""
-    dst.mkdir(parents=True, exist_ok=True)
-    mf = json.loads((src / "manifest.json").read_text())
-    keep: dict = {"files": {}, "stages": {s: mf["stages"][s] for s in stages}}
-    for n in names:
-        (dst / n).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src / n, dst / n)
-        keep["files"][n] = mf["files"][n]
-    (dst / "manifest.json").write_text(json.dumps(keep))
-    return keep
 
 
 def colex(cards: list[int]) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -12,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from built_copy import copy_built
 from cli_runner import run_cli
 
 from pipeline.build.store import STAGING, TMP_PREFIX, BuildError, atomic_path, build_lock
@@ -20,21 +20,6 @@ from pipeline.query.tables import ArtifactError, Tables
 
 ROOT = Path(__file__).resolve().parent.parent
 FIVE_OUTPUTS = ("five.h5", "parquet/hand_classes.parquet", "parquet/five_card_hands.parquet")
-
-
-def _copy_built(src: Path, dst: Path, names: tuple[str, ...], stages: tuple[str, ...] = ()) -> None:
-    """Copy some built artifacts (with their manifest entries and ``stages``' records) into a
-    scratch folder."""
-    import json
-
-    dst.mkdir(parents=True, exist_ok=True)
-    mf = json.loads((src / "manifest.json").read_text())
-    keep = {"files": {}, "stages": {s: mf["stages"][s] for s in stages}}
-    for n in names:
-        (dst / n).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src / n, dst / n)
-        keep["files"][n] = mf["files"][n]
-    (dst / "manifest.json").write_text(json.dumps(keep))
 
 
 def _kill_while_writing(folder: Path, extra: list[str], offset: float) -> bool:
@@ -87,7 +72,7 @@ def test_sigkill_during_seven_leaves_old_or_nothing(artifacts: Path, tmp_path: P
 
 def test_flipped_bytes_are_named_and_refused(artifacts: Path, tmp_path: Path) -> None:
     folder = tmp_path / "art"
-    _copy_built(artifacts, folder, FIVE_OUTPUTS)
+    copy_built(artifacts, folder, FIVE_OUTPUTS)
     assert verify(folder, stages=["five"]).ok
     assert Tables(folder).score5("As Ks Qs Js Ts") == 7462
     p = folder / "five.h5"
@@ -108,7 +93,7 @@ def test_flipped_bytes_are_named_and_refused(artifacts: Path, tmp_path: Path) ->
 
 def test_truncated_artifact_is_refused(artifacts: Path, tmp_path: Path) -> None:
     folder = tmp_path / "art"
-    _copy_built(artifacts, folder, ("five.h5",))
+    copy_built(artifacts, folder, ("five.h5",))
     with open(folder / "five.h5", "r+b") as fh:
         fh.truncate(1000)
     with pytest.raises(ArtifactError, match="bytes but the manifest"):
@@ -173,7 +158,7 @@ def test_failed_stage_changes_no_artifact(artifacts: Path, tmp_path: Path,
     from pipeline.build.store import sha256_file
 
     cfg = load_config(ROOT / "configs" / "build.toml", tmp_path / "art")
-    _copy_built(artifacts, cfg.artifacts, FIVE_OUTPUTS, ("five",))
+    copy_built(artifacts, cfg.artifacts, FIVE_OUTPUTS, ("five",))
     assert [r.status for r in run_build(cfg, ["five"])] == ["skipped"]  # as built, up to date
     folder = cfg.artifacts
     def snapshot() -> dict[str, tuple[str, int]]:
