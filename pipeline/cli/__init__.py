@@ -23,7 +23,7 @@ import sys
 from typing import Any, NoReturn
 
 #: numpy's OpenBLAS starts a thread per core when numpy is imported, and that thread spins on
-#: the other core for about 0.1 s of CPU (measured: ``pokertables eval`` 0.33 -> 0.23 s of CPU);
+#: the other core for about 0.1 s of CPU (measured: ``pokertables eval`` 0.30 -> 0.21 s of user CPU);
 #: no command multiplies matrices, so one BLAS thread unless the user chose otherwise. Set
 #: before anything imports numpy; child processes (warm's and the build's workers) inherit it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

@@ -60,7 +60,6 @@ def card_keys() -> np.ndarray:
     return rk + (np.uint64(1) << (np.uint64(SUIT_SHIFT) + np.uint64(SUIT_BITS) * (c & 3).astype(np.uint64)))
 
 
-
 def read_only(tables: EvalTables) -> EvalTables:
     """``tables`` with every array made read-only, as memory-mapped ones are: the kernels then
     compile one specialization for built, copied and mapped tables alike (numba types a

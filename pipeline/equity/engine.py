@@ -32,7 +32,7 @@ import numpy as np
 from pipeline.core.cards import format_cards, parse_cards
 from pipeline.core.constants import DECK_SIZE, MAX_PLAYERS, SHARE_SCALE
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS
-from pipeline.equity.montecarlo.stopping import DEFAULT_SAMPLES, SEED_LIMIT, check_method
+from pipeline.equity.montecarlo.stopping import DEFAULT_SAMPLES, check_method
 from pipeline.equity.ranges.parse import Range, parse_range, ranges_fit
 from pipeline.equity.spots.result import EquityResult, seat_row
 from pipeline.equity.spots.seats import Seats
@@ -436,8 +436,6 @@ def _hand_exact(tables: Any, table: Table, spot: Spot) -> EquityResult:
 def _monte_carlo(tables: Any, table: Table, samples: int | None, stderr: float | None,
                  time_limit: float | None, seed: int,
                  progress: Callable[[float, str], None] | None) -> EquityResult:
-    if not 0 <= seed < SEED_LIMIT:
-        raise InputError(f"--seed must be 0 .. 2^63-1, got {seed}")
     order = [i for i in range(len(table.seats)) if not table.random[i]] + \
         [i for i in range(len(table.seats)) if table.random[i]]
     ranged = [table.seats[i] for i in order if not table.random[i]]
