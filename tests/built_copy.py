@@ -36,3 +36,15 @@ def stage_files(src: Path, stage: str) -> tuple[str, ...]:
     """The files the manifest of ``src`` lists for ``stage``, sorted."""
     mf = json.loads((src / "manifest.json").read_text())
     return tuple(sorted(rel for rel, info in mf["files"].items() if info.get("stage") == stage))
+
+
+def artifact_files(folder: Path) -> dict[str, tuple[int, int]]:
+    """Size and mtime of every file under ``folder`` that a build or a command could write:
+    the "nothing written" check of bad input and in-memory solves. Left out: the build lock
+    (any concurrent user of the folder, such as the other test worker checking the session's
+    build, takes it) and the readers' proof cache (a reader records there the files it proved)."""
+    from pipeline.build.store import LOCK
+    from pipeline.query.artifacts import VERIFIED
+
+    return {p.relative_to(folder).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in folder.rglob("*") if p.is_file() and p.name not in (LOCK, VERIFIED)}

@@ -8,15 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from built_copy import artifact_files
 from cli_runner import one_error_line, run_cli, run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAD30 = " ".join(f"{r}{s}" for r in "23456789" for s in "cdhs")[:-12]  # 28 low cards
-
-
-def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
-    return {p.relative_to(folder).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in folder.rglob("*") if p.is_file() and p.name not in (".build.lock", ".verified.json")}
 
 
 CASES = [
@@ -47,7 +43,7 @@ IN_A_PROCESS = frozenset({0, 7, 12, 14})
 def test_bad_input_exit_2_and_artifacts_untouched(artifacts: Path, capsys: pytest.CaptureFixture[str],
                                                   case: int) -> None:
     args, needle = CASES[case]
-    before = _snapshot(artifacts)
+    before = artifact_files(artifacts)
     if case in IN_A_PROCESS:
         r = run_cli("-a", str(artifacts), *args)
         code, err = r.returncode, r.stderr
@@ -55,7 +51,7 @@ def test_bad_input_exit_2_and_artifacts_untouched(artifacts: Path, capsys: pytes
         code, _, err = run_main(capsys, "-a", str(artifacts), *args)
     assert code == 2, (args, err)
     assert needle in one_error_line(err), err
-    assert _snapshot(artifacts) == before
+    assert artifact_files(artifacts) == before
 
 
 def test_every_command_has_a_real_process_case() -> None:
@@ -76,7 +72,7 @@ def test_bad_paytable_files_exit_2(artifacts: Path, tmp_path: Path, capsys: pyte
                            '[[line]]\nhand = "flush"\npays = 5\n', "flush"),
         "malformed.toml": ('name = "x\n', "malformed.toml"),
     }
-    before = _snapshot(artifacts)
+    before = artifact_files(artifacts)
     for i, (fname, (text, needle)) in enumerate(cases.items()):
         p = tmp_path / fname
         p.write_text(text)
@@ -88,17 +84,17 @@ def test_bad_paytable_files_exit_2(artifacts: Path, tmp_path: Path, capsys: pyte
         assert code == 2, (fname, err)
         line = one_error_line(err)
         assert fname in line and needle in line, (fname, line)
-    assert _snapshot(artifacts) == before
+    assert artifact_files(artifacts) == before
 
 
 def test_malformed_build_config_exit_2(artifacts: Path, tmp_path: Path) -> None:
     cfg = tmp_path / "build.toml"
     cfg.write_text("artifacts = [\n")
-    before = _snapshot(artifacts)
+    before = artifact_files(artifacts)
     r = subprocess.run([sys.executable, "-m", "pipeline", "build", "--config", str(cfg)], cwd=ROOT,
                        capture_output=True, text=True)
     assert r.returncode == 2 and "malformed TOML" in r.stderr and "Traceback" not in r.stderr
-    assert _snapshot(artifacts) == before
+    assert artifact_files(artifacts) == before
 
 
 def test_corrupt_manifest_is_named_and_debug_shows_traceback(tmp_path: Path) -> None:

@@ -10,9 +10,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from built_copy import artifact_files
 from cli_runner import one_error_line, run_main
 
-from pipeline.build.store import LOCK
 from pipeline.errors import InputError
 from pipeline.videopoker.catalog.games import load_named
 from pipeline.videopoker.catalog.paytable_file import current_artifact, read_summary
@@ -84,16 +84,9 @@ def test_ambiguous_hand_asks_for_the_label() -> None:
         edit_pays(load_named("double-double-bonus-9-6"), ["four of a kind=60"])
 
 
-def _tree(folder: Path) -> dict[str, int]:
-    # not the build lock: any concurrent user of the folder (the other test worker taking it
-    # for the session's build check) rewrites it; it is no artifact
-    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*")
-            if p.name != LOCK}
-
-
 def test_cli_pay_on_vp_commands(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:
     a = str(artifacts)
-    before = _tree(artifacts)
+    before = artifact_files(artifacts)
     code, out, err = run_main(capsys, "-a", a, "vp", "analyze", "9/6 jacks", "--pay", "full house=8",
                               "--pay", "flush=5", "--json")
     assert code == 0, err
@@ -111,7 +104,7 @@ def test_cli_pay_on_vp_commands(artifacts: Path, capsys: pytest.CaptureFixture[s
     assert code == 0, err
     h = json.loads(out)
     assert h["name"].endswith("(edited: royal flush=4000)") and h["best"] == "Ah Kh Qh Jh"
-    assert _tree(artifacts) == before  # solved in memory: nothing written under artifacts/
+    assert artifact_files(artifacts) == before  # solved in memory: nothing written under artifacts/
     for args, needle in ((["vp", "analyze", "jacks-or-better-9-6", "--pay", "fulhouse=8"], "'fulhouse'"),
                          (["vp", "chart", "jacks-or-better-9-6", "--pay", "flush=x"], "'x'"),
                          (["vp", "breakeven", "jacks-or-better-9-6", "--pay", "flush"], "LINE=PAY")):
