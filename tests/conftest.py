@@ -152,6 +152,14 @@ def tables(artifacts: Path):
     return Tables(artifacts)
 
 
+def abstraction_config(folder: Path, where: Path) -> Path:
+    """The build config of :func:`preflop_abstraction` (written outside the folder, which holds
+    only what the build wrote, so `verify` finds no stray file)."""
+    cfg = where / "build.toml"
+    cfg.write_text(f'artifacts = "{folder}"\n[abstraction]\nstreets = ["preflop"]\n')
+    return cfg
+
+
 @pytest.fixture(scope="session")
 def preflop_abstraction(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the session's seven.h5 and eval_tables.h5 (hard links) and the preflop
@@ -162,8 +170,7 @@ def preflop_abstraction(artifacts: Path, tmp_path_factory: pytest.TempPathFactor
 
     folder = tmp_path_factory.mktemp("abstraction")
     copy_built(artifacts, folder, ("seven.h5", "eval_tables.h5"), ("seven", "eval_tables"), link=True)
-    cfg = folder / "build.toml"
-    cfg.write_text(f'artifacts = "{folder}"\n[abstraction]\nstreets = ["preflop"]\n')
+    cfg = abstraction_config(folder, tmp_path_factory.mktemp("abstraction-config"))
     r = run_cli("build", "abstraction", "--config", str(cfg))
     assert r.returncode == 0, r.stderr
     return folder

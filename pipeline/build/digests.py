@@ -4,7 +4,8 @@ package (``pipeline/data/expected_digests.json``).
 A digest covers what a file *holds*, not how the library laid it out: per HDF5 dataset the
 sha256 of the array bytes with its shape and dtype; per Parquet column the sha256 of its decoded
 values (strings as offsets + bytes), or for columns of more than :data:`BIG_COLUMN` rows a cheap
-aggregate (sum and xor mod 2^64, plus the value histogram of 8/16-bit columns). The builds are
+aggregate for integers (sum and xor mod 2^64, plus the value histogram of 8/16-bit columns) and a
+sha256 accumulated batch by batch for the others (card text, floats, histogram lists). The builds are
 deterministic, so ``verify`` can tell a forged manifest from a genuine one.
 
 The file also ships each artifact's whole-file sha256 as the reference build wrote it. A file
@@ -128,6 +129,55 @@ def _sum_xor(v: np.ndarray) -> tuple[int, int]:
     return int(u.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(u)) if len(u) else 0
 
 
+class ValueStream:
+    """sha256 of a column's values fed batch by batch, equal whatever the batch sizes: one
+    running hash of the value lengths (strings, lists) and one of the value bytes, so the batches
+    of a column hash like the whole column. Lists hash their lengths, then their values as a
+    column of their own (a fixed-size list of uint16 is its flattened numbers)."""
+
+    def __init__(self) -> None:
+        self.lengths = hashlib.sha256()
+        self.data = hashlib.sha256()
+        self.items: ValueStream | None = None
+
+    def feed(self, arr: Any) -> None:
+        """Add one batch (a pyarrow Array) of the column."""
+        import pyarrow as pa
+
+        if pa.types.is_dictionary(arr.type):
+            arr = arr.cast(arr.type.value_type)
+        t = arr.type
+        if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t) \
+                or pa.types.is_large_binary(t):
+            arr = arr.cast(pa.large_binary())
+            offsets = np.frombuffer(arr.buffers()[1], np.int64)[arr.offset:arr.offset + len(arr) + 1]
+            data = arr.buffers()[2]
+            self.lengths.update(np.diff(offsets).tobytes())
+            if data is not None:
+                self.data.update(memoryview(data)[int(offsets[0]):int(offsets[-1])])
+        elif pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+            lengths = arr.value_lengths().to_numpy(zero_copy_only=False)
+            self.lengths.update(np.asarray(lengths, np.int64).tobytes())
+            self.items = self.items or ValueStream()
+            self.items.feed(arr.flatten())
+        else:
+            values = arr.to_numpy(zero_copy_only=False)
+            if values.dtype == object:  # a struct or map: no fixed byte form to hash
+                raise ValueError(f"column of type {t} has no value digest")
+            self.data.update(np.ascontiguousarray(values).tobytes())
+
+    def hexdigest(self) -> str:
+        """The column's digest."""
+        tail = self.items.hexdigest().encode() if self.items is not None else b""
+        return _sha(self.lengths.digest(), self.data.digest(), tail)
+
+
+def _is_int(t: Any) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_integer(t))
+
+
 def column_digest(col: Any, hist: np.ndarray | None = None) -> dict[str, Any]:
     """Digest of one pyarrow column's values (layout-independent); ``hist`` is the column's
     ``np.bincount`` when the caller already has it."""
@@ -144,6 +194,11 @@ def column_digest(col: Any, hist: np.ndarray | None = None) -> dict[str, Any]:
         lo, hi = int(offsets[0]), int(offsets[-1])
         info["sha256"] = _sha((offsets - lo).tobytes(), memoryview(data)[lo:hi] if data else b"")
         return info
+    if pa.types.is_nested(arr.type):  # lists (histograms): lengths and values
+        stream = ValueStream()
+        stream.feed(arr)
+        info["sha256"] = stream.hexdigest()
+        return info
     values = arr.to_numpy(zero_copy_only=False)
     if len(values) > BIG_COLUMN and values.dtype.kind in "iu":
         agg: list[int | str] = list(_sum_xor(values))
@@ -158,8 +213,9 @@ def column_digest(col: Any, hist: np.ndarray | None = None) -> dict[str, Any]:
 
 def stream_big_parquet(path: Path, batch: int = 1 << 22) -> tuple[dict[str, dict[str, Any]], dict[str, np.ndarray]]:
     """(digests, histograms of 8/16-bit columns) of a Parquet file too big to decode whole:
-    integer columns get the aggregate digest of :func:`column_digest`, accumulated batch by batch
-    so memory stays at one batch."""
+    integer columns get the aggregate digest of :func:`column_digest`, every other column (card
+    text, floats, lists) a :class:`ValueStream` sha256, each accumulated batch by batch so memory
+    stays at one batch."""
     import pyarrow.parquet as pq
 
     pf = pq.ParquetFile(path)
@@ -167,14 +223,16 @@ def stream_big_parquet(path: Path, batch: int = 1 << 22) -> tuple[dict[str, dict
     xors: dict[str, int] = {}
     hists: dict[str, np.ndarray] = {}
     meta: dict[str, dict[str, Any]] = {}
+    streams: dict[str, ValueStream] = {}
     for rb in pf.iter_batches(batch_size=batch):
         for name, col in zip(rb.schema.names, rb.columns):
-            v = col.to_numpy(zero_copy_only=False)
-            if v.dtype.kind not in "iu":
-                raise ValueError(f"column {name} of {path.name} is not an integer column")
             m = meta.setdefault(name, {"rows": 0, "type": str(col.type), "nulls": 0})
-            m["rows"] += len(v)
+            m["rows"] += len(col)
             m["nulls"] += col.null_count
+            if not _is_int(col.type):  # card text, floats, histograms: hashed as they stream
+                streams.setdefault(name, ValueStream()).feed(col)
+                continue
+            v = col.to_numpy(zero_copy_only=False)
             total, xor = _sum_xor(v)
             sums[name] = (sums.get(name, 0) + total) % (1 << 64)
             xors[name] = xors.get(name, 0) ^ xor
@@ -183,6 +241,9 @@ def stream_big_parquet(path: Path, batch: int = 1 << 22) -> tuple[dict[str, dict
                 hists[name] = hists[name] + h if name in hists else h
     out = {}
     for name, m in meta.items():
+        if name in streams:
+            out[name] = {**m, "sha256": streams[name].hexdigest()}
+            continue
         agg: list[int | str] = [sums[name], xors[name]]
         if name in hists:
             agg.append(hashlib.sha256(np.trim_zeros(hists[name].astype(np.int64), "b").tobytes()).hexdigest())

@@ -27,6 +27,10 @@ PARTITIONED_SCORE_COPIES = {
     re.compile(r"parquet/seven_card_hands/category=(\d+)/part-0\.parquet"): "classes/count7",
 }
 CLASS_TABLE = "parquet/hand_classes.parquet"
+#: a street's abstraction copy -> board cards dealt: its class weights count every (hole, board)
+#: deal once, C(52, 2) * C(50, board) in all
+ABSTRACTION_COPY = re.compile(r"parquet/abstraction/(preflop|flop|turn|river)\.parquet")
+STREET_BOARD = {"preflop": 0, "flop": 3, "turn": 4, "river": 5}
 PREFLOP = "parquet/preflop.parquet"
 
 
@@ -106,11 +110,27 @@ def parquet_invariants(folder: Path, rel: str, path: Path, digest: bool = True
             if ref is not None and name in table.column_names and \
                     not np.array_equal(table.column(name).to_numpy(), ref):
                 out.append(f"column {name} differs from five.h5:/classes/{name}")
+    elif (m := ABSTRACTION_COPY.fullmatch(rel)) is not None:
+        out.extend(_abstraction_weights(m.group(1), table, hists))
     elif rel == PREFLOP:
         out.extend(_no_nan(table))
         if "hu_deals" in table.column_names and (table.column("hu_deals").to_numpy() <= 0).any():
             out.append("a class has hu_deals <= 0 (no deals behind its heads-up numbers)")
     return table, hists, out, digests
+
+
+def _abstraction_weights(street: str, table: Any, hists: dict[str, np.ndarray]) -> list[str]:
+    """A street's class weights must add up to its number of (hole, board) deals."""
+    from math import comb
+
+    if table is not None and "weight" in table.column_names:
+        total = int(np.asarray(table.column("weight").to_numpy(), np.int64).sum())
+    elif "weight" in hists:
+        total = int((hists["weight"] * np.arange(len(hists["weight"]), dtype=np.int64)).sum())
+    else:
+        return ["no weight column"]
+    want = comb(52, 2) * comb(50, STREET_BOARD[street])
+    return [] if total == want else [f"class weights add up to {total:,}, expected {want:,} deals"]
 
 
 def _score_histogram(path: Path, batch: int = 1 << 22) -> np.ndarray:
