@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from pipeline.equity.ranges.parse import parse_range
 from tests.cli_runner import run_main
 from tests.serve_harness import running_server
 
@@ -490,7 +491,7 @@ def test_hits_keep_next_street(driver: WebDriver, server: str, shots: Shots, art
     cli = cli_json(capsys, artifacts, "hits", "QQ+,AKs,T9s,98s", "--board", "Ks 9d 4c")
     wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_attribute("data-live") == str(cli["live_combos"]),
          "the hit table")
-    rows = d.execute_script("return [...document.querySelectorAll('#hits-table tr.cat')]"
+    rows = d.execute_script("return [...document.querySelectorAll('#hits-table tr.cat:not([data-kind=combined])')]"
                             ".map(r => [r.dataset.kind, r.dataset.category, +r.dataset.combos, +r.dataset.percent]);")
     assert rows == [[r["kind"], r["category"], r["combos"], r["percent"]] for r in cli["made"] + cli["draws"]]
     # click "set", ctrl-click "middle pair": their combos light up on the grid
@@ -506,7 +507,11 @@ def test_hits_keep_next_street(driver: WebDriver, server: str, shots: Shots, art
     wait(d, lambda d: idle(d) and by_id(d, "hits-curve-info").get_attribute("data-equity"), "the curve")
     shot(d, shots, "hits", docs="serve-hits")
     by_id(d, "hits-keep").click()
-    wait(d, lambda d: by_id(d, "hits-range").get_attribute("value") == ",".join(kept), "the kept range")
+    # the server writes the kept combos as one range (by class, highest cards first)
+    written = api(server, "range/format", {"range": ",".join(kept)})["text"]
+    wait(d, lambda d: by_id(d, "hits-range").get_attribute("value") == written, "the kept range")
+    kept_range = parse_range(str(by_id(d, "hits-range").get_attribute("value")))
+    assert sorted(kept_range.hands.tolist()) == sorted(parse_range(",".join(kept)).hands.tolist())
     d.find_element(By.CSS_SELECTOR, "#hits-picker .pick[data-card='Th']").click()  # the turn
     turn = cli_json(capsys, artifacts, "hits", ",".join(kept), "--board", "Ks 9d 4c Th")
     wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_attribute("data-live") == str(turn["live_combos"])
@@ -601,7 +606,8 @@ def test_session_tally(driver: WebDriver, server: str, shots: Shots) -> None:
     optimal = sum(Fraction(g["best_ev_exact"]) for g in grades) / 3
     assert by_id(d, "vp-t-hands").get_attribute("data-value") == "3"
     assert by_id(d, "vp-t-mistakes").get_attribute("data-value") == str(mistakes)
-    assert Fraction(str(by_id(d, "vp-t-cost").get_attribute("data-value"))) == cost
+    # in credits of the bets: five coins a hand
+    assert Fraction(str(by_id(d, "vp-t-cost").get_attribute("data-value"))) == 5 * cost
     assert Fraction(str(by_id(d, "vp-t-ret").get_attribute("data-value"))) == achieved
     assert Fraction(str(by_id(d, "vp-t-opt").get_attribute("data-value"))) == optimal
     assert optimal - achieved == cost / 3

@@ -359,6 +359,9 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
                                    swagger_css_url="/docs-assets/swagger-ui.css",
                                    swagger_favicon_url="/docs-assets/favicon-32x32.png")
 
+    from pipeline.serve.page_api import page_router
+
+    app.include_router(page_router(ctx, lim, lane, safe_game))
     import swagger_ui_bundle
 
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")

@@ -1,0 +1,259 @@
+// The Equity view: seats with ranges (typed, painted on the grid, or a top-% slider), board and
+// dead cards, each seat's equity and a seat's breakdown heat map. Every number is the server's:
+// the grid and counts from /api/range/format, the equity from /api/equity.
+//
+// Every number belongs to the inputs beside it: any change of a seat, the board, the dead cards
+// or the method clears the equity of every seat and the breakdown (they were computed for the
+// old inputs), and answers that arrive for older inputs are dropped (``newest``).
+
+import { $, el, pct, debounce } from './util.js';
+import { api, act, newest, clearFieldError, showError } from './api.js';
+import { Grid, Picker } from './grid.js';
+
+const MAX_SEATS = 10;
+const RANDOM = 'random';
+
+export const eq = { seats: [], active: 0, grid: null, heat: null, picker: null, board: [], dead: [],
+  compute: newest(), cellsEmpty: [] };
+
+const seatName = (i) => (i === 0 ? 'Hero' : `Seat ${i + 1}`);
+const isRandom = (text) => !text.trim() || text.trim().toLowerCase() === RANDOM;
+const boardText = () => $('eq-board').value.trim();
+const deadText = () => $('eq-dead').value.trim();
+const seatRow = (i) => $('eq-seats').querySelector(`tr[data-seat="${i}"]`);
+const seatInput = (i) => seatRow(i) && seatRow(i).querySelector('input');
+
+function newSeat(text) { return { text, view: null, result: null, ask: newest() }; }
+
+// The inputs changed: no seat's equity, no breakdown and no method line stays on screen.
+export function invalidate() {
+  eq.compute.drop();
+  for (const s of eq.seats) s.result = null;
+  for (let i = 0; i < eq.seats.length; i += 1) showResult(i);
+  $('eq-method-out').textContent = ''; $('eq-method-out').dataset.method = '';
+  clearBreakdown();
+}
+
+function clearBreakdown() {
+  eq.heat.set([]);
+  for (const cell of $('eq-heat').children) {
+    cell.style.background = ''; cell.dataset.equity = ''; cell.classList.remove('on');
+    cell.querySelector('.sub').textContent = '';
+  }
+  $('eq-bd-table').replaceChildren(); $('eq-bd-info').textContent = '';
+}
+
+function showResult(i) {
+  const row = seatRow(i); if (!row) return;
+  const res = eq.seats[i].result || {};
+  for (const key of ['win', 'tie', 'lose', 'equity']) {
+    const td = row.querySelector(`td.${key}`);
+    td.dataset.value = res[key] ?? '';
+    td.textContent = pct(res[key]) + (key === 'equity' && res.stderr != null ? ` ±${(100 * res.stderr).toFixed(3)}` : '');
+  }
+}
+
+function showCount(i) {
+  const row = seatRow(i); if (!row) return;
+  const seat = eq.seats[i]; const v = seat.view;
+  const combos = row.querySelector('td.combos'); const share = row.querySelector('td.share');
+  if (!v) { combos.textContent = '–'; share.textContent = ''; return; }
+  const random = isRandom(seat.text);
+  combos.textContent = random && !seat.text.trim() ? RANDOM : String(v.live_weighted);
+  combos.title = `${v.weighted} combos weighted (${v.combos} hands), ${v.live_weighted} live after the board and dead cards`;
+  share.textContent = `${v.live_percent.toFixed(1)}%`;
+  share.title = `${v.percent.toFixed(2)}% of all 1,326 hands; ${v.live_percent.toFixed(2)}% of the ${v.live_hands} hands the board and dead cards leave`;
+  share.dataset.value = v.live_percent;
+}
+
+function renderSeats() {
+  const body = $('eq-seats');
+  body.replaceChildren();
+  eq.seats.forEach((seat, i) => {
+    const input = el('input', { class: 'range-text', value: seat.text, spellcheck: 'false',
+      placeholder: 'random', 'aria-label': `range of ${seatName(i)}` });
+    input.addEventListener('focus', () => selectSeat(i));
+    const load = debounce(() => act(() => loadSeat(i), input));
+    input.addEventListener('input', () => {
+      seat.text = input.value; seat.view = null; seat.ask.drop();
+      seatRow(i).dataset.counted = '';
+      showCount(i); invalidate(); load();
+    });
+    const num = (key) => el('td', { class: `num ${key}` });
+    body.append(el('tr', { class: i === eq.active ? 'seat active' : 'seat', dataset: { seat: i, counted: '' } },
+      el('th', { class: 'seatname', text: seatName(i), onclick: () => selectSeat(i) }),
+      el('td', { class: 'rangecell' }, input),
+      el('td', { class: 'num combos' }), el('td', { class: 'num share' }),
+      num('win'), num('tie'), num('lose'), num('equity'),
+      el('td', {}, i === 0 ? '' : el('button', { class: 'link remove', title: 'remove seat', text: '×', type: 'button',
+        onclick: () => { eq.seats.splice(i, 1); eq.active = Math.min(eq.active, eq.seats.length - 1); seatsChanged(); } }))));
+    showCount(i); showResult(i);
+    if (seat.view) seatRow(i).dataset.counted = seat.text;
+  });
+  $('eq-add').disabled = eq.seats.length >= MAX_SEATS;
+  const sel = $('eq-bd-seat'); const was = sel.value;
+  sel.replaceChildren(...eq.seats.map((_, i) => el('option', { value: i, text: seatName(i) })));
+  sel.value = was && +was < eq.seats.length ? was : '0';
+}
+
+function seatsChanged() { renderSeats(); invalidate(); selectSeat(eq.active); }
+
+export function selectSeat(i) {
+  eq.active = i;
+  for (const row of $('eq-seats').children) row.classList.toggle('active', +row.dataset.seat === i);
+  $('eq-active-name').textContent = seatName(i);
+  const v = eq.seats[i].view;
+  eq.grid.set(v ? v.cells : []);
+  $('eq-grid-total').textContent = v ? `${v.live_weighted} live combos · ${v.live_percent.toFixed(2)}% of hands` : '';
+}
+
+// Ask the server for a seat's grid and counts, then show them (an older answer is dropped).
+export async function loadSeat(i, paint = []) {
+  const seat = eq.seats[i];
+  const text = seat.text;
+  const input = seatInput(i);
+  let v;
+  try {
+    v = await seat.ask(api('range/format', { range: text.trim(), board: boardText(), dead: deadText(), paint }));
+  } catch (e) {
+    if (eq.seats[i] === seat) { seat.view = null; showCount(i); if (i === eq.active) selectSeat(i); }
+    throw e;
+  }
+  if (eq.seats[i] !== seat) return;
+  if (paint.length) { seat.text = v.text; if (input) input.value = v.text; }
+  seat.view = v;
+  eq.board = v.board; eq.dead = v.dead; eq.picker.render();
+  if (input) clearFieldError(input);
+  const row = seatRow(i);
+  if (row) row.dataset.counted = seat.text;
+  showCount(i);
+  if (i === eq.active) selectSeat(i);
+}
+
+async function gridPainted(names, weight) {
+  const i = eq.active; const seat = eq.seats[i];
+  if (isRandom(seat.text) && seat.text.trim()) seat.text = '';  // painting starts a range of its own
+  seat.ask.drop(); invalidate();
+  $('eq-pct').value = 0; $('eq-pct-out').textContent = '0%';
+  await loadSeat(i, names.map((hand) => ({ hand, weight })));
+}
+
+async function percentChanged() {
+  const p = +$('eq-pct').value; const seat = eq.seats[eq.active];
+  seat.text = p > 0 ? `${p}%` : '';
+  const input = seatInput(eq.active); if (input) input.value = seat.text;
+  invalidate();
+  await loadSeat(eq.active);
+}
+
+export function equityBody() {
+  const body = {
+    hero: eq.seats[0].text.trim() || RANDOM,
+    vs: eq.seats.slice(1).map((s) => (isRandom(s.text) ? RANDOM : s.text.trim())),
+    board: boardText(), dead: deadText(), seed: +$('eq-seed').value,
+  };
+  const method = $('eq-method').value;
+  if (method === 'exact') body.exact = true;
+  if (method === 'mc') body.samples = +$('eq-samples').value;
+  return body;
+}
+
+function methodLine(res, ms) {
+  const parts = [`method: ${res.method}`];
+  if (res.deals != null) parts.push(`${res.deals.toLocaleString('en')} deals`);
+  if (res.samples != null) parts.push(`${res.samples.toLocaleString('en')} samples, seed ${res.seed} (same inputs and seed, same numbers; Re-run draws a new seed)`);
+  if (res.stderr != null) parts.push(`stderr ±${(100 * res.stderr).toFixed(3)}%`);
+  parts.push(`${(1000 * res.seconds).toFixed(1)} ms on the server, ${ms.toFixed(0)} ms round trip`);
+  return parts.join(' · ');
+}
+
+async function runEquity() {
+  const t0 = performance.now();
+  const res = await eq.compute(api('equity', equityBody()));
+  const ms = performance.now() - t0;
+  res.players.forEach((p, i) => { if (eq.seats[i]) eq.seats[i].result = p; });
+  eq.seats.forEach((_, i) => showResult(i));
+  const out = $('eq-method-out');
+  out.textContent = methodLine(res, ms);
+  out.dataset.method = res.method;
+}
+
+function heatColor(x) {
+  const hue = Math.round(120 * Math.max(0, Math.min(1, x)));  // red (0) -> amber -> green (1)
+  return `hsl(${hue} 70% 45%)`;
+}
+
+async function runBreakdown() {
+  const seat = +$('eq-bd-seat').value;
+  const t0 = performance.now();
+  const res = await eq.compute(api('equity', { ...equityBody(), breakdown: seat }));
+  const ms = performance.now() - t0;
+  const byClass = new Map(res.breakdown.classes.map((c) => [c.hand, c]));
+  for (const cell of $('eq-heat').children) {
+    const c = byClass.get(cell.dataset.cls);
+    cell.classList.toggle('on', !!c);
+    cell.style.background = c ? heatColor(c.equity) : '';
+    cell.dataset.equity = c ? String(c.equity) : '';
+    cell.title = c ? `${c.hand}: ${pct(c.equity)} (${c.equity_exact || ''}), ${c.combos} combos` : '';
+    cell.querySelector('.sub').textContent = c ? (100 * c.equity).toFixed(1) : '';
+  }
+  const rows = [...res.breakdown.classes].sort((x, y) => y.equity - x.equity);
+  $('eq-bd-table').replaceChildren(
+    el('thead', {}, el('tr', {}, el('th', { text: 'Class' }), el('th', { class: 'num', text: 'Combos' }),
+      el('th', { class: 'num', text: 'Share' }), el('th', { class: 'num', text: 'Equity' }), el('th', { class: 'num', text: 'exact' }))),
+    el('tbody', {}, ...rows.map((c) => el('tr', { dataset: { cls: c.hand, equity: c.equity } },
+      el('td', {}, el('span', { class: 'swatch', style: `background:${heatColor(c.equity)}` }), c.hand),
+      el('td', { class: 'num', text: String(c.combos) }), el('td', { class: 'num', text: pct(c.frequency, 1) }),
+      el('td', { class: 'num', text: pct(c.equity, 2) }), el('td', { class: 'num exact', text: c.equity_exact || '' })))));
+  $('eq-bd-info').textContent = `${seatName(seat)}: ${res.breakdown.classes.length} classes · ${res.method} · ${ms.toFixed(0)} ms`;
+  $('eq-bd-info').dataset.seat = seat;
+  if (res.players) { res.players.forEach((p, i) => { if (eq.seats[i]) eq.seats[i].result = p; }); eq.seats.forEach((_, i) => showResult(i)); }
+}
+
+// The board or the dead cards changed: every result goes, every seat is counted again.
+async function boardChanged() {
+  invalidate();
+  const anchor = $('eq-board');
+  clearFieldError(anchor); clearFieldError($('eq-dead'));
+  for (let i = 0; i < eq.seats.length; i += 1) eq.seats[i].ask.drop();
+  await Promise.all(eq.seats.map((_, i) => act(() => loadSeat(i), anchor)));
+}
+
+export function initEquity(cells, ranks, suits) {
+  eq.grid = new Grid($('eq-grid'), cells, { editable: true, brush: () => +$('eq-brush').value / 100,
+    onPaint: (names, w) => act(() => gridPainted(names, w), seatInput(eq.active)),
+    picking: () => $('eq-suits').checked, onPick: (name) => act(() => import('./suits.js').then((m) => m.openSuits(name))) });
+  eq.heat = new Grid($('eq-heat'), cells);
+  eq.seats = [newSeat('AKs,QQ+'), newSeat(RANDOM)];
+  renderSeats(); selectSeat(0);
+  eq.picker = new Picker($('eq-picker'), { ranks, suits,
+    lists: () => ({ board: [...eq.board], dead: [...eq.dead] }),
+    target: () => document.querySelector('input[name="eq-pick"]:checked').value,
+    onChange: (lists) => { $('eq-board').value = lists.board.join(' '); $('eq-dead').value = lists.dead.join(' '); eq.board = lists.board; eq.dead = lists.dead; eq.picker.render(); boardChanged(); } });
+  act(() => Promise.all(eq.seats.map((_, i) => loadSeat(i))));
+  $('eq-brush').addEventListener('input', () => { $('eq-brush-out').textContent = `${$('eq-brush').value}%`; });
+  const pctLoad = debounce(() => act(percentChanged, seatInput(eq.active)), 200);
+  $('eq-pct').addEventListener('input', () => { $('eq-pct-out').textContent = `${$('eq-pct').value}%`; pctLoad(); });
+  $('eq-clear').addEventListener('click', () => {
+    const seat = eq.seats[eq.active]; seat.text = ''; const input = seatInput(eq.active); if (input) input.value = '';
+    invalidate(); act(() => loadSeat(eq.active), input);
+  });
+  $('eq-add').addEventListener('click', () => {
+    if (eq.seats.length >= MAX_SEATS) return;
+    eq.seats.push(newSeat(RANDOM)); eq.active = eq.seats.length - 1; seatsChanged();
+    act(() => loadSeat(eq.seats.length - 1));
+  });
+  $('eq-run').addEventListener('click', () => act(runEquity, $('eq-run')));
+  $('eq-rerun').addEventListener('click', () => {
+    $('eq-seed').value = String(Math.floor(Math.random() * 2 ** 31));
+    invalidate(); act(runEquity, $('eq-run'));
+  });
+  $('eq-bd-run').addEventListener('click', () => act(runBreakdown, $('eq-bd-run')));
+  const mc = () => document.querySelectorAll('.mc-only').forEach((e) => { e.hidden = $('eq-method').value !== 'mc'; });
+  for (const id of ['eq-method', 'eq-samples', 'eq-seed']) $(id).addEventListener('input', invalidate);
+  $('eq-method').addEventListener('change', () => { mc(); invalidate(); }); mc();
+  $('eq-bd-seat').addEventListener('change', clearBreakdown);
+  const typed = debounce(boardChanged);
+  for (const id of ['eq-board', 'eq-dead']) $(id).addEventListener('input', () => { invalidate(); typed(); });
+  return { showError };
+}

@@ -1,0 +1,37 @@
+// The pokertables page (docs/serve.md): plain ES modules over the server's JSON API, no build
+// step. The views draw the server's answers; none of them parses, counts or writes poker text.
+
+import { $ } from './util.js';
+import { api, act, clearError } from './api.js';
+import { initEquity } from './equity.js';
+import { initSaved } from './suits.js';
+import { initHits, hitsState, runHits } from './hits.js';
+import { initVp, loadVp } from './vp.js';
+
+// the picker draws the deck in the order players read it
+const RANKS = 'AKQJT98765432';
+const SUITS = 'shdc';
+const VIEWS = ['equity', 'hits', 'vp'];
+
+function showView(name) {
+  for (const t of document.querySelectorAll('.tab')) t.classList.toggle('active', t.dataset.view === name);
+  for (const v of document.querySelectorAll('.view')) v.hidden = v.id !== `view-${name}`;
+  document.body.dataset.view = name;
+  if (name === 'vp') act(loadVp);
+  if (name === 'hits' && !hitsState.answer) act(runHits);
+}
+
+async function start() {
+  document.body.dataset.busy = '0';
+  $('error-close').addEventListener('click', clearError);
+  const empty = await api('range/format', { range: '' });  // the 169 cells, in grid order
+  initEquity(empty.cells, RANKS, SUITS);
+  initSaved();
+  initHits(empty.cells, RANKS, SUITS);
+  initVp();
+  for (const t of document.querySelectorAll('.tab')) t.addEventListener('click', () => showView(t.dataset.view));
+  const first = (location.hash || '#equity').slice(1);
+  showView(VIEWS.includes(first) ? first : 'equity');
+}
+
+act(start);

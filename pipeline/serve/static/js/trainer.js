@@ -1,0 +1,204 @@
+// The video-poker trainer: deal from a seed, hold, Draw plays the hand out (the server's
+// `vp draw`: replacement cards from the same seeded deck on 1 to 100 lines, final hands, pays in
+// credits), a credit meter, the session's stats (the server's exact tally, per game version),
+// mistakes to replay, an optional tutor that warns before a costly draw, and feedback in credits
+// of the bet and in %, with the exact fractions on demand.
+
+import { $, el, pct, cardFace } from './util.js';
+import { api, act, ApiError } from './api.js';
+import { vp, ready, check } from './vp.js';
+
+const MAX_DEALS = 10000;
+const START_CREDITS = 1000;
+const tr = { seed: null, deals: [], hand: 0, cards: [], held: new Set(), state: 'idle', credits: START_CREDITS,
+  played: new Map(), mistakes: [], warned: null, replay: null, version: null };
+
+const lines = () => +$('vp-lines').value;
+const coins = () => +$('vp-coins').value;
+const denom = () => +$('vp-denom').value;
+const money = (credits) => `$${(credits * denom()).toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+function renderMeter() {
+  $('vp-credits').textContent = `${tr.credits.toLocaleString('en')} credits`;
+  $('vp-credits').dataset.value = tr.credits;
+  $('vp-money').textContent = money(tr.credits);
+  $('vp-bet').textContent = `bet ${coins() * lines()} credits (${coins()} coin${coins() > 1 ? 's' : ''} × ${lines()} line${lines() > 1 ? 's' : ''})`;
+}
+
+// The stats of the current version's hands: the server adds the exact fractions.
+async function renderTally() {
+  const v = vp.current; if (!v) return;
+  const hands = tr.played.get(v.id) || [];
+  const t = await api('vp/tally', { hands });
+  if (vp.current !== v) return;
+  const set = (id, text, value) => { $(id).textContent = text; $(id).dataset.value = value ?? ''; };
+  set('vp-t-game', v.name || '…', v.id);
+  set('vp-t-hands', String(t.hands), t.hands);
+  set('vp-t-mistakes', String(t.mistakes), t.mistakes);
+  set('vp-t-cost', t.hands ? `${t.cost.toFixed(2)} credits (${t.cost_percent.toFixed(2)}% of ${t.bet} bet)` : '0', t.cost_exact);
+  set('vp-t-ret', t.hands ? pct(t.return_achieved, 3) : '–', t.return_achieved_exact);
+  set('vp-t-opt', t.hands ? pct(t.return_optimal, 3) : '–', t.return_optimal_exact);
+  set('vp-t-act', t.hands ? `${pct(t.return_actual, 1)} (${t.won} won of ${t.bet})` : '–', t.return_actual_exact);
+  const others = [...tr.played.entries()].filter(([id, h]) => id !== v.id && h.length)
+    .map(([id, h]) => `${vp.versions.get(id).name}: ${h.length} hand${h.length > 1 ? 's' : ''}`);
+  $('vp-t-others').textContent = others.length ? `Other versions: ${others.join('; ')}` : '';
+  $('vp-stats').textContent = t.hands ? `${v.name} · ${t.hands} hands · ${t.mistakes} mistakes · cost ${t.cost.toFixed(2)} credits (${t.cost_percent.toFixed(2)}%) · your holds return ${pct(t.return_achieved, 2)} of ${pct(t.return_optimal, 2)} possible · paid ${pct(t.return_actual, 1)}`
+    : `${v.name || '…'} · no hands yet: Deal, click cards to hold, Draw`;
+}
+
+export function versionChanged(v) {
+  tr.warned = null;
+  renderTally();
+}
+
+function renderCards(cards, { final = false } = {}) {
+  const box = $('vp-cards'); box.replaceChildren();
+  cards.forEach((card, i) => {
+    const held = tr.held.has(i);
+    const c = el('div', { class: `vpcard${held ? ' held' : ''}${final && !held ? ' drawn' : ''}`, dataset: { pos: i, card } },
+      el('div', { class: 'holdtag', text: 'HELD' }), cardFace(card, 'big'));
+    c.addEventListener('click', () => toggle(i));
+    box.append(c);
+  });
+}
+
+function toggle(i) {
+  if (tr.state !== 'dealt') return;
+  if (tr.held.has(i)) tr.held.delete(i); else tr.held.add(i);
+  tr.warned = null; $('vp-tutor-msg').hidden = true;
+  renderCards(tr.cards);
+}
+
+async function deal() {
+  const seed = +$('vp-seed').value;
+  if (seed !== tr.seed) { tr.seed = seed; tr.deals = []; tr.hand = 0; }
+  let n;
+  if (tr.replay) { n = tr.replay; tr.replay = null; } else { tr.hand += 1; n = tr.hand; }
+  if (n > tr.deals.length) {
+    // `vp deal --seed S --count N`: hand n of the session is the n-th deal of that command
+    const count = Math.min(MAX_DEALS, Math.max(10, 2 * n));
+    tr.deals = (await api('vp/deal', { paytable: vp.slug, seed, count })).deals;
+  }
+  tr.n = n;
+  tr.cards = tr.deals[n - 1].split(' ');
+  tr.held = new Set(); tr.state = 'dealt'; tr.warned = null;
+  tr.credits -= coins() * lines(); renderMeter();
+  renderCards(tr.cards);
+  $('vp-hand-no').textContent = `hand ${n} of seed ${seed}`;
+  for (const id of ['vp-verdict', 'vp-holds', 'vp-tutor-msg']) $(id).hidden = true;
+  $('vp-lines-box').replaceChildren(); $('vp-result').textContent = '';
+  $('vp-draw').disabled = false;
+}
+
+const holdText = () => (tr.held.size ? [...tr.held].sort().map((i) => i + 1).join(',') : 'none');
+
+async function draw() {
+  if (tr.state !== 'dealt') return;
+  const v = await ready('The draw');
+  const hold = holdText();
+  if ($('vp-tutor').checked && tr.warned !== hold) {
+    const g = check(v, await api('vp/grade', { deal: tr.cards.join(' '), hold: hold === 'none' ? 'none' : [...tr.held].sort().map((i) => tr.cards[i]).join(' '), paytable: v.slug, pay: v.pay }));
+    if (!g.optimal) {
+      tr.warned = hold;
+      const m = $('vp-tutor-msg'); m.hidden = false;
+      m.textContent = `Tutor: the best hold is ${g.best_hold === 'discard all' ? 'nothing (draw five)' : g.best_hold}; yours costs ${(g.cost * coins() * lines()).toFixed(2)} credits. Draw again to play yours.`;
+      return;
+    }
+  }
+  tr.state = 'drawing'; $('vp-draw').disabled = true;
+  const d = check(v, await api('vp/draw', { paytable: v.slug, pay: v.pay, seed: tr.seed, hand: tr.n, hold, lines: lines(), coins: coins() }));
+  tr.state = 'done';
+  tr.credits += d.won; renderMeter();
+  renderCards(d.lines[0].final.split(' '), { final: true });
+  showLines(d);
+  const g = d.grade;
+  const stake = d.bet;
+  const list = tr.played.get(v.id) || [];
+  list.push({ ev_exact: g.ev_exact, best_ev_exact: g.best_ev_exact, coins: d.coins, lines: d.lines.length, won: d.won });
+  tr.played.set(v.id, list);
+  if (!g.optimal) {
+    tr.mistakes.push({ seed: d.seed, hand: d.hand, deal: d.deal, hold: g.hold, best: g.best_hold, cost: g.cost * stake, version: v.id, name: v.name });
+    renderMistakes();
+  }
+  verdict(v, d, g, stake);
+  await Promise.all([renderTally(), holdsTable(v, d)]);
+}
+
+function showLines(d) {
+  const first = d.lines[0];
+  $('vp-result').textContent = first.hand ? `${first.hand}: pays ${first.won} credits` : 'no win';
+  $('vp-result').dataset.won = d.won;
+  const box = $('vp-lines-box'); box.replaceChildren();
+  $('vp-lines-sum').textContent = d.lines.length > 1 ? `${d.lines.length} lines won ${d.won} credits of ${d.bet} bet; expected ${d.expected.toFixed(2)} (exact ${d.expected_exact})` : '';
+  $('vp-lines-sum').dataset.won = d.won; $('vp-lines-sum').dataset.expectedExact = d.expected_exact;
+  if (d.lines.length === 1) return;
+  d.lines.forEach((ln, i) => box.append(el('div', { class: `line${ln.won ? ' win' : ''}`, dataset: { won: ln.won, final: ln.final } },
+    el('span', { class: 'lno', text: String(i + 1) }), el('span', { class: 'lcards', text: ln.final }),
+    el('span', { class: 'lpay', text: ln.hand ? `${ln.hand} ${ln.won}` : '' }))));
+}
+
+function verdict(v, d, g, stake) {
+  const el2 = $('vp-verdict');
+  el2.hidden = false;
+  el2.className = `verdict ${g.optimal ? 'good' : 'bad'}`;
+  Object.assign(el2.dataset, { costExact: g.cost_exact, bestHold: g.best_hold, optimal: g.optimal, game: d.name });
+  const name = (h) => (h === 'discard all' ? 'nothing (draw five)' : h);
+  const credits = (x) => `${(x * stake).toFixed(2)} credits`;
+  el2.replaceChildren(
+    el('div', { class: 'vgame', text: `graded under ${d.name}` }),
+    el('strong', { text: g.optimal ? 'Correct.' : 'Mistake.' }), ' ',
+    g.optimal ? `Holding ${name(g.hold)} is the best play: it returns ${credits(g.ev)} on average for your ${stake}-credit bet (${pct(g.ev / 1, 1)} of it).`
+      : el('span', {}, `You held ${name(g.hold)}, worth ${credits(g.ev)} on average. Best: `,
+        el('b', { class: 'besthold', text: name(g.best_hold) }), `, worth ${credits(g.best_ev)}. Cost `,
+        el('b', { class: 'cost', text: credits(g.cost) }), ` of your ${stake}-credit bet (${pct(g.cost, 2)} of it; hold ranked ${g.rank} of 32).`),
+    el('details', { class: 'exact' }, el('summary', { text: 'exact fractions' }),
+      el('div', { text: `EV per coin of your hold ${g.ev_exact}; best ${g.best_ev_exact}; cost ${g.cost_exact} per coin` })));
+}
+
+async function holdsTable(v, d) {
+  const h = check(v, await api('vp/hold', { deal: d.deal, paytable: v.slug, pay: v.pay }));
+  const body = $('vp-holds').querySelector('tbody'); body.replaceChildren();
+  h.holds.forEach((r, i) => {
+    const played = r.positions.join(',') === d.held.join(',');
+    body.append(el('tr', { class: `${r.best ? 'best' : ''}${played ? ' played' : ''}`, dataset: { evExact: r.ev_exact, hold: r.hold } },
+      el('td', { text: String(i + 1) }), el('td', { text: r.held ? r.hold : 'draw five' }),
+      el('td', { class: 'num', text: (r.ev * d.coins).toFixed(3) }), el('td', { class: 'num', text: r.cost ? (r.cost * d.coins).toFixed(3) : '' }),
+      el('td', { class: 'num exact', text: r.ev_exact })));
+  });
+  $('vp-holds').hidden = false;
+}
+
+function renderMistakes() {
+  $('vp-mistakes').replaceChildren(...tr.mistakes.map((m, i) => el('li', { dataset: { seed: m.seed, hand: m.hand } },
+    `${m.deal}: held ${m.hold}, best ${m.best} (−${m.cost.toFixed(2)} credits, ${m.name}) `,
+    el('button', { class: 'small', type: 'button', text: 'Replay', onclick: () => act(() => replay(i)) }))));
+}
+
+async function replay(i) {
+  const m = tr.mistakes[i];
+  $('vp-seed').value = String(m.seed);
+  if (m.seed !== tr.seed) { tr.seed = m.seed; tr.deals = []; tr.hand = 0; }
+  tr.replay = m.hand;
+  await deal();
+}
+
+export function initTrainer() {
+  renderMeter();
+  $('vp-deal').addEventListener('click', () => act(deal, $('vp-deal')));
+  $('vp-draw').addEventListener('click', () => act(draw, $('vp-draw')));
+  $('vp-t-reset').addEventListener('click', () => { tr.played = new Map(); tr.mistakes = []; tr.credits = START_CREDITS; renderMeter(); renderMistakes(); act(renderTally); });
+  for (const id of ['vp-lines', 'vp-coins', 'vp-denom']) $(id).addEventListener('change', renderMeter);
+  // WinPoker's keys: 1-5 hold a card, Enter or D deals, then draws
+  document.addEventListener('keydown', (e) => {
+    if (document.body.dataset.view !== 'vp' || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest && e.target.closest('input, select, textarea, button')) return;
+    const pos = '12345'.indexOf(e.key);
+    if (pos >= 0) toggle(pos);
+    else if (e.key === 'Enter' || e.key === 'd' || e.key === 'D') {
+      e.preventDefault();
+      act(tr.state === 'dealt' ? draw : deal);
+    }
+  });
+}
+
+export { ApiError };
