@@ -1,10 +1,12 @@
 """Where rule sets and paytables are found by name, from any folder.
 
 The built-in files ship inside the package (``pipeline/data/rules/*.toml``,
-``pipeline/data/paytables/*.toml``). User folders add to them and override a built-in of the
-same slug: folders given with ``--config-dir`` (see :func:`set_config_dirs`) come first, then
-those in the ``POKERTABLES_CONFIG`` environment variable (``os.pathsep``-separated). A user
-folder holds ``rules/<name>.toml`` and/or ``paytables/<slug>.toml``, like the built-in one.
+``pipeline/data/paytables/*.toml``, the casino games' ``pipeline/data/casino/*.toml``). User
+folders add to them and override a built-in of the same slug: folders given with
+``--config-dir`` (see :func:`set_config_dirs`) come first, then those in the
+``POKERTABLES_CONFIG`` environment variable (``os.pathsep``-separated). A user folder holds
+``rules/<name>.toml``, ``paytables/<slug>.toml`` and/or ``casino/<slug>.toml``, like the
+built-in one.
 
 >>> "short-deck" in rule_set_names()
 True
@@ -27,6 +29,7 @@ BUILTIN = Path(__file__).resolve().parent / "data"
 ENV_VAR = "POKERTABLES_CONFIG"
 RULES = "rules"
 PAYTABLES = "paytables"
+CASINO = "casino"
 
 _cli_dirs: list[Path] = []
 
@@ -120,5 +123,5 @@ def paytable_path(slug_or_path: str | os.PathLike[str]) -> Path:
     return path
 
 
-__all__ = ["BUILTIN", "ENV_VAR", "slugify", "set_config_dirs", "config_dirs", "search_path", "entries",
-           "rule_set_names", "paytable_slugs", "rules_path", "paytable_path"]
+__all__ = ["BUILTIN", "ENV_VAR", "RULES", "PAYTABLES", "CASINO", "slugify", "set_config_dirs", "config_dirs",
+           "search_path", "entries", "rule_set_names", "paytable_slugs", "rules_path", "paytable_path"]

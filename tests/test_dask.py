@@ -46,6 +46,8 @@ enabled = false
 enabled = false
 [preflop_matchups]
 enabled = false
+[casino]
+enabled = false
 [rules]
 sets = ["short-deck"]
 [vp_classes]

@@ -151,7 +151,7 @@ def test_lookup_imports_no_build_module(artifacts: Path) -> None:
 #: The layers, lowest first: a module may import its own layer and the ones below, never above.
 #: ``pipeline`` itself (lazy exports of the public API) and ``pipeline.__main__`` sit on top.
 LAYERS = {"core": 0, "errors": 0, "version": 0, "registry": 1, "rules": 1, "query": 2, "equity": 3,
-          "abstraction": 3, "videopoker": 3, "showdown": 3, "build": 4, "answers": 4, "serve": 5, "cli": 6,
+          "abstraction": 3, "videopoker": 3, "casino": 3, "showdown": 3, "build": 4, "answers": 4, "serve": 5, "cli": 6,
           "__main__": 7, "": 7}
 #: Inside ``equity`` and ``videopoker``, the sub-packages by method, lowest first; the package's own
 #: top-level modules (the front door: planner, public API) sit above them all. A sub-package may
@@ -416,6 +416,7 @@ def test_the_private_check_sees_what_it_forbids(source: str, flagged: bool) -> N
 H5PY_OWNERS = {
     "pipeline.query.artifacts": "opens every artifact for the read side and the build's checks",
     "pipeline.videopoker.catalog.paytable_file": "paytables/<slug>.h5: the one writer and reader",
+    "pipeline.casino.artifact": "casino/<slug>.h5: the one writer and reader",
     "pipeline.query.abstraction.reader": "abstraction/<street>.h5: the reader",
     "pipeline.build.store": "writer's helper: contiguous datasets to fill through a memory map, "
                             "the manifest's description of a written file",

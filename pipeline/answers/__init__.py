@@ -8,6 +8,7 @@ these dicts (or text made from them), :mod:`pipeline.serve` returns them over HT
 * :mod:`pipeline.answers.hands`: ``eval``, ``showdown``
 * :mod:`pipeline.answers.vp`: ``vp analyze/hold/grade/chart/breakeven/compare/deal/list``
 * :mod:`pipeline.answers.bucket`: ``bucket``
+* :mod:`pipeline.answers.casino`: ``casino list/analyze/strategy/grade/breakeven``
 
 Nothing here prints or imports :mod:`pipeline.cli`.
 """

@@ -19,7 +19,7 @@ DEFAULT_CONFIG = Path("configs/build.toml")
 #: Stage modules (``pipeline.build.stages.<name>``) in build order, each also the name of its
 #: config section; each exposes ``stages(config) -> list[Stage]``.
 STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "eval_tables", "rules", "vp_classes", "paytable",
-                 "vp_summary", "preflop", "preflop_matchups", "abstraction")
+                 "vp_summary", "casino", "preflop", "preflop_matchups", "abstraction")
 #: the repository an editable install of the package lives in
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 #: zstd's compression levels
@@ -90,6 +90,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
     "seven_parquet": {**_TOGGLE, "zstd_level": _int(*ZSTD_LEVELS)},
     "rules": {**_TOGGLE, "sets": _names},
     "paytables": {**_TOGGLE, "slugs": _names},
+    "casino": {**_TOGGLE, "slugs": _names, "on_request": _names},
     "preflop": {**_TOGGLE, "heads_up": _bool, "opponents": _opponents, "stderr_target": _fraction,
                 "seed": _int(0, MAX_PREFLOP_SEED), "first_round": _int(1, MAX_PREFLOP_SAMPLES),
                 "max_samples": _int(1, MAX_PREFLOP_SAMPLES)},

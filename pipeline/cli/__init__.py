@@ -6,6 +6,7 @@ the application of :mod:`pipeline.cli.common` (which also holds what the groups 
 * :mod:`pipeline.cli.hands`: ``eval``, ``showdown``
 * :mod:`pipeline.cli.vp`: the ``vp`` group, a package of two modules (``play``, ``games``)
 * :mod:`pipeline.cli.bucket`: ``bucket`` (the card-abstraction tables)
+* :mod:`pipeline.cli.casino`: the ``casino`` group (house-banked poker games)
 * :mod:`pipeline.cli.serve`: ``serve`` (the JSON API and the page, :mod:`pipeline.serve`)
 
 This package imports them all and runs the application (:func:`main`, the console script).
@@ -30,7 +31,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def _register() -> None:
-    from pipeline.cli import bucket, build, equity, hands, serve  # noqa: F401  (commands register on import)
+    from pipeline.cli import bucket, build, casino, equity, hands, serve  # noqa: F401  (commands register on import)
     from pipeline.cli.vp import games, play  # noqa: F401
 
 

@@ -58,7 +58,7 @@ def _root(
     artifacts: str = typer.Option(STATE["artifacts"], "--artifacts", "-a",
                                    help="artifacts folder to read/write (env POKERTABLES_ARTIFACTS)"),
     config_dir: Optional[list[Path]] = typer.Option(
-        None, "--config-dir", help="folder with rules/*.toml and/or paytables/*.toml that add to and "
+        None, "--config-dir", help="folder with rules/*.toml, paytables/*.toml and/or casino/*.toml that add to and "
         "override the built-in ones; repeat for more (env POKERTABLES_CONFIG)"),
     debug: bool = typer.Option(False, "--debug", help="show tracebacks on errors"),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,

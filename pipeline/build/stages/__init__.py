@@ -13,6 +13,8 @@ Pipeline order (the folder listing reads the same way):
     vp_classes  -> vp_classes.h5, parquet/vp_deal_classes
     paytable:*  -> paytables/<slug>.h5, parquet/paytables/paytable=<slug>/ (one per known paytable)
     vp_summary  -> parquet/paytable_summary
+    casino:*    -> casino/<slug>.h5, parquet/casino/{return_tables,strategy}/game=<slug>/ (one per
+                   known casino game; slow games only when named: ``on_request``)
     preflop     -> preflop.h5, parquet/preflop, preflop_equity.png (heads-up exact, 2-9 MC)
     preflop_matchups -> preflop_matchups.h5, parquet/preflop_matchups, preflop_matchups.png
     abstraction:* -> abstraction/<street>.h5, parquet/abstraction/<street>.parquet (off by default)
@@ -72,6 +74,9 @@ class Stage:
     #: (seconds, bytes written) on the 2-core reference machine, for ``build --dry-run`` when
     #: this folder's manifest has no build of the stage yet (:mod:`pipeline.build.estimate`)
     estimate: tuple[float, int] | None = None
+    #: built only when named in full (``pokertables build casino:<slug>``), never by a plain
+    #: build or by its family's name: a stage that takes minutes where its siblings take seconds
+    on_request: bool = False
 
 
 def _check_sections(config: BuildConfig, modules: dict[str, Any]) -> None:
@@ -111,9 +116,10 @@ def plan(config: BuildConfig, names: list[str] | None = None) -> list[Stage]:
             continue
         all_stages.extend(s if s.module else replace(s, module=mod.__name__) for s in mod.stages(config))
     if not names:
-        return all_stages
+        return [s for s in all_stages if not s.on_request]
     known = {s.name for s in all_stages} | set(STAGE_MODULES)
     for n in names:
         if n not in known:
             raise InputError(f"unknown stage {n!r}; stages: {', '.join(STAGE_MODULES)}")
-    return [s for s in all_stages if s.name in names or s.name.split(":")[0] in names]
+    return [s for s in all_stages
+            if s.name in names or (s.name.split(":")[0] in names and not s.on_request)]
