@@ -271,12 +271,12 @@ OMAHA_FORMS = ["AAxx", "AA", "AKQJ", "AsAdxx", "AAxxds", "AKQJss", "AAxx!AAAx", 
 @pytest.mark.parametrize("text", OMAHA_FORMS)
 def test_omaha_range_forms_round_trip(artifacts: Any, capsys: pytest.CaptureFixture[str],
                                       text: str) -> None:
-    """``range --game omaha --json`` lists the hands as text that reads back as the same
-    hands and weights; the count matches a brute force over every four-card hand."""
+    """``range --game omaha --json --list`` lists the hands as text that reads back as the
+    same hands and weights; the count matches a brute force over every four-card hand."""
     from pipeline.equity.games.ranges import parse_game_range
 
     code, out, err = run_main(capsys, "-a", str(artifacts), "range", text, "--game", "omaha",
-                              "--json")
+                              "--json", "--list")
     assert code == 0, err
     got = json.loads(out)
     rows, w = parse_game_range(text, 4)

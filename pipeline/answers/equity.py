@@ -4,12 +4,12 @@ by one seat's combos), ``preflop`` (from the preflop tables), ``range`` (the 13x
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pipeline.answers import Context
-from pipeline.errors import InputError
+from pipeline.errors import InputError, clip
 
 if TYPE_CHECKING:
     import numpy as np
@@ -89,11 +89,12 @@ range_of = range  # ``range_answer`` names its argument ``range`` (the HTTP fiel
 
 
 def range_answer(ctx: Context, range: str, board: str = "", dead: str = "",
-                 game: str | None = None) -> dict[str, Any]:
+                 game: str | None = None, listed: bool = False) -> dict[str, Any]:
     """``range --json``: the 13x13 grid (each class's weight, combos, live combos), the totals,
     the classes each ``N%`` token chose and ``grid``, the 169 class names as 13 rows (row and
     column 0 the ace: pairs on the diagonal, suited above it, offsuit below). With an Omaha
-    ``game`` (``--game``): the range's hands as text, counted, instead of a grid; short deck
+    ``game`` (``--game``): the range counted (never listed) and its first hands as text,
+    instead of a grid; every hand in ``text`` with ``listed`` (``--list``); short deck
     counts the cards below six as dead; stud games have no ranges."""
     from pipeline.core.cards import format_cards
     from pipeline.equity.games.spec import get_game
@@ -107,7 +108,7 @@ def range_answer(ctx: Context, range: str, board: str = "", dead: str = "",
         if other.ranges != "omaha":
             raise InputError(f"{other.name} has no ranges: a seat is its known cards")
         b, d = board_and_dead(board, dead, (0, 3, 4, 5))
-        return {**range_listing(range, other.hole, other.name, b + d),
+        return {**range_listing(range, other.hole, other.name, b + d, listed),
                 "board": format_cards(b), "dead": format_cards(d)}
     if other is not None:  # short deck: the cards below six are out of the deck
         from pipeline.core.cards import parse_cards
@@ -129,6 +130,18 @@ def range_answer(ctx: Context, range: str, board: str = "", dead: str = "",
         "percent": [{"token": t, "classes": cl, "combos": n} for t, cl, n in g.percent],
         "grid": class_grid(),
     }
+
+
+def range_blocks(range: str, game: str) -> Iterator[str]:
+    """Every hand of an Omaha ``game``'s range as range text, in blocks (comma-separated within
+    a block; blocks join with a comma), so a caller can stream a list of millions of hands."""
+    from pipeline.equity.games.ranges import listing, omaha_range
+    from pipeline.equity.games.spec import get_game
+
+    g = get_game(game)
+    if g is None or g.ranges != "omaha":
+        raise InputError(f"only Omaha ranges are listed hand by hand, not {clip(game)} ones")
+    return listing(omaha_range(range, g.hole, g.name))
 
 
 def class_grid() -> list[list[str]]:

@@ -11,11 +11,13 @@ import shutil
 import sys
 import textwrap
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any, Optional
 
 import typer
 
 from pipeline.cli.common import app, artifacts_dir, progress_bar
+from pipeline.errors import InputError
 
 #: Width of one grid cell in characters.
 CELL = 6
@@ -33,8 +35,6 @@ STYLE_FULL = "black on green3"
 STYLE_PARTIAL = "black on yellow3"
 STYLE_MIXED = "black on orange3"
 STYLE_DEAD = "dim"
-#: Hands of an Omaha range the text report lists.
-OMAHA_SHOWN = 12
 #: Indent of a hits category's combos under its row.
 COMBO_INDENT = "    "
 
@@ -247,25 +247,42 @@ def range_cmd(
                                        help="holdem (default), short-deck, or an Omaha game "
                                             "(omaha, omaha5, omaha6, omaha-hi-lo: a hand list)"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+    list_all: bool = typer.Option(False, "--list", help="Omaha games: every hand of the range "
+                                  "as range text (--json: in \"text\"), streamed"),
 ) -> None:
     """The 13x13 grid of a range: pairs on the diagonal, suited hands above it, offsuit below
     (rows and columns A..2); each class's weight and live combos once the board and dead cards
     are removed; the totals; and the classes each N% token chose. Omaha ranges (--game) are
-    listed hand by hand."""
+    counted without listing and their first hands shown; --list lists every hand."""
     from pipeline.answers import Context
-    from pipeline.answers.equity import range_answer
+    from pipeline.answers.equity import range_answer, range_blocks
 
-    out = range_answer(Context(artifacts_dir()), " ".join(expr), board=board, dead=dead, game=game)
+    text = " ".join(expr)
+    out = range_answer(Context(artifacts_dir()), text, board=board, dead=dead, game=game)
+    omaha = "shown" in out
+    if list_all and not omaha:
+        raise InputError("--list lists an Omaha range's hands (--game omaha, omaha5, omaha6, "
+                         "omaha-hi-lo)")
     if as_json:
-        typer.echo(json.dumps(out))
+        if not (list_all and omaha):
+            typer.echo(json.dumps(out))
+            return
+        # streamed: millions of hands are never one string in memory
+        sys.stdout.write(json.dumps(out)[:-1] + ', "text": "')
+        _stream(range_blocks(text, str(game)))
+        sys.stdout.write('"}\n')
         return
-    if "text" in out:  # an Omaha range: its hands
+    if omaha:  # an Omaha range: counted, its first hands shown
         typer.echo(f"{out['game']} range {out['range']}: {out['combos']:,} hands (weighted "
                    f"{out['weighted']:g}); live {out['live']:,} (weighted {out['live_weighted']:g})")
-        hands = out["text"].split(",")
-        shown = ", ".join(hands[:OMAHA_SHOWN]) + (f", ... ({len(hands) - OMAHA_SHOWN:,} more)"
-                                                  if len(hands) > OMAHA_SHOWN else "")
-        typer.echo(f"  {shown}")
+        if list_all:
+            sys.stdout.write("  ")
+            _stream(range_blocks(text, str(game)))
+            sys.stdout.write("\n")
+            return
+        more = out["combos"] - len(out["shown"])
+        typer.echo("  " + ", ".join(out["shown"]) + (f", ... ({more:,} more; --list lists them)"
+                                                     if more > 0 else ""))
         return
     head = f"range {out['range']}"
     if out["board"]:
@@ -291,6 +308,13 @@ def range_cmd(
         lines.append([(f"{p['token']} chose {len(p['classes'])} classes, {p['combos']} combos: "
                        f"{' '.join(p['classes'])}", "")])
     echo_styled(lines)
+
+
+def _stream(blocks: Iterator[str]) -> None:
+    """Write blocks of hands comma-separated to stdout as they come."""
+    for i, block in enumerate(blocks):
+        sys.stdout.write(("," if i else "") + block)
+    sys.stdout.flush()
 
 
 def _count(n: int | float) -> str:

@@ -35,9 +35,8 @@ from pipeline.core.bits import ctpop64
 from pipeline.core.cards import BINOM
 from pipeline.core.constants import DECK_SIZE
 from pipeline.core.fasteval import HASH_SHIFT, hand_score
+from pipeline.equity.games.spec import OMAHA, OMAHA_HILO, RAZZ, SHORT_DECK, STUD, STUD_HILO
 
-#: Game codes the kernels branch on.
-OMAHA, OMAHA_HILO, STUD, STUD_HILO, RAZZ, SHORT_DECK = range(6)
 #: Ranks in a suit; ace-to-five rank value of rank r is (r + 1) % 13 (ace lowest).
 N_RANKS = 13
 #: Eight-or-better: ace-to-five values 0..7 (A..8) qualify.

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.equity.games.evaluate import OMAHA, OMAHA_HILO, RAZZ, SHORT_DECK, STUD, STUD_HILO
 from pipeline.errors import InputError, clip
+
+#: Game codes the kernels branch on (here, not beside the kernels, so naming a game or counting
+#: a range loads no numba).
+OMAHA, OMAHA_HILO, STUD, STUD_HILO, RAZZ, SHORT_DECK = range(6)
 
 #: Board cards of a flop game.
 FLOP_BOARD = 5
