@@ -24,6 +24,7 @@ from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.core.fasteval import hand_key, hand_score
 from pipeline.equity.exact.ranges import N_CHUNKS, NS_PER_BOARD, NS_PER_ORBIT_TEST, SERIAL_SECONDS
+from pipeline.equity.exact.scoresort import KEY_SHIFT, RADIX_COUNTS, sort_by_score
 from pipeline.equity.hands.assignments import next_outer, start_walk
 from pipeline.equity.hands.symmetry import orbit_step
 from pipeline.equity.spots.seats import Seats
@@ -38,37 +39,6 @@ WIN, TIE, LOSE, SHARE = range(4)
 #: A live hand's sort key: score above its two card ids (6 bits each).
 CARD_BITS = 6
 CARD_MASK = (1 << CARD_BITS) - 1
-KEY_SHIFT = 2 * CARD_BITS
-#: Scores are 1..7462 (13 bits), sorted in two radix passes of 7 and 6 bits.
-RADIX_LOW_BITS = 7
-RADIX_HIGH_BITS = 6
-RADIX_BUCKETS = 1 << max(RADIX_LOW_BITS, RADIX_HIGH_BITS)
-
-
-@nb.njit(cache=True)
-def _radix_pass(src: np.ndarray, dst: np.ndarray, n: int, shift: int, bits: int,
-                count: np.ndarray) -> None:
-    """Stable counting sort of ``src[:n]`` into ``dst[:n]`` by ``bits`` bits above ``shift``."""
-    mask = (1 << bits) - 1
-    count[:] = 0
-    for i in range(n):
-        count[((src[i] >> shift) & mask) + 1] += 1
-    for d in range(1, mask + 2):
-        count[d] += count[d - 1]
-    for i in range(n):
-        d = (src[i] >> shift) & mask
-        dst[count[d]] = src[i]
-        count[d] += 1
-
-
-@nb.njit(cache=True)
-def sort_by_score(keys: np.ndarray, n: int, tmp: np.ndarray, count: np.ndarray) -> None:
-    """Sort ``keys[:n]`` by their score bits (above ``KEY_SHIFT``): two radix passes, about 4x
-    faster than a comparison sort of a board's thousand live hands. ``count`` holds
-    ``RADIX_BUCKETS + 1`` entries."""
-    # np.int64: constants would be typed as literals, one specialization per call
-    _radix_pass(keys, tmp, n, np.int64(KEY_SHIFT), np.int64(RADIX_LOW_BITS), count)
-    _radix_pass(tmp, keys, n, np.int64(KEY_SHIFT + RADIX_LOW_BITS), np.int64(RADIX_HIGH_BITS), count)
 
 
 @nb.njit(cache=True, inline="always")
@@ -126,7 +96,7 @@ def _count_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
     live_h = np.empty(N_HOLE_PAIRS, np.int64)
     live_k = np.empty(N_HOLE_PAIRS, np.int64)
     live_tmp = np.empty(N_HOLE_PAIRS, np.int64)
-    radix_count = np.empty(RADIX_BUCKETS + 1, np.int64)
+    radix_count = np.empty(RADIX_COUNTS, np.int64)
     every = np.empty(N_HOLE_PAIRS, np.int64)
     per = np.empty((DECK_SIZE, PER_CARD), np.int64)
     per_n = np.zeros(DECK_SIZE, np.int64)

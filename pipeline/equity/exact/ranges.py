@@ -17,47 +17,80 @@ import math
 import numba as nb
 import numpy as np
 
+from pipeline.core.bits import ctpop64
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
-from pipeline.core.constants import BOARD_CARDS, SHARE_SCALE
+from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.core.fasteval import hand_key, hand_score
+from pipeline.equity.exact.counted_seat import ABSENT, clear_counted, place_scores, prepare_counted
+from pipeline.equity.exact.scoresort import RADIX_COUNTS
 from pipeline.equity.hands.assignments import next_outer, start_walk
-from pipeline.equity.hands.symmetry import orbit_step, range_stabilizer
+from pipeline.equity.hands.symmetry import hand_perm_table, orbit_step, range_stabilizer
 from pipeline.equity.spots.seats import Seats
 
 #: Chunks the boards are split into (parallel work units).
 N_CHUNKS = 64
 #: Cost model of :func:`range_exact_cost`, in nanoseconds on one core of the reference machine.
 NS_PER_SCORE = 6.0
-NS_PER_LEAF = 2.5
+NS_PER_COUNTED = 30.0
+NS_PER_LEAF = 20.0
 NS_PER_BOARD = 60.0
 #: Spots estimated below this (s) run on the calling thread: waking the pool costs more.
 SERIAL_SECONDS = 0.002
 #: Every board completion is tested for being its orbit's representative: per suit permutation.
 NS_PER_ORBIT_TEST = 120.0
-#: Accumulator columns per seat: win, tie, lose, pot share numerator.
-WIN, TIE, LOSE, SHARE = range(4)
+#: Accumulator columns per seat: win, tie, lose, pot share numerator; per hand also deals.
+WIN, TIE, LOSE, SHARE, DEALS = range(5)
 
 
 @nb.njit(cache=True)
 def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, avail: np.ndarray,
                  r: int, perms: np.ndarray, off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray,
                  hand_w: np.ndarray, hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray,
-                 ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray, acc_i: np.ndarray,
-                 tot_i: np.ndarray, acc_f: np.ndarray, tot_f: np.ndarray) -> None:
+                 ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray, weighted: bool, bd: int,
+                 acc_i: np.ndarray, tot_i: np.ndarray, acc_f: np.ndarray, tot_f: np.ndarray,
+                 hand_i: np.ndarray, hand_f: np.ndarray) -> None:
     """Chunk ``ch`` of the boards: adds its unit-weight win/tie/lose/share counts and
-    assignments to ``acc_i[ch]``/``tot_i[ch]``, and the same weighted to ``acc_f``/``tot_f``."""
+    assignments to ``acc_i[ch]``/``tot_i[ch]`` and, when ``weighted``, the same weighted to
+    ``acc_f``/``tot_f``. With ``bd >= 0`` (a seat other than the last) also per hand of that
+    seat, by row: ``hand_i[ch, row]``/``hand_f[ch, row]`` = win, tie, lose, share, deals."""
     P = off.shape[0] - 1
+    L = P - 1  # the counted seat; seats 0..L-1 are walked
+    lo_l = off[L]
+    n_l = off[P] - lo_l
+    outer = off[:P]
     n = avail.shape[0]
     nh = hand_a.shape[0]
     start, stop, pos = colex_chunk(binom[n, r], n_chunks, ch, 0, r, n, binom)
     x = np.empty(BOARD_CARDS, np.int64)
     work = np.empty(BOARD_CARDS, np.int64)
     score = np.empty(nh, np.int64)
-    sel = np.empty(P, np.int64)
-    at = np.empty(P, np.int64)
-    used = np.zeros(P + 1, np.uint64)
-    wp = np.ones(P + 1, np.float64)
+    keyb = np.empty(n_l, np.int64)
+    tmp = np.empty(n_l, np.int64)
+    radix = np.empty(RADIX_COUNTS, np.int64)
+    ls = np.empty(n_l + 1, np.int64)
+    lw = np.empty(n_l, np.float64)
+    tw = np.zeros(n_l + 1, np.float64)
+    cc = np.empty((n_l + 1) * DECK_SIZE, np.int32)
+    cw = np.empty((n_l + 1) * DECK_SIZE if weighted else 0, np.float64)
+    pairpos = np.full(DECK_SIZE * DECK_SIZE, ABSENT, np.int64)
+    below = np.empty(lo_l, np.int64)
+    upto = np.empty(lo_l, np.int64)
+    n_masks = 1 << L
+    # last-seat hands below / level with / above the best of the walked seats, by the mask of
+    # walked seats holding that best: this board (hb) and the chunk, times board weights (hc)
+    hb_i = np.zeros((n_masks, 3), np.int64)
+    hc_i = np.zeros((n_masks, 3), np.int64)
+    hb_f = np.zeros((n_masks, 3), np.float64)
+    hc_f = np.zeros((n_masks, 3), np.float64)
+    sel = np.empty(L, np.int64)
+    at = np.empty(L, np.int64)
+    used = np.zeros(L + 1, np.uint64)
+    wp = np.ones(L + 1, np.float64)
+    nf = 2 * (L - 1)  # cards of the seats before the walk's last one
+    cards = np.empty(max(nf, 1), np.int64)
+    q0 = np.empty((nf + 1) * (nf + 1), np.int64)  # C(nf, 2) + 2 nf + 1 pairs at most
+    last_bit = np.int64(1) << (L - 1)
     for idx in range(start, stop):
         wb = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
         if wb == 0:
@@ -71,104 +104,249 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
             else:
                 score[k] = hand_score(bkey + keys[hand_a[k]] + keys[hand_b[k]],
                                       bmask | hand_m[k], offsets, ranks, flush)
-        # every assignment of card-disjoint hands off the board (pipeline.equity.hands.assignments)
-        d = start_walk(bmask, off, at, used, wp)
-        while True:
-            d = next_outer(d, off, hand_m, hand_w, at, used, wp, sel)
+        nl = prepare_counted(score, lo_l, lo_l + n_l, hand_a, hand_b, hand_w, weighted, keyb, tmp,
+                             radix, lw, ls, tw, cc, cw, pairpos)
+        place_scores(score, np.int64(0), lo_l, ls, nl, below, upto)
+        end = nl * DECK_SIZE
+        d = start_walk(bmask, outer, at, used, wp)
+        while nl > 0:
+            d = next_outer(d, outer, hand_m, hand_w, at, used, wp, sel)
             if d < 0:
                 break
-            # the best of the outer seats is fixed while the last seat's hands run, so each
-            # last hand only says above / level with / below it; the outer seats' counts
-            # follow from how many (and how much weight) fell in each class
-            best = 0  # scores are >= 1: no outer seat beats nothing
-            nbest = 0
-            for p in range(P - 1):
-                s = score[sel[p]]
-                if s > best:
-                    best = s
-                    nbest = 1
-                elif s == best:
-                    nbest += 1
-            n_hi = 0
-            n_eq = 0
-            n_lo = 0
-            w_hi = 0.0
-            w_eq = 0.0
-            w_lo = 0.0
-            for k in range(off[P - 1], off[P]):  # the last seat
-                if hand_m[k] & used[P - 1]:
+            # the seats before the walk's last one: their best, its positions, their cards
+            best0 = 0  # scores are >= 1: no seat beats nothing
+            m0 = 0
+            p_lo = 0
+            p_le = 0
+            for p in range(L - 1):
+                k = sel[p]
+                s = score[k]
+                if s > best0:
+                    best0 = s
+                    m0 = np.int64(1) << p
+                    p_lo = below[k]
+                    p_le = upto[k]
+                elif s == best0:
+                    m0 |= np.int64(1) << p
+                cards[2 * p] = hand_a[k]
+                cards[2 * p + 1] = hand_b[k]
+            f_lo = 0
+            f_le = 0
+            f_all = 0
+            fw_lo = 0.0
+            fw_le = 0.0
+            fw_all = 0.0
+            for i in range(nf):
+                c = cards[i]
+                f_lo += cc[p_lo * DECK_SIZE + c]
+                f_le += cc[p_le * DECK_SIZE + c]
+                f_all += cc[end + c]
+                if weighted:
+                    fw_lo += cw[p_lo * DECK_SIZE + c]
+                    fw_le += cw[p_le * DECK_SIZE + c]
+                    fw_all += cw[end + c]
+            nq = 0  # counted-seat hands made of two of those cards
+            for i in range(nf):
+                for j in range(i):
+                    q = pairpos[cards[i] * DECK_SIZE + cards[j]]
+                    if q != ABSENT:
+                        q0[nq] = q
+                        nq += 1
+            for k in range(outer[L - 1], outer[L]):  # the walk's last seat
+                if hand_m[k] & used[L - 1]:
                     continue
                 s = score[k]
-                if s > best:
-                    n_hi += 1
-                    w_hi += hand_w[k]
-                elif s == best:
-                    n_eq += 1
-                    w_eq += hand_w[k]
+                a = hand_a[k]
+                b = hand_b[k]
+                if s > best0:
+                    m = last_bit
+                    pl = below[k]
+                    pe = upto[k]
+                    g_lo = 0
+                    g_le = 0
+                    for i in range(nf):
+                        g_lo += cc[pl * DECK_SIZE + cards[i]]
+                        g_le += cc[pe * DECK_SIZE + cards[i]]
                 else:
-                    n_lo += 1
-                    w_lo += hand_w[k]
-            n_all = n_hi + n_eq + n_lo
-            if n_all == 0:
-                continue
-            wo = wb * wp[P - 1]
-            w_all = w_hi + w_eq + w_lo
-            tie_sh = SHARE_SCALE // (nbest + 1)
-            last = P - 1
-            _add(acc_i, acc_f, ch, last, WIN, wb * n_hi, SHARE_SCALE, wo * w_hi)
-            _add(acc_i, acc_f, ch, last, TIE, wb * n_eq, tie_sh, wo * w_eq)
-            _add(acc_i, acc_f, ch, last, LOSE, wb * n_lo, 0, wo * w_lo)
-            for p in range(P - 1):
-                if score[sel[p]] < best:
-                    _add(acc_i, acc_f, ch, p, LOSE, wb * n_all, 0, wo * w_all)
-                    continue
-                _add(acc_i, acc_f, ch, p, LOSE, wb * n_hi, 0, wo * w_hi)
-                _add(acc_i, acc_f, ch, p, TIE, wb * n_eq, tie_sh, wo * w_eq)
-                _add(acc_i, acc_f, ch, p, WIN if nbest == 1 else TIE, wb * n_lo,
-                     SHARE_SCALE // nbest, wo * w_lo)
-            tot_i[ch] += wb * n_all
-            tot_f[ch] += wo * w_all
+                    m = m0 | last_bit if s == best0 else m0
+                    pl = p_lo
+                    pe = p_le
+                    g_lo = f_lo
+                    g_le = f_le
+                rl = pl * DECK_SIZE
+                re = pe * DECK_SIZE
+                c_lo = pl - g_lo - cc[rl + a] - cc[rl + b]
+                c_le = pe - g_le - cc[re + a] - cc[re + b]
+                c_all = nl - f_all - cc[end + a] - cc[end + b]
+                # a hand made of two of the assignment's cards was taken away twice
+                nq1 = nq
+                q = pairpos[a * DECK_SIZE + b]
+                if q != ABSENT:
+                    q0[nq1] = q
+                    nq1 += 1
+                for i in range(nf):
+                    q = pairpos[a * DECK_SIZE + cards[i]]
+                    if q != ABSENT:
+                        q0[nq1] = q
+                        nq1 += 1
+                    q = pairpos[b * DECK_SIZE + cards[i]]
+                    if q != ABSENT:
+                        q0[nq1] = q
+                        nq1 += 1
+                for t in range(nq1):
+                    q = q0[t]
+                    c_all += 1
+                    if q < pl:
+                        c_lo += 1
+                    if q < pe:
+                        c_le += 1
+                hb_i[m, 0] += c_lo
+                hb_i[m, 1] += c_le - c_lo
+                hb_i[m, 2] += c_all - c_le
+                wo = 1.0
+                w_lo = 0.0
+                w_le = 0.0
+                w_all = 0.0
+                if weighted:
+                    if s > best0:
+                        gw_lo = 0.0
+                        gw_le = 0.0
+                        for i in range(nf):
+                            gw_lo += cw[rl + cards[i]]
+                            gw_le += cw[re + cards[i]]
+                    else:
+                        gw_lo = fw_lo
+                        gw_le = fw_le
+                    w_lo = tw[pl] - gw_lo - cw[rl + a] - cw[rl + b]
+                    w_le = tw[pe] - gw_le - cw[re + a] - cw[re + b]
+                    w_all = tw[nl] - fw_all - cw[end + a] - cw[end + b]
+                    for t in range(nq1):
+                        q = q0[t]
+                        w_all += lw[q]
+                        if q < pl:
+                            w_lo += lw[q]
+                        if q < pe:
+                            w_le += lw[q]
+                    wo = wp[L - 1] * hand_w[k]
+                    hb_f[m, 0] += wo * w_lo
+                    hb_f[m, 1] += wo * (w_le - w_lo)
+                    hb_f[m, 2] += wo * (w_all - w_le)
+                if bd >= 0:
+                    _per_hand(hand_i[ch], hand_f[ch], sel[bd] if bd < L - 1 else k, (m >> bd) & 1,
+                              ctpop64(m), wb, c_lo, c_le, c_all, wb * wo, w_lo, w_le, w_all)
+        clear_counted(keyb, nl, lo_l, hand_a, hand_b, pairpos)
+        for mm in range(n_masks):
+            for j in range(3):
+                hc_i[mm, j] += wb * hb_i[mm, j]
+                hb_i[mm, j] = 0
+                if weighted:
+                    hc_f[mm, j] += wb * hb_f[mm, j]
+                    hb_f[mm, j] = 0.0
+    _resolve(hc_i, hc_f, L, weighted, acc_i[ch], acc_f[ch], tot_i, tot_f, ch)
 
 
 @nb.njit(cache=True, inline="always")
-def _add(acc_i: np.ndarray, acc_f: np.ndarray, ch: int, p: int, col: int, n: int, sh: int,
-         w: float) -> None:
-    """``n`` assignments x boards of outcome ``col`` (pot share ``sh`` each) for seat p, of
-    total weight ``w``."""
-    acc_i[ch, p, col] += n
-    acc_f[ch, p, col] += w
-    if sh:
-        acc_i[ch, p, SHARE] += n * sh
-        acc_f[ch, p, SHARE] += w * sh
+def _per_hand(hi: np.ndarray, hf: np.ndarray, row: int, at_best: int, n_best: int, wb: int,
+              c_lo: int, c_le: int, c_all: int, wo: float, w_lo: float, w_le: float,
+              w_all: float) -> None:
+    """One assignment's outcome for the broken-down seat's hand ``row`` (see :func:`_range_chunk`):
+    the counted seat's hands below (``c_lo``), at most level (``c_le``) and all."""
+    if not at_best:
+        hi[row, LOSE] += wb * c_all
+        hi[row, DEALS] += wb * c_all
+        hf[row, LOSE] += wo * w_all
+        hf[row, DEALS] += wo * w_all
+        return
+    won = WIN if n_best == 1 else TIE
+    tie_sh = SHARE_SCALE // (n_best + 1)
+    sh = SHARE_SCALE // n_best
+    hi[row, won] += wb * c_lo
+    hi[row, TIE] += wb * (c_le - c_lo)
+    hi[row, LOSE] += wb * (c_all - c_le)
+    hi[row, SHARE] += wb * (c_lo * sh + (c_le - c_lo) * tie_sh)
+    hi[row, DEALS] += wb * c_all
+    hf[row, won] += wo * w_lo
+    hf[row, TIE] += wo * (w_le - w_lo)
+    hf[row, LOSE] += wo * (w_all - w_le)
+    hf[row, SHARE] += wo * (w_lo * sh + (w_le - w_lo) * tie_sh)
+    hf[row, DEALS] += wo * w_all
+
+
+@nb.njit(cache=True)
+def _resolve(hc_i: np.ndarray, hc_f: np.ndarray, L: int, weighted: bool, acc_i: np.ndarray,
+             acc_f: np.ndarray, tot_i: np.ndarray, tot_f: np.ndarray, ch: int) -> None:
+    """Per-seat sums from the counts by mask of walked seats at the best score (seat L is the
+    counted one): a seat in the mask loses to the hands above, splits with the level ones and
+    wins (or splits within the mask) against the ones below; a seat outside it loses them all."""
+    for m in range(hc_i.shape[0]):
+        n_lo, n_eq, n_hi = hc_i[m, 0], hc_i[m, 1], hc_i[m, 2]
+        w_lo, w_eq, w_hi = hc_f[m, 0], hc_f[m, 1], hc_f[m, 2]
+        n_all = n_lo + n_eq + n_hi
+        if n_all == 0:
+            continue
+        nb_ = ctpop64(np.int64(m))
+        tie_sh = SHARE_SCALE // (nb_ + 1)
+        sh = SHARE_SCALE // nb_
+        for p in range(L):
+            if (m >> p) & 1:
+                won = WIN if nb_ == 1 else TIE
+                acc_i[p, won] += n_lo
+                acc_i[p, TIE] += n_eq
+                acc_i[p, LOSE] += n_hi
+                acc_i[p, SHARE] += n_lo * sh + n_eq * tie_sh
+                if weighted:
+                    acc_f[p, won] += w_lo
+                    acc_f[p, TIE] += w_eq
+                    acc_f[p, LOSE] += w_hi
+                    acc_f[p, SHARE] += w_lo * sh + w_eq * tie_sh
+            else:
+                acc_i[p, LOSE] += n_all
+                if weighted:
+                    acc_f[p, LOSE] += w_lo + w_eq + w_hi
+        acc_i[L, WIN] += n_hi
+        acc_i[L, TIE] += n_eq
+        acc_i[L, LOSE] += n_lo
+        acc_i[L, SHARE] += n_hi * SHARE_SCALE + n_eq * tie_sh
+        tot_i[ch] += n_all
+        if weighted:
+            acc_f[L, WIN] += w_hi
+            acc_f[L, TIE] += w_eq
+            acc_f[L, LOSE] += w_lo
+            acc_f[L, SHARE] += w_hi * SHARE_SCALE + w_eq * tie_sh
+            tot_f[ch] += w_lo + w_eq + w_hi
 
 
 @nb.njit(cache=True, parallel=True)
 def _range_parallel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
                     off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
                     hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                    flush: np.ndarray, binom: np.ndarray, acc_i: np.ndarray, tot_i: np.ndarray,
-                    acc_f: np.ndarray, tot_f: np.ndarray) -> None:
+                    flush: np.ndarray, binom: np.ndarray, weighted: bool, bd: int,
+                    acc_i: np.ndarray, tot_i: np.ndarray, acc_f: np.ndarray, tot_f: np.ndarray,
+                    hand_i: np.ndarray, hand_f: np.ndarray) -> None:
     """Every chunk of boards, spread over the threads."""
     n_chunks = tot_i.shape[0]
     b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     for ch in nb.prange(n_chunks):
         # np.int64: a prange index is also typed uint64 in the parallel body
-        _range_chunk(np.int64(ch), n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
-                     hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
+        _range_chunk(np.int64(ch), n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b,
+                     hand_w, hand_m, keys, offsets, ranks, flush, binom, weighted, bd, acc_i, tot_i,
+                     acc_f, tot_f, hand_i, hand_f)
 
 
 @nb.njit(cache=True)
 def _range_serial(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
                   off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
                   hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                  flush: np.ndarray, binom: np.ndarray, acc_i: np.ndarray, tot_i: np.ndarray,
-                  acc_f: np.ndarray, tot_f: np.ndarray) -> None:
+                  flush: np.ndarray, binom: np.ndarray, weighted: bool, bd: int,
+                  acc_i: np.ndarray, tot_i: np.ndarray, acc_f: np.ndarray, tot_f: np.ndarray,
+                  hand_i: np.ndarray, hand_f: np.ndarray) -> None:
     """Every chunk of boards on this thread: a small spot costs less than waking the pool."""
     n_chunks = tot_i.shape[0]
     b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     for ch in range(n_chunks):
         _range_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
-                     hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
+                     hand_m, keys, offsets, ranks, flush, binom, weighted, bd, acc_i, tot_i,
+                     acc_f, tot_f, hand_i, hand_f)
 
 
 def range_group(seats: Seats, card_sets: list[list[int]]) -> np.ndarray:
@@ -183,15 +361,39 @@ def range_group(seats: Seats, card_sets: list[list[int]]) -> np.ndarray:
 
 
 def range_exact_cost(seats: Seats, n_avail: int, r: int, group_size: int) -> float:
-    """Estimated seconds of :func:`range_exact` on one core (boards x (scores + leaves))."""
+    """Estimated seconds of :func:`range_exact` on one core: boards x (scores, the counted
+    seat's tables, the walk's assignments of every seat but the last)."""
     every = math.comb(n_avail, r)
     boards = every / max(group_size, 1)
     off = seats.off.tolist()
     sizes = [hi - lo for lo, hi in zip(off, off[1:])]
-    leaves = float(math.prod(sizes))
+    leaves = float(math.prod(sizes[:-1]))
     orbit = every * NS_PER_ORBIT_TEST * group_size if group_size > 1 else 0.0
-    return (orbit + boards * (NS_PER_BOARD + NS_PER_SCORE * sum(sizes)
+    return (orbit + boards * (NS_PER_BOARD + NS_PER_SCORE * sum(sizes) + NS_PER_COUNTED * sizes[-1]
                               + NS_PER_LEAF * leaves)) * 1e-9
+
+
+def _run(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
+         tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], split: int
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+    """The kernel's per-chunk sums, and whether they are weighted (else the float sums are
+    left at zero)."""
+    P = seats.off.shape[0] - 1
+    small = range_exact_cost(seats, avail.shape[0], r, perms.shape[0]) < SERIAL_SECONDS
+    n_chunks = 1 if small else N_CHUNKS
+    weighted = bool((seats.hand_w != 1.0).any())
+    acc_i = np.zeros((n_chunks, P, 4), np.int64)
+    tot_i = np.zeros(n_chunks, np.int64)
+    acc_f = np.zeros((n_chunks, P, 4), np.float64)
+    tot_f = np.zeros(n_chunks, np.float64)
+    rows = seats.hand_a.shape[0] if split >= 0 else 0
+    hand_i = np.zeros((n_chunks, rows, DEALS + 1), np.int64)
+    hand_f = np.zeros((n_chunks, rows, DEALS + 1), np.float64)
+    kernel = _range_serial if small else _range_parallel
+    kernel(np.ascontiguousarray(board0, dtype=np.int64), np.ascontiguousarray(avail, dtype=np.int64),
+           r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, *tables,
+           BINOM, weighted, split, acc_i, tot_i, acc_f, tot_f, hand_i, hand_f)
+    return acc_i, tot_i, acc_f, tot_f, hand_i, hand_f, weighted
 
 
 def range_exact(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
@@ -199,18 +401,43 @@ def range_exact(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, per
                 ) -> tuple[np.ndarray, int, np.ndarray, float]:
     """Exact per-seat sums: (int64[P, 4] win/tie/lose/share counts, assignments x boards,
     float64[P, 4] the same weighted, weighted total)."""
-    P = seats.off.shape[0] - 1
-    small = range_exact_cost(seats, avail.shape[0], r, perms.shape[0]) < SERIAL_SECONDS
-    n_chunks = 1 if small else N_CHUNKS
-    acc_i = np.zeros((n_chunks, P, 4), np.int64)
-    tot_i = np.zeros(n_chunks, np.int64)
-    acc_f = np.zeros((n_chunks, P, 4), np.float64)
-    tot_f = np.zeros(n_chunks, np.float64)
-    kernel = _range_serial if small else _range_parallel
-    kernel(np.ascontiguousarray(board0, dtype=np.int64), np.ascontiguousarray(avail, dtype=np.int64),
-           r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, keys,
-           offsets, ranks, flush, BINOM, acc_i, tot_i, acc_f, tot_f)
-    return acc_i.sum(axis=0), int(tot_i.sum()), acc_f.sum(axis=0), float(tot_f.sum())
+    acc_i, tot_i, acc_f, tot_f, _, _, weighted = _run(seats, board0, avail, r, perms,
+                                                      (keys, offsets, ranks, flush), -1)
+    a_i, t_i = acc_i.sum(axis=0), int(tot_i.sum())
+    if not weighted:  # every weight 1: the weighted sums are the counts
+        return a_i, t_i, a_i.astype(np.float64), float(t_i)
+    return a_i, t_i, acc_f.sum(axis=0), float(tot_f.sum())
 
 
-__all__ = ["range_exact", "range_exact_cost", "range_group"]
+def range_exact_hands(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int,
+                      perms: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                      flush: np.ndarray, split: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact sums per hand of seat ``split`` (not the last seat), one row per hand of that seat
+    in its order: (int64[n, 5] win/tie/lose/share counts and deals, float64[n, 5] the same
+    weighted by the other seats' hands and this one's). Each row is that hand's own spot:
+    the deals in which the seat holds it. Board orbits count a hand's images under ``perms``
+    in its place, so the rows are averaged over the group (exact: they share their counts)."""
+    if not 0 <= split < seats.off.shape[0] - 2:
+        raise ValueError(f"seat {split} is counted, not walked: it has no rows")
+    _, _, _, _, hand_i, hand_f, weighted = _run(seats, board0, avail, r, perms,
+                                                (keys, offsets, ranks, flush), split)
+    rows = slice(int(seats.off[split]), int(seats.off[split + 1]))
+    h_i = hand_i.sum(axis=0)[rows]
+    h_f = h_i.astype(np.float64) if not weighted else hand_f.sum(axis=0)[rows]
+    if perms.shape[0] > 1:
+        a, b = seats.hand_a[rows], seats.hand_b[rows]
+        idx = np.minimum(a, b) + np.maximum(a, b) * (np.maximum(a, b) - 1) // 2
+        at = np.full(N_HOLE_PAIRS, -1, np.int64)
+        at[idx] = np.arange(idx.shape[0])
+        images = at[hand_perm_table(perms)[:, idx]]  # [g, n]: row of each hand's image
+        if (images < 0).any():
+            raise AssertionError("the group does not map the range onto itself")  # cannot happen
+        total = h_i[images].sum(axis=0)
+        if (total % perms.shape[0]).any():
+            raise AssertionError("suit symmetrisation left a remainder")  # cannot happen
+        h_i = total // perms.shape[0]
+        h_f = h_f[images].sum(axis=0) / perms.shape[0]
+    return h_i, h_f
+
+
+__all__ = ["range_exact", "range_exact_cost", "range_exact_hands", "range_group"]
