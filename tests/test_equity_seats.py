@@ -87,8 +87,12 @@ def test_exact_ranges_equal_brute_force(tables, hero, vs, board) -> None:  # typ
     assert Fraction(h["equity_numerator"], h["equity_denominator"]) == shares[0] / deals
 
 
-def test_weighted_ranges_equal_brute_force(tables) -> None:  # type: ignore[no-untyped-def]
-    hero, vs, board = "KK:0.5,AKs:0.25,QJs", ["AA:0.3,JJ"], "Kd Jh 5c 2s"
+@pytest.mark.parametrize("hero,vs,board", [
+    ("KK:0.5,AKs:0.25,QJs", ["AA:0.3,JJ"], "Kd Jh 5c 2s"),
+    # three seats: the counted seat's weights come from its per-card prefix sums
+    ("KK:0.5,AKs:0.25,QJs", ["AA:0.3,JJ", "T9s:0.5,QJs:0.2,KQs"], "Kd Jh 5c 2s 3s"),
+])
+def test_weighted_ranges_equal_brute_force(tables, hero, vs, board) -> None:  # type: ignore[no-untyped-def]
     res = equity_seats(tables, hero, vs, board=board, exact=True)
     table = parse_table(tables, hero, vs, None, board, "")
     _, _, _, weq = brute_force(tables, table)

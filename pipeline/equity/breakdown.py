@@ -22,14 +22,19 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import numba as nb
 import numpy as np
 
 from pipeline.core.cards import format_cards
-from pipeline.equity.engine import OMAHA_HOLE, equity_seats, hole_cards_given, parse_table
-from pipeline.equity.hands.assignments import next_outer, start_walk
+from pipeline.core.constants import SHARE_SCALE
+from pipeline.equity.engine import (
+    DEFAULT_SAMPLES,
+    EXACT_SECONDS,
+    OMAHA_HOLE,
+    equity_seats,
+    hole_cards_given,
+    parse_table,
+)
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS, hand_classes
-from pipeline.equity.montecarlo.driver import DEFAULT_SAMPLES
 from pipeline.equity.spots.result import EquityResult
 from pipeline.errors import InputError
 
@@ -39,37 +44,6 @@ MAX_ASSIGNMENT_VISITS = 2_000_000_000
 MIN_ROW_SAMPLES = 2_000
 #: the seat split when none is named
 HERO = 0
-
-
-@nb.njit(cache=True)
-def _assignments(hero_m: np.ndarray, off: np.ndarray, hand_m: np.ndarray, hand_w: np.ndarray,
-                 out_i: np.ndarray, out_f: np.ndarray) -> None:
-    """Per hero hand: the number (out_i) and weight (out_f) of card-disjoint assignments of
-    hands to the other range seats (rows off[p]:off[p+1] of hand_m/hand_w)."""
-    P = off.shape[0] - 1
-    at = np.empty(max(P, 1), np.int64)
-    sel = np.empty(max(P, 1), np.int64)
-    used = np.zeros(P + 1, np.uint64)
-    wp = np.ones(P + 1, np.float64)
-    for h in range(hero_m.shape[0]):
-        if P == 0:
-            out_i[h] = 1
-            out_f[h] = 1.0
-            continue
-        n_i = 0
-        n_f = 0.0
-        d = start_walk(hero_m[h], off, at, used, wp)
-        while True:
-            d = next_outer(d, off, hand_m, hand_w, at, used, wp, sel)
-            if d < 0:
-                break
-            for k in range(off[P - 1], off[P]):  # the last seat
-                if hand_m[k] & used[P - 1]:
-                    continue
-                n_i += 1
-                n_f += wp[P - 1] * hand_w[k]
-        out_i[h] = n_i
-        out_f[h] = n_f
 
 
 @dataclass(frozen=True)
@@ -157,6 +131,61 @@ def _seat_breakdown(tables: Any, hero: str, vs: Sequence[str], opponents: int | 
     if hole_cards_given(hero) == OMAHA_HOLE:
         raise InputError("--breakdown splits a hold'em range by combo; an Omaha hand is one combo")
     table = parse_table(tables, hero, vs, opponents, board, dead)
+    mc_rows = samples is not None or stderr is not None
+    res = equity_seats(tables, table.seats[0].text, list(vs), opponents=opponents, board=board,
+                       dead=dead, exact=exact, samples=samples if mc_rows else None, stderr=stderr,
+                       seed=seed)
+    split = None if mc_rows else _one_pass(tables, table, res)
+    if split is None:
+        rows, hands, sampled = _combo_by_combo(tables, table, vs, opponents, board, dead, exact,
+                                               samples, stderr, seed)
+    else:
+        (rows, hands), sampled = split, 0
+    classes = _classes(rows, hands)
+    result = _total(res, rows, sampled)
+    key = lambda r: (-r.equity, r.label)  # noqa: E731
+    return Breakdown(result, sorted(rows, key=key), sorted(classes, key=key))
+
+
+def _one_pass(tables: Any, table: Any, res: EquityResult) -> tuple[list[BreakdownRow], np.ndarray] | None:
+    """Every combo's row from one enumeration of the spot (:mod:`pipeline.equity.exact.per_hand`),
+    when the spot is answered by enumerating its ranges; else None."""
+    from pipeline.equity.exact.per_hand import DEALS, split_cost, split_rows
+
+    h = table.seats[0]
+    if (res.method != "exact" or res.source is not None or h.is_single or sum(table.random) > 1
+            or split_cost(table.seats, table.board, table.dead) > EXACT_SECONDS):
+        return None
+    h_i, h_f = split_rows(table.seats, table.board, table.dead, tables.eval_tables())
+    keep = np.flatnonzero(h_i[:, DEALS] > 0)
+    if keep.size == 0:
+        raise InputError("no hero hand can be dealt alongside the other seats")
+    unit = all(s.unit_weights for s in table.seats)
+    total_i = int(h_i[keep, DEALS].sum())
+    total_f = float(h_f[keep, DEALS].sum())
+    rows = []
+    for k in keep:
+        a, b = (int(c) for c in HOLE_CARDS[h.hands[k]])
+        f_exact = e_exact = None
+        win, tie, lose, share, n = (int(v) for v in h_i[k]) if unit else (float(v) for v in h_f[k])
+        if unit:
+            f_exact = Fraction(int(n), total_i)
+            e_exact = Fraction(int(share), SHARE_SCALE * int(n))
+            freq = float(f_exact)
+        else:
+            freq = n / total_f
+        rows.append(BreakdownRow(format_cards([b, a]), float(h.weights[k]), freq, win / n, tie / n,
+                                 lose / n, share / (SHARE_SCALE * n), None, 1, f_exact, e_exact))
+    return rows, h.hands[keep]
+
+
+def _combo_by_combo(tables: Any, table: Any, vs: Sequence[str], opponents: int | None, board: str,
+                    dead: str, exact: bool | None, samples: int | None, stderr: float | None,
+                    seed: int | None) -> tuple[list[BreakdownRow], np.ndarray, int]:
+    """Every combo's row asked of the engine as its own question; the combos' frequencies
+    from a walk over the other range seats. Also the Monte Carlo deals the rows took."""
+    from pipeline.equity.hands.assignments import count_assignments
+
     h = table.seats[0]
     others = [s for s, r in zip(table.seats[1:], table.random[1:]) if not r]
     hero_m = np.ascontiguousarray(HOLE_MASKS[h.hands])
@@ -172,25 +201,24 @@ def _seat_breakdown(tables: Any, hero: str, vs: Sequence[str], opponents: int | 
                                   if others else np.zeros(0))
     a_i = np.zeros(h.combos, np.int64)
     a_f = np.zeros(h.combos)
-    _assignments(hero_m, off, hand_m, hand_w, a_i, a_f)
+    count_assignments(hero_m, off, hand_m, hand_w, a_i, a_f)
     unit = all(s.unit_weights for s in table.seats)
     keep = np.flatnonzero(a_i > 0)
     if keep.size == 0:
         raise InputError("no hero hand can be dealt alongside the other seats")
-    mc_rows = samples is not None or stderr is not None
     row_samples = None
-    if mc_rows and stderr is None:
+    if samples is not None and stderr is None:
         row_samples = max(MIN_ROW_SAMPLES, (samples or DEFAULT_SAMPLES) // keep.size)
     total_i = int((a_i[keep]).sum())
     total_f = float((h.weights[keep] * a_f[keep]).sum())
     rows: list[BreakdownRow] = []
-    answers: list[EquityResult] = []
+    sampled = 0
     for k in keep:
         a, b = (int(c) for c in HOLE_CARDS[h.hands[k]])
         text = "".join(format_cards([b, a]).split())
         r = equity_seats(tables, text, list(vs), opponents=opponents, board=board, dead=dead,
                          exact=exact, samples=row_samples, stderr=stderr, seed=seed)
-        answers.append(r)
+        sampled += r.samples or 0
         freq = float(h.weights[k] * a_f[k] / total_f)
         f_exact = e_exact = None
         if unit and r.method == "exact" and "equity_numerator" in r.counts:
@@ -198,11 +226,7 @@ def _seat_breakdown(tables: Any, hero: str, vs: Sequence[str], opponents: int | 
             e_exact = Fraction(r.counts["equity_numerator"], r.counts["equity_denominator"])
         rows.append(BreakdownRow(format_cards([b, a]), float(h.weights[k]), freq, r.win, r.tie,
                                  r.lose, r.equity, r.stderr, 1, f_exact, e_exact))
-    classes = _classes(rows, h.hands[keep])
-    result = _total(tables, table, rows, answers, vs, opponents, board, dead, exact,
-                    samples if mc_rows else None, stderr, seed)
-    key = lambda r: (-r.equity, r.label)  # noqa: E731
-    return Breakdown(result, sorted(rows, key=key), sorted(classes, key=key))
+    return rows, h.hands[keep], sampled
 
 
 def _classes(rows: list[BreakdownRow], hands: np.ndarray) -> list[BreakdownRow]:
@@ -232,19 +256,15 @@ def _classes(rows: list[BreakdownRow], hands: np.ndarray) -> list[BreakdownRow]:
     return out
 
 
-def _total(tables: Any, table: Any, rows: list[BreakdownRow], answers: list[EquityResult],
-           vs: Sequence[str], opponents: int | None, board: str, dead: str, exact: bool | None,
-           samples: int | None, stderr: float | None, seed: int | None) -> EquityResult:
-    """The hero's answer as the frequency-weighted mean of the rows; the other seats from the
-    engine's range answer (exact spots) or left to the rows' own samples."""
-    res = equity_seats(tables, table.seats[0].text, list(vs), opponents=opponents, board=board,
-                       dead=dead, exact=exact, samples=samples, stderr=stderr, seed=seed)
+def _total(res: EquityResult, rows: list[BreakdownRow], sampled: int) -> EquityResult:
+    """The hero's answer ``res`` made the frequency-weighted mean of the rows; the other seats
+    keep the engine's range answer (exact spots), or the rows' own samples."""
     res.win, res.tie, res.lose, res.equity = (
         sum(r.frequency * getattr(r, k) for r in rows) for k in ("win", "tie", "lose", "equity"))
     if any(r.stderr is not None for r in rows):
         res.stderr = math.sqrt(sum((r.frequency * (r.stderr or 0.0)) ** 2 for r in rows))
         res.method = "monte-carlo"
-        res.samples = sum(a.samples or 0 for a in answers)
+        res.samples = sampled
     hero = dict(res.players[0])
     hero.update(win=res.win, tie=res.tie, lose=res.lose, equity=res.equity, stderr=res.stderr)
     res.players = [hero, *res.players[1:]]

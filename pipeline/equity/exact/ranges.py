@@ -91,6 +91,8 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
     cards = np.empty(max(nf, 1), np.int64)
     q0 = np.empty((nf + 1) * (nf + 1), np.int64)  # C(nf, 2) + 2 nf + 1 pairs at most
     last_bit = np.int64(1) << (L - 1)
+    rows_i = hand_i[ch]
+    rows_f = hand_f[ch]
     for idx in range(start, stop):
         wb = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
         if wb == 0:
@@ -232,7 +234,7 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
                     hb_f[m, 1] += wo * (w_le - w_lo)
                     hb_f[m, 2] += wo * (w_all - w_le)
                 if bd >= 0:
-                    _per_hand(hand_i[ch], hand_f[ch], sel[bd] if bd < L - 1 else k, (m >> bd) & 1,
+                    _per_hand(rows_i, rows_f, sel[bd] if bd < L - 1 else k, (m >> bd) & 1,
                               ctpop64(m), wb, c_lo, c_le, c_all, wb * wo, w_lo, w_le, w_all)
         clear_counted(keyb, nl, lo_l, hand_a, hand_b, pairpos)
         for mm in range(n_masks):

@@ -66,11 +66,11 @@ def _seat_scores(seats: Seats, p: int, bkey: np.ndarray, bmask: np.ndarray, keys
     return out, hmask
 
 
-def headsup_small(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int,
-                  keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray
-                  ) -> tuple[np.ndarray, int, np.ndarray, float]:
-    """Exact sums of a two-seat spot, in the form of ``range_exact``: (int64[2, 4] win/tie/lose/
-    share counts, pairs x completions, float64[2, 4] the same weighted, weighted total)."""
+def _pair_counts(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, keys: np.ndarray,
+                 offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pair of hands (seat 0's rows x seat 1's): completions seat 0 wins, ties, and all
+    completions the pair can see (int64 matrices)."""
     ev = EvalTables(keys, offsets, ranks, flush)
     k64 = keys.astype(np.int64)
     b = np.asarray(board0, np.int64)
@@ -90,8 +90,22 @@ def headsup_small(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int,
         wins += (ok & (a > c)).sum(axis=0)
         ties += (ok & (a == c)).sum(axis=0)
         pairs += ok.sum(axis=0)
+    return wins, ties, pairs
+
+
+def _weights(seats: Seats) -> np.ndarray:
+    """Product of the two hands' weights, per pair of hands."""
+    return seats.hand_w[seats.off[0]:seats.off[1], None] * seats.hand_w[None, seats.off[1]:seats.off[2]]
+
+
+def headsup_small(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int,
+                  keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray
+                  ) -> tuple[np.ndarray, int, np.ndarray, float]:
+    """Exact sums of a two-seat spot, in the form of ``range_exact``: (int64[2, 4] win/tie/lose/
+    share counts, pairs x completions, float64[2, 4] the same weighted, weighted total)."""
+    wins, ties, pairs = _pair_counts(seats, board0, avail, r, keys, offsets, ranks, flush)
     loses = pairs - wins - ties
-    w = seats.hand_w[seats.off[0]:seats.off[1], None] * seats.hand_w[None, seats.off[1]:seats.off[2]]
+    w = _weights(seats)
     acc_i = np.zeros((2, 4), np.int64)
     acc_f = np.zeros((2, 4), np.float64)
     for p, (n_win, n_lose) in enumerate(((wins, loses), (loses, wins))):
@@ -103,4 +117,20 @@ def headsup_small(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int,
     return acc_i, int(pairs.sum()), acc_f, float((pairs * w).sum())
 
 
-__all__ = ["MAX_TO_COME", "MAX_TRIPLES", "headsup_small", "is_small"]
+def headsup_small_hands(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int,
+                        keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                        flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per hand of seat 0, in the form of ``range_exact_hands``: (int64[n, 5] win/tie/lose/
+    share counts and deals, float64[n, 5] the same weighted by both hands' weights)."""
+    wins, ties, pairs = _pair_counts(seats, board0, avail, r, keys, offsets, ranks, flush)
+    loses = pairs - wins - ties
+    w = _weights(seats)
+    cols = (wins, ties, loses)
+    h_i = np.stack([n.sum(axis=1) for n in cols] + [pairs.sum(axis=1)], axis=1)
+    h_f = np.stack([(n * w).sum(axis=1) for n in cols] + [(pairs * w).sum(axis=1)], axis=1)
+    share_i = h_i[:, 0] * WIN_SHARE + h_i[:, 1] * TIE_SHARE
+    share_f = h_f[:, 0] * WIN_SHARE + h_f[:, 1] * TIE_SHARE
+    return np.insert(h_i, 3, share_i, axis=1), np.insert(h_f, 3, share_f, axis=1)
+
+
+__all__ = ["MAX_TO_COME", "MAX_TRIPLES", "headsup_small", "headsup_small_hands", "is_small"]

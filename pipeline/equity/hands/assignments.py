@@ -2,8 +2,8 @@
 cards are pairwise disjoint and avoid a given mask (the board, or the hero's hand).
 
 The exact range kernels (:mod:`pipeline.equity.exact.ranges`, :mod:`pipeline.equity.exact.range_random`)
-run one walk per board and the breakdown's frequency count (:mod:`pipeline.equity.breakdown`)
-one per hero hand. Seat ``p`` holds rows ``off[p]:off[p+1]`` of ``hand_m`` (card masks) and
+run one walk per board and the breakdown's frequency count (:func:`count_assignments`) one per
+hero hand. Seat ``p`` holds rows ``off[p]:off[p+1]`` of ``hand_m`` (card masks) and
 ``hand_w`` (weights); there are ``P >= 1`` seats. The walk keeps its state in arrays the caller
 allocates once (``at``, ``sel``: P entries; ``used``, ``wp``: P + 1). :func:`next_outer` stops
 at each assignment of the first ``P - 1`` seats, with ``sel[:P-1]`` its rows, ``used[P-1]``
@@ -73,4 +73,35 @@ def next_outer(d: int, off: np.ndarray, hand_m: np.ndarray, hand_w: np.ndarray, 
     return -1
 
 
-__all__ = ["next_outer", "start_walk"]
+@nb.njit(cache=True)
+def count_assignments(hero_m: np.ndarray, off: np.ndarray, hand_m: np.ndarray, hand_w: np.ndarray,
+                      out_i: np.ndarray, out_f: np.ndarray) -> None:
+    """Per hero hand: the number (out_i) and weight (out_f) of card-disjoint assignments of
+    hands to the other range seats (rows off[p]:off[p+1] of hand_m/hand_w)."""
+    P = off.shape[0] - 1
+    at = np.empty(max(P, 1), np.int64)
+    sel = np.empty(max(P, 1), np.int64)
+    used = np.zeros(P + 1, np.uint64)
+    wp = np.ones(P + 1, np.float64)
+    for h in range(hero_m.shape[0]):
+        if P == 0:
+            out_i[h] = 1
+            out_f[h] = 1.0
+            continue
+        n_i = 0
+        n_f = 0.0
+        d = start_walk(hero_m[h], off, at, used, wp)
+        while True:
+            d = next_outer(d, off, hand_m, hand_w, at, used, wp, sel)
+            if d < 0:
+                break
+            for k in range(off[P - 1], off[P]):  # the last seat
+                if hand_m[k] & used[P - 1]:
+                    continue
+                n_i += 1
+                n_f += wp[P - 1] * hand_w[k]
+        out_i[h] = n_i
+        out_f[h] = n_f
+
+
+__all__ = ["count_assignments", "next_outer", "start_walk"]
