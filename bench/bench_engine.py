@@ -58,6 +58,11 @@ LATENCY_TARGET_MS = 0.15
 #: OMPEval, and heads-up Monte Carlo on two threads against its own one-thread rate.
 RANGES3_OMPEVAL_TARGET = 1.5
 HU_TWO_THREAD_SCALING = 1.8
+#: Issue 39's three-way flop spot (in OMPEval's syntax too: no dash runs) and its targets.
+RANGE_SPOT = ("77+,ATs+,A4s-A5s,KTs+,QTs+", ("JJ-88,AQs+,KQs", "22+,A2s+,K9s+,ATo+"), "Ks 9d 4c")
+RANGE_SPOT_OMPEVAL = "77+,ATs+,A5s,A4s,KTs+,QTs+|JJ,TT,99,88,AQs+,KQs|22+,A2s+,K9s+,ATo+"
+RANGE_SPOT_TARGET_S = 0.5
+BREAKDOWN_TARGET_S = 1.0
 #: Where Linux describes the first CPU's caches.
 CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
 
@@ -328,6 +333,7 @@ def exact_spot_rows(rows: Rows, tables: Any) -> None:
         rows.row("flop_3way_exact", title, best["ours"], best.get("omp"), "time")
     except Exception as exc:  # noqa: BLE001
         rows.failed(title, exc)
+    range_spot_rows(rows, tables)
     title = "exact turn KK vs AK vs QJs on Kd9s4c2h (latency per call)"
     try:
         turn = lambda: equity_seats(tables, "KK", ["AK", "QJs"], board="Kd9s4c2h", exact=True)  # noqa: E731
@@ -350,6 +356,36 @@ def exact_spot_rows(rows: Rows, tables: Any) -> None:
         ms = best["ours"].seconds / LATENCY_CALLS * 1e3
         rows.row("turn_latency", title, best["ours"], best.get("omp"), "time",
                  extra=(f"{title} <= {LATENCY_TARGET_MS} ms", ms <= LATENCY_TARGET_MS, f"{ms:.3f} ms"))
+    except Exception as exc:  # noqa: BLE001
+        rows.failed(title, exc)
+
+
+def range_spot_rows(rows: Rows, tables: Any) -> None:
+    """Issue 39's three-way flop spot with three ranges, exact, and its ``--breakdown``."""
+    from pipeline.equity.breakdown import equity_breakdown
+    from pipeline.equity.engine import equity_seats
+
+    omp = rows.omp
+    hero, vs, board = RANGE_SPOT
+    title = f"exact flop {hero} / {' / '.join(vs)} on {board}"
+    try:
+        spot = lambda: equity_seats(tables, hero, list(vs), board=board, exact=True)  # noqa: E731
+        split = lambda: equity_breakdown(tables, hero, list(vs), board=board, exact=True)  # noqa: E731
+        spot()
+        split()
+        sides: dict[str, Callable[[], Timing]] = {"ours": lambda: _once(spot),
+                                                  "split": lambda: _once(split)}
+        if omp.bin:
+            sides["omp"] = lambda: omp.equity(RANGE_SPOT_OMPEVAL, board.replace(" ", ""))
+        best = interleave(sides)
+        s = best["ours"].seconds
+        rows.row("flop_3ranges_exact", title, best["ours"], best.get("omp"), "time",
+                 extra=(f"{title} <= {RANGE_SPOT_TARGET_S} s", s <= RANGE_SPOT_TARGET_S, f"{s:.3f} s"))
+        b = best["split"].seconds
+        rows.row("flop_3ranges_breakdown", "  its --breakdown (every hero combo's row, and the total)",
+                 best["split"], best.get("omp"), "time", versus=False,
+                 extra=(f"{title} --breakdown <= {BREAKDOWN_TARGET_S} s", b <= BREAKDOWN_TARGET_S,
+                        f"{b:.3f} s"))
     except Exception as exc:  # noqa: BLE001
         rows.failed(title, exc)
 
