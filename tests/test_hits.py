@@ -51,7 +51,7 @@ def ref_made(hole: list[int], board: list[int]) -> str:
     if cat == STRAIGHT_FLUSH and better:
         return "straight flush"
     if cat == QUADS and mine[1] in (a, b):
-        return "quads"
+        return "four of a kind"
     names = {FULL_HOUSE: "full house", FLUSH: "flush", STRAIGHT: "straight"}
     if cat in names and better:
         return names[cat]
@@ -221,7 +221,7 @@ def test_cli_json_rows_load_as_a_table(artifacts) -> None:  # type: ignore[no-un
     lists = {r["category"]: r["combo_list"] for r in out["made"] + out["draws"]}
     assert lists["full house"] == ["As Ad", "As Ac", "Ad Ac", "Ks Kd", "Ks Kc", "Kd Kc"]
     assert lists["flush"] == ["Th 9h:0.5", "9h 8h:0.5", "8h 7h:0.5", "7h 6h:0.5"]
-    assert lists["flush draw, nut"] == ["Qs Qh", "Qh Qd", "Qh Qc"] and lists["quads"] == []
+    assert lists["flush draw, nut"] == ["Qs Qh", "Qh Qd", "Qh Qc"] and lists["four of a kind"] == []
 
 
 def test_cli_text_lists_each_category_combos(artifacts) -> None:  # type: ignore[no-untyped-def]

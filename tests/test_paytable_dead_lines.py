@@ -13,8 +13,7 @@ import pytest
 from cli_runner import run_main
 
 from pipeline.errors import ConfigError
-from pipeline.videopoker.paytables.paytable import (
-    ALL_RANKS,
+from pipeline.videopoker.paytables.hands import (
     FLUSH,
     FOUR_KIND,
     FULL_HOUSE,
@@ -24,10 +23,8 @@ from pipeline.videopoker.paytables.paytable import (
     STRAIGHT_FLUSH,
     THREE_KIND,
     TWO_PAIR,
-    Line,
-    covering_lines,
-    parse_paytable,
 )
+from pipeline.videopoker.paytables.paytable import ALL_RANKS, Line, covering_lines, parse_paytable
 from pipeline.videopoker.solver.classify import _line_of
 
 

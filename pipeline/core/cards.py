@@ -31,9 +31,6 @@ RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "
               "Jack", "Queen", "King", "Ace")
 RANK_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines",
                 "Tens", "Jacks", "Queens", "Kings", "Aces")
-#: Hand categories by number (the ``category`` uint8 of every table): 0 high card .. 8 straight flush.
-CATEGORY_NAMES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
-                  "full house", "four of a kind", "straight flush")
 from pipeline.core.constants import DECK_SIZE  # noqa: E402  (re-exported)
 
 MAX_K = 7

@@ -28,6 +28,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import BINOM, RANK_NAMES, RANK_PLURALS, RANKS
+from pipeline.core.category import Category
 from pipeline.core.combos import colex_chunk, next_combination
 from pipeline.core.constants import DECK_SIZE, N_SCORES  # noqa: E402  (N_SCORES re-exported)
 
@@ -51,16 +52,16 @@ def multiset_index(ranks: tuple[int, ...]) -> int:
 class HandValue:
     """The comparable value of a 5-card hand: category and the tie-breaking rank order."""
 
-    category: int
+    category: Category
     ranks: tuple[int, ...]  # the five ranks in significance order (e.g. J J A K 9)
 
     @property
     def key(self) -> int:
         """Integer that orders hands like poker does: category, then ranks in base 13."""
-        if self.category in (4, 8):
+        if self.category.ranked_by_top_card:
             # straights compare by their top card only (the wheel's top card is the Five)
             return self.category * 13 ** 5 + self.ranks[0]
-        k = self.category
+        k = int(self.category)
         for r in self.ranks:
             k = k * 13 + r
         return k
@@ -70,7 +71,7 @@ def hand_value(ranks: tuple[int, ...], flush: bool) -> HandValue:
     """Classify five ranks (with the flush flag) into a :class:`HandValue`.
 
     >>> hand_value((12, 11, 10, 9, 8), True).category
-    8
+    <Category.STRAIGHT_FLUSH: 8>
     >>> hand_value((12, 0, 1, 2, 3), False).ranks
     (3, 2, 1, 0, 12)
     """
@@ -87,22 +88,22 @@ def hand_value(ranks: tuple[int, ...], flush: bool) -> HandValue:
             straight_top = 3
             ordered = WHEEL
     if straight_top >= 0 and flush:
-        return HandValue(8, ordered)
+        return HandValue(Category.STRAIGHT_FLUSH, ordered)
     if pattern == (4, 1):
-        return HandValue(7, ordered)
+        return HandValue(Category.FOUR_OF_A_KIND, ordered)
     if pattern == (3, 2):
-        return HandValue(6, ordered)
+        return HandValue(Category.FULL_HOUSE, ordered)
     if flush:
-        return HandValue(5, ordered)
+        return HandValue(Category.FLUSH, ordered)
     if straight_top >= 0:
-        return HandValue(4, ordered)
+        return HandValue(Category.STRAIGHT, ordered)
     if pattern == (3, 1, 1):
-        return HandValue(3, ordered)
+        return HandValue(Category.THREE_OF_A_KIND, ordered)
     if pattern == (2, 2, 1):
-        return HandValue(2, ordered)
+        return HandValue(Category.TWO_PAIR, ordered)
     if pattern == (2, 1, 1, 1):
-        return HandValue(1, ordered)
-    return HandValue(0, ordered)
+        return HandValue(Category.PAIR, ordered)
+    return HandValue(Category.HIGH_CARD, ordered)
 
 
 def hand_name(v: HandValue) -> str:
@@ -110,21 +111,21 @@ def hand_name(v: HandValue) -> str:
     r = v.ranks
     c = v.category
     short = lambda rs: "-".join(RANKS[x] for x in rs)  # noqa: E731
-    if c == 8:
+    if c == Category.STRAIGHT_FLUSH:
         return f"{RANK_NAMES[r[0]]}-high straight flush"
-    if c == 7:
+    if c == Category.FOUR_OF_A_KIND:
         return f"Four {RANK_PLURALS[r[0]]}, {RANKS[r[4]]} kicker"
-    if c == 6:
+    if c == Category.FULL_HOUSE:
         return f"{RANK_PLURALS[r[0]]} full of {RANK_PLURALS[r[3]]}"
-    if c == 5:
+    if c == Category.FLUSH:
         return f"{RANK_NAMES[r[0]]}-high flush, {short(r[1:])}"
-    if c == 4:
+    if c == Category.STRAIGHT:
         return f"{RANK_NAMES[r[0]]}-high straight"
-    if c == 3:
+    if c == Category.THREE_OF_A_KIND:
         return f"Three {RANK_PLURALS[r[0]]}, {short(r[3:])} kickers"
-    if c == 2:
+    if c == Category.TWO_PAIR:
         return f"{RANK_PLURALS[r[0]]} and {RANK_PLURALS[r[2]]}, {RANKS[r[4]]} kicker"
-    if c == 1:
+    if c == Category.PAIR:
         return f"Pair of {RANK_PLURALS[r[0]]}, {short(r[2:])} kickers"
     return f"{RANK_NAMES[r[0]]}-high, {short(r[1:])}"
 
@@ -186,12 +187,12 @@ def build_rank_tables() -> RankTables:
                 if mask >> r & 1:
                     best = max(best, int(flush[mask & ~(1 << r)]))
             flush[mask] = best
-    nonflush6 = _best_of_submultisets(nonflush5, 6)
-    nonflush7 = _best_of_submultisets(nonflush6, 7)
+    nonflush6 = best_of_submultisets(nonflush5, 6)
+    nonflush7 = best_of_submultisets(nonflush6, 7)
     return RankTables(flush, nonflush5, nonflush6, nonflush7, cat, rk, tuple(names))
 
 
-def _best_of_submultisets(prev: np.ndarray, k: int) -> np.ndarray:
+def best_of_submultisets(prev: np.ndarray, k: int) -> np.ndarray:
     """For each k-multiset, the max of ``prev`` over its (k-1)-submultisets (impossible -> 0)."""
     ms = np.array(list(combinations_with_replacement(range(13), k)), dtype=np.int64)
     out = np.zeros(multiset_size(k), np.uint16)

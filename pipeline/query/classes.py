@@ -12,7 +12,7 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from pipeline.core.cards import CATEGORY_NAMES
+from pipeline.core.category import CATEGORY_NAMES
 from pipeline.core.constants import N_SCORES
 from pipeline.errors import InputError
 

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, Union, cast, overload
 import numpy as np
 import numpy.typing as npt
 
-from pipeline.core.cards import BINOM, CATEGORY_NAMES, COLEX_WEIGHTS, parse_cards
+from pipeline.core.cards import BINOM, COLEX_WEIGHTS, parse_cards
+from pipeline.core.category import CATEGORY_NAMES
 from pipeline.core.constants import CACTUS_KEV_BASE, DECK_SIZE, N_SCORES
 from pipeline.errors import ArtifactError, InputError
 from pipeline.query.artifacts import REBUILD, ArtifactFolder, describe_dataset

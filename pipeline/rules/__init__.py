@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.core.cards import CATEGORY_NAMES, RANKS, SUITS, card_text
+from pipeline.core.cards import RANKS, SUITS, card_text
+from pipeline.core.category import CATEGORY_NAMES
 from pipeline.core.files import read_toml_file
 from pipeline.errors import ConfigError, InputError
 from pipeline.registry import rule_set_names, rules_path

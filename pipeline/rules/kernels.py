@@ -14,9 +14,13 @@ from math import comb
 import numba as nb
 import numpy as np
 
+from pipeline.core.category import Category
 from pipeline.core.combos import colex_chunk, hands_range, next_combination
 
 RANK_BASE = 16 ** 5  # the five ordered rank values, base 16
+# category codes as plain ints: numba freezes module globals into the kernel as constants
+(_HIGH_CARD, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL_HOUSE, _QUADS,
+ _STRAIGHT_FLUSH) = (int(c) for c in Category)
 
 
 @nb.njit(cache=True)
@@ -61,24 +65,24 @@ def _key5(cards: np.ndarray, rank_value: np.ndarray, straights: bool, flushes: b
     c0 = counts[ordered[0]]
     c1 = counts[ordered[c0]] if c0 < 5 else 0
     if top2 >= 0 and flush:
-        cat = 8
+        cat = _STRAIGHT_FLUSH
     elif c0 == 4:
-        cat = 7
+        cat = _QUADS
     elif c0 == 3 and c1 == 2:
-        cat = 6
+        cat = _FULL_HOUSE
     elif flush:
-        cat = 5
+        cat = _FLUSH
     elif top2 >= 0:
-        cat = 4
+        cat = _STRAIGHT
     elif c0 == 3:
-        cat = 3
+        cat = _TRIPS
     elif c0 == 2 and c1 == 2:
-        cat = 2
+        cat = _TWO_PAIR
     elif c0 == 2:
-        cat = 1
+        cat = _PAIR
     else:
-        cat = 0
-    if cat == 8 or cat == 4:
+        cat = _HIGH_CARD
+    if cat == _STRAIGHT_FLUSH or cat == _STRAIGHT:
         v = np.int64(top2)
     else:
         v = np.int64(0)

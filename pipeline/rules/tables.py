@@ -8,6 +8,7 @@ from math import comb
 import numpy as np
 
 from pipeline.core.cards import BINOM, RANKS, SUITS
+from pipeline.core.category import Category
 from pipeline.core.evaluate import HandValue, hand_name
 from pipeline.errors import ConfigError
 from pipeline.rules import RuleSet
@@ -52,11 +53,11 @@ def build_five(rules: RuleSet) -> RuleTables:
 
 def class_name(rules: RuleSet, category: int, ranks: tuple[int, ...], suit: int) -> str:
     """Readable name of a class under a rule set (lowball no-pair hands read like ``7-5-4-3-2 low``)."""
-    if rules.low != "none" and category == 0:
+    if rules.low != "none" and category == Category.HIGH_CARD:
         if rules.low == "ace-to-five":
             ranks = tuple(sorted(ranks, key=lambda r: (r + 1) % 13, reverse=True))
         return "-".join(RANKS[r] for r in ranks) + " low"
-    name = hand_name(HandValue(category, ranks))
+    name = hand_name(HandValue(Category(category), ranks))
     if suit >= 0:
         name += f" ({'clubs diamonds hearts spades'.split()[SUITS.index(rules.suit_order[suit])]} top card)"
     return name

@@ -16,7 +16,8 @@ from pipeline.build.config import BuildConfig
 from pipeline.build.score_files import cards_text, write_score_file
 from pipeline.build.stages import Context, Stage
 from pipeline.build.store import write_parquet_atomic
-from pipeline.core.cards import CATEGORY_NAMES, RANKS, n_combinations
+from pipeline.core.cards import RANKS, n_combinations
+from pipeline.core.category import CATEGORY_NAMES
 from pipeline.core.combos import all_hands, hand_bitmaps
 from pipeline.core.constants import CACTUS_KEV_BASE, N_SCORES
 from pipeline.core.evaluate import build_rank_tables, score_table

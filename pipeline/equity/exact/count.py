@@ -24,7 +24,7 @@ import numpy as np
 from pipeline.core.bits import ctpop64
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
-from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, N_SUITS, SHARE_SCALE
+from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, FLUSH_CARDS, N_HOLE_PAIRS, N_RANKS, N_SUITS, SHARE_SCALE
 from pipeline.core.fasteval import RANK_KEY_MASK, SUIT_LANE, EvalTables, hand_key, hand_score, rank_score
 from pipeline.equity.exact.allhands import heads_up_cached
 from pipeline.equity.exact.disjoint import MAX_EXACT_RANDOM, tuple_poly, tuple_scratch
@@ -45,11 +45,6 @@ SERIAL_LOOKUPS = 50_000
 #: Per-player accumulator columns: win, tie, lose, equity numerator.
 WIN, TIE, LOSE, SHARE = range(4)
 
-
-#: Ranks in a deck; a card id is 4 * rank + suit.
-N_RANKS = DECK_SIZE // N_SUITS
-#: Cards of one suit that make a flush.
-FLUSH_CARDS = 5
 
 
 @nb.njit(cache=True)

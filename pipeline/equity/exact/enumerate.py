@@ -25,14 +25,10 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import BINOM
-from pipeline.core.constants import DECK_SIZE, MAX_PLAYERS, SHARE_SCALE
+from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, FLUSH_CARDS, MAX_PLAYERS, SHARE_SCALE
 from pipeline.core.fasteval import EvalTables, hand_score
 from pipeline.errors import InputError
 
-#: Board cards in hold'em.
-BOARD_CARDS = 5
-#: Cards of one suit that make a flush.
-FLUSH_CARDS = 5
 #: Accumulator columns per seat.
 WIN, TIE, SHARE = 0, 1, 2
 #: Stats slots: boards counted, evaluations done.

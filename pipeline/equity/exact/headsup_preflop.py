@@ -25,14 +25,9 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.bits import ctpop64
-from pipeline.core.constants import BOARD_CARDS
+from pipeline.core.constants import BOARD_CARDS, FLUSH_CARDS, N_RANKS, N_SUITS
 from pipeline.core.fasteval import RANK_KEY_MASK, SUIT_BITS, SUIT_SHIFT, hand_score, rank_score
 
-#: Ranks and suits of the deck.
-N_RANKS = 13
-N_SUITS = 4
-#: Cards of one suit that make a flush.
-FLUSH_CARDS = 5
 #: Result slots: first hand's wins, second hand's wins, ties, boards looked at.
 WIN_A, WIN_B, TIE, LOOKED = 0, 1, 2, 3
 

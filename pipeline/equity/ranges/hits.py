@@ -16,13 +16,18 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import format_cards
+from pipeline.core.category import Category
+from pipeline.core.constants import ACE, FLUSH_CARDS, N_RANKS
 from pipeline.core.fasteval import EvalTables, hand_score
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS
 from pipeline.equity.ranges.parse import Range
 from pipeline.errors import InputError
 
-#: Made hands, strongest first; a combo holds exactly one (index = code in the kernel).
-MADE = ("straight flush", "quads", "full house", "flush", "straight", "set", "trips", "two pair",
+#: Made hands, strongest first; a combo holds exactly one (index = code in the kernel). A row
+#: that is a whole hand category prints the category's name; the others name what the hole
+#: cards make of the board (``docs/hits.md``).
+MADE = (Category.STRAIGHT_FLUSH.label, Category.FOUR_OF_A_KIND.label, Category.FULL_HOUSE.label,
+        Category.FLUSH.label, Category.STRAIGHT.label, "set", "trips", Category.TWO_PAIR.label,
         "overpair", "top pair, top kicker", "top pair, good kicker", "top pair, weak kicker",
         "pocket pair below top pair", "middle pair", "weak pair", "ace high", "nothing")
 (SF, QUADS, FULL_HOUSE, FLUSH, STRAIGHT, SET, TRIPS, TWO_PAIR, OVERPAIR, TP_TOP, TP_GOOD, TP_WEAK,
@@ -43,13 +48,10 @@ SF_MIN = 7453
 GOOD_KICKER_MAX_ABOVE = 2
 #: Board sizes: flop, turn, river.
 FLOP, TURN, RIVER = 3, 4, 5
-N_RANKS = 13
-ACE = 12
 #: Five ranks in a row make a straight; a window starting at bit w of the 14-bit rank mask
 #: (bit 0 = ace low, bit r + 1 = rank r) covers w .. w + 4.
 STRAIGHT_LEN = 5
 N_WINDOWS = 10
-FLUSH_LEN = 5
 
 
 @nb.njit(cache=True, inline="always")
@@ -155,7 +157,7 @@ def classify(holes: np.ndarray, board: np.ndarray, card_keys: np.ndarray, offset
         for suit in range(4):
             held = ((x & 3) == suit) + ((y & 3) == suit)
             total = bsuit[suit] + held
-            if held and total == FLUSH_LEN - 1:
+            if held and total == FLUSH_CARDS - 1:
                 # nut: the hero holds the best card of the suit that is not on the board
                 top = -1
                 for r in range(ACE, -1, -1):
@@ -163,7 +165,7 @@ def classify(holes: np.ndarray, board: np.ndarray, card_keys: np.ndarray, offset
                         top = 4 * r + suit
                         break
                 f |= 1 << (FD_NUT if (x == top or y == top) else FD_OTHER)
-            elif held and total == FLUSH_LEN - 2 and nb_cards == FLOP:
+            elif held and total == FLUSH_CARDS - 2 and nb_cards == FLOP:
                 f |= 1 << BACKDOOR_FD
         all14 = _rank_bits(branks | (1 << a) | (1 << b))
         if not _has_straight(all14, 0):

@@ -35,13 +35,12 @@ from numpy.typing import ArrayLike
 from pipeline.core.bits import ctpop64, cttz64
 from pipeline.core.cards import card_text, format_cards, parse_cards
 from pipeline.core.combos import sort_small, unrank_into
-from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_SUITS
+from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_RANKS, N_SUITS
 from pipeline.core.parallel import block, block_count
 from pipeline.errors import InputError, clip
 from pipeline.query.abstraction.shapes import (
     COUNTS_BY_BOARD,
     HOLE_SIZE,
-    N_RANKS,
     N_SHAPES,
     RANK_BITS,
     RANK_MASK,

@@ -19,11 +19,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pipeline.core.cards import BINOM, RANKS, colex_index
-from pipeline.core.constants import BOARD_CARDS, N_SUITS
+from pipeline.core.cards import BINOM, colex_index
+from pipeline.core.constants import BOARD_CARDS, N_RANKS, N_SUITS
 
-#: Ranks per suit.
-N_RANKS = len(RANKS)
 #: Hole cards of a hold'em hand (one group of the imperfect-recall indexer).
 HOLE_SIZE = 2
 #: Street name -> board size; the only situations :func:`class_count` and the API accept.
@@ -147,7 +145,7 @@ TABLES, _TOTALS = _build()
 #: Classes per board size 0..5 (the closed form: sum over configurations of their counts).
 COUNTS_BY_BOARD: dict[int, int] = dict(_TOTALS)
 
-__all__ = ["N_RANKS", "HOLE_SIZE", "STREETS", "SHAPE_RADIX", "N_SHAPES", "RANK_BITS",
+__all__ = ["HOLE_SIZE", "STREETS", "SHAPE_RADIX", "N_SHAPES", "RANK_BITS",
            "RANK_MASK", "SUIT_INDEX_BITS", "SUIT_INDEX_MASK", "NO_CONFIG", "IndexerTables", "TABLES",
            "COUNTS_BY_BOARD", "shape_of", "shape_size", "multichoose", "shape_groups", "configurations",
            "config_count", "config_key"]

@@ -31,7 +31,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import RANKS
-from pipeline.videopoker.paytables.paytable import (
+from pipeline.videopoker.paytables.hands import (
     FIVE_KIND,
     FLUSH,
     FOUR_DEUCES,
@@ -43,9 +43,8 @@ from pipeline.videopoker.paytables.paytable import (
     STRAIGHT_FLUSH,
     THREE_KIND,
     WILD_ROYAL,
-    Paytable,
-    rank_set_text,
 )
+from pipeline.videopoker.paytables.paytable import Paytable, rank_set_text
 from pipeline.videopoker.paytables.wild import WILD_CODE, is_wild
 
 # families (bits 0-3 of a code)

@@ -70,15 +70,19 @@ from pipeline.core.cards import RANKS
 from pipeline.core.files import parse_toml, read_text_file
 from pipeline.errors import ConfigError, clip
 from pipeline.registry import paytable_path, slugify
+from pipeline.videopoker.paytables.hands import (
+    FIVE_KIND,
+    FOUR_DEUCES,
+    FOUR_KIND,
+    HAND_CODE,
+    HAND_NAMES,
+    PAIR,
+    ROYAL,
+    STRAIGHT_FLUSH,
+    THREE_KIND,
+    WILD_ROYAL,
+)
 from pipeline.videopoker.paytables.wild import WILD_MODES
-
-#: Hand names a line may use, in the usual order of a machine's table (codes are indexes).
-HAND_NAMES = ("royal flush", "wild royal flush", "five of a kind", "four deuces",
-              "straight flush", "four of a kind", "full house", "flush", "straight",
-              "three of a kind", "two pair", "pair")
-HAND_CODE = {name: i for i, name in enumerate(HAND_NAMES)}
-(ROYAL, WILD_ROYAL, FIVE_KIND, FOUR_DEUCES, STRAIGHT_FLUSH, FOUR_KIND, FULL_HOUSE, FLUSH,
- STRAIGHT, THREE_KIND, TWO_PAIR, PAIR) = range(len(HAND_NAMES))
 
 ALL_RANKS = (1 << 13) - 1
 NOTHING = "nothing"

@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.evaluate import MBINOM
-from pipeline.videopoker.paytables.paytable import (
+from pipeline.videopoker.paytables.hands import (
     FIVE_KIND,
     FLUSH,
     FOUR_DEUCES,
@@ -31,8 +31,8 @@ from pipeline.videopoker.paytables.paytable import (
     THREE_KIND,
     TWO_PAIR,
     WILD_ROYAL,
-    Paytable,
 )
+from pipeline.videopoker.paytables.paytable import Paytable
 from pipeline.videopoker.paytables.wild import WILD_CODE, is_wild
 
 # multiset-index table sizes C(12+n, n) for n = 0..5 natural cards

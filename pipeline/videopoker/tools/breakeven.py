@@ -36,7 +36,8 @@ import numpy as np
 
 from pipeline.errors import ConfigError, InputError, clip
 from pipeline.videopoker.paytables.deal_text import vp_cards_text
-from pipeline.videopoker.paytables.paytable import HAND_NAMES, MAX_PAY, MAX_PAY_DENOMINATOR, Paytable
+from pipeline.videopoker.paytables.hands import HAND_NAMES
+from pipeline.videopoker.paytables.paytable import MAX_PAY, MAX_PAY_DENOMINATOR, Paytable
 from pipeline.videopoker.solver.analysis import Analysis, analyze, check_pays, compute_counts
 from pipeline.videopoker.solver.deals import DealClasses
 
