@@ -340,3 +340,27 @@ def test_preflop_and_early_streets_sampled_near_exact(tables: Any, game: str, he
     assert ex.method == "exact" and ex.deals > 100_000
     for a, b in zip(ex.players, mc.players):
         assert abs(a["equity"] - b["equity"]) <= 3 * b["stderr"], (a, b)
+
+
+def test_razz_scores_are_the_ace_to_five_rule_sets(tables: Any) -> None:
+    """Razz hands score by the ace-to-five rule set's built table: 5, 6 and 7 random cards
+    order (and tie) exactly as pokerkit's low hands do, and a 5-card hand scores what the rule
+    set's table gives that very hand."""
+    import numpy as np
+
+    from pipeline.core.cards import colex_index
+    from pipeline.equity.games.equity import _razz
+    from pipeline.equity.games.evaluate import razz_score
+
+    razz = _razz(str(tables.path))
+    five = tables.__class__(tables.path, rules="ace-to-five").table(5)
+    rng = random.Random(11)
+    for n in (5, 6, 7):
+        hands = [rng.sample(range(52), n) for _ in range(400)]
+        ours = [razz_score(np.array([h], np.int64), 0, n, razz) for h in hands]
+        theirs = [pokerkit.RegularLowHand.from_game(_text(h)) for h in hands]
+        for i in range(len(hands) - 1):
+            assert (ours[i] > ours[i + 1]) == (theirs[i] > theirs[i + 1]), (hands[i], hands[i + 1])
+            assert (ours[i] == ours[i + 1]) == (theirs[i] == theirs[i + 1])
+        if n == 5:
+            assert ours == [int(five[colex_index(h)]) for h in hands]

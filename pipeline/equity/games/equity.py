@@ -33,9 +33,11 @@ from pipeline.core.constants import MAX_PLAYERS, SHARE_SCALE
 from pipeline.equity.games.evaluate import (
     OMAHA,
     OMAHA_HILO,
+    RAZZ,
     OmahaTables,
     ShortDeckTables,
     omaha_tables,
+    razz_tables,
     short_deck_tables,
 )
 from pipeline.equity.games.kernels import (
@@ -211,6 +213,20 @@ def _short_deck(path: str) -> ShortDeckTables:
     return short_deck_tables(np.asarray(Tables(path, rules="short-deck").table(5)))
 
 
+#: The razz table's stand-in for the other games (read-only, as the real one).
+_NO_RAZZ = np.zeros(1, np.uint16)
+_NO_RAZZ.flags.writeable = False
+
+
+@functools.lru_cache(maxsize=4)
+def _razz(path: str) -> np.ndarray:
+    """Razz's rank-multiset scores from the ace-to-five rule set's table, once per artifacts
+    folder (about 0.1 s)."""
+    from pipeline.query.tables import Tables
+
+    return razz_tables(np.asarray(Tables(path, rules="ace-to-five").table(5)))
+
+
 @functools.lru_cache(maxsize=4)
 def _omaha(path: str) -> OmahaTables:
     """Omaha's pair-by-triple score table, built once per artifacts folder (about 10 ms)."""
@@ -222,13 +238,15 @@ def _omaha(path: str) -> OmahaTables:
 
 def _tables(tables: Any, game: Game) -> tuple[np.ndarray, ...]:
     """The evaluator arrays the kernels take: short-deck ones only for short deck, Omaha's only
-    for Omaha (the other games get stand-ins of the same types, so the same compiled kernel)."""
+    for Omaha, razz's only for razz (the other games get stand-ins of the same types, so the
+    same compiled kernel)."""
     ev = tables.eval_tables()
     sd = _short_deck(str(tables.path)) if game.lowest_rank else ShortDeckTables(
         np.zeros(52, np.int64), np.zeros(1, np.uint16), np.zeros(1, np.uint16))
     om = _omaha(str(tables.path)) if game.code in (OMAHA, OMAHA_HILO) else OmahaTables(
         np.zeros(1, np.int64), np.zeros(1, np.uint16))
-    return (ev.card_keys, ev.offsets, ev.ranks, ev.flush, *om, *sd)
+    razz = _razz(str(tables.path)) if game.code == RAZZ else _NO_RAZZ
+    return (ev.card_keys, ev.offsets, ev.ranks, ev.flush, *om, *sd, razz)
 
 
 def game_equity(tables: Any, game: Game, hero: str, vs: Sequence[str] = (),

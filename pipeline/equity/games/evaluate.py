@@ -19,13 +19,16 @@ qualify).
 * Short deck: a seven-card score by rank multiset (an additive base-5 key over the 9 ranks)
   and by the flush suit's 9-bit rank mask, both built once from the short-deck rule set's
   5-card table (:func:`short_deck_tables`), so its ranking is the tables' own.
-* Razz (ace-to-five low, pairs count, straights and flushes do not): from the seven cards'
-  rank counts directly (:func:`razz_score`).
+* Razz (ace-to-five low, pairs count, straights and flushes do not): the ace-to-five rule
+  set's 5-card table (``artifacts/rules/ace-to-five/``) turned into a score per rank multiset
+  of 5 to 7 cards (:func:`razz_tables`, 150 kB), looked up by multiset index
+  (:func:`razz_score`): the ranking is the rule set's own, written nowhere else.
 """
 
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
+from math import comb
 from typing import NamedTuple
 
 import numba as nb
@@ -33,28 +36,32 @@ import numpy as np
 
 from pipeline.core.bits import ctpop64
 from pipeline.core.cards import BINOM
-from pipeline.core.constants import DECK_SIZE
+from pipeline.core.constants import DECK_SIZE, N_RANKS
+from pipeline.core.evaluate import MBINOM, best_of_submultisets, multiset_size
 from pipeline.core.fasteval import HASH_SHIFT, hand_score
-from pipeline.equity.games.spec import OMAHA, OMAHA_HILO, RAZZ, SHORT_DECK, STUD, STUD_HILO
+from pipeline.equity.games.spec import (
+    OMAHA,
+    OMAHA_HILO,
+    RAZZ,
+    SHORT_DECK,
+    SHORT_DECK_LOWEST,
+    STUD,
+    STUD_CARDS,
+    STUD_HILO,
+)
 
-#: Ranks in a suit; ace-to-five rank value of rank r is (r + 1) % 13 (ace lowest).
-N_RANKS = 13
 #: Eight-or-better: ace-to-five values 0..7 (A..8) qualify.
 LOW_QUALIFY = 8
 #: Low score of a 5-bit rank mask: LOW_BASE - mask (> 0 for every qualifying low).
 LOW_BASE = 256
 #: Ten 3-card subsets of a 5-card board.
 N_TRIPLES = 10
-#: Cards of a short-deck hand's ranks: 6..A are ranks 4..12.
-SHORT_LOWEST_RANK = 4
-SHORT_RANKS = N_RANKS - SHORT_LOWEST_RANK
+#: Ranks of a short deck: 6..A are ranks SHORT_DECK_LOWEST..12.
+SHORT_RANKS = N_RANKS - SHORT_DECK_LOWEST
 #: Base of the short-deck rank-multiset key (at most 4 cards of a rank).
 SHORT_BASE = 5
-#: Razz categories (no pair < pair < two pair < trips < full house < quads) and the value
-#: base: category, then up to five ace-to-five rank values by significance, 16 apart.
-RAZZ_DIGITS = 5
-RAZZ_BASE = 16
-RAZZ_TOP = 6 * RAZZ_BASE ** RAZZ_DIGITS
+#: Cards of a razz low (the best five of the seven a stud hand ends with).
+RAZZ_CARDS = 5
 TRIPLES = np.array(list(combinations(range(5), 3)), np.int64)
 
 
@@ -102,8 +109,8 @@ def short_deck_tables(five: np.ndarray) -> ShortDeckTables:
         if len(ranks) >= 5:
             flush[mask] = max(five[local_colex([4 * r for r in sub])] for sub in combinations(ranks, 5))
     card_key = np.zeros(DECK_SIZE, np.int64)
-    for c in range(4 * SHORT_LOWEST_RANK, DECK_SIZE):
-        card_key[c] = pw[(c >> 2) - SHORT_LOWEST_RANK]
+    for c in range(4 * SHORT_DECK_LOWEST, DECK_SIZE):
+        card_key[c] = pw[(c >> 2) - SHORT_DECK_LOWEST]
     return ShortDeckTables(card_key, nonflush, flush)
 
 
@@ -131,74 +138,60 @@ def low8_mask(cards: np.ndarray, p: int, n: int) -> int:
     return m
 
 
-#: Rank counts of a razz hand, packed: 3 bits per ace-to-five rank value.
+def razz_tables(five: np.ndarray) -> np.ndarray:
+    """The razz scorer's table (:func:`razz_score`) from the ace-to-five rule set's 5-card
+    scores (``five``, by colex index; higher is the better low). Ace-to-five lows ignore suits,
+    so a hand's score is its rank multiset's: a 5-card multiset takes the score of one hand
+    with those ranks, 6 and 7 cards the best of their 5-card submultisets; the three sizes
+    follow each other by multiset index from :data:`RAZZ_START`. Read-only, like the mapped
+    tables the kernels take beside it."""
+    ms = np.array(list(combinations_with_replacement(range(N_RANKS), RAZZ_CARDS)), np.int64)
+    ms = ms[ms[:, 0] != ms[:, -1]]  # five of one rank cannot be dealt
+    # one card per rank occurrence: the i-th card of a rank takes suit i (so all distinct)
+    occurrence = np.zeros_like(ms)
+    for i in range(1, RAZZ_CARDS):
+        occurrence[:, i] = np.where(ms[:, i] == ms[:, i - 1], occurrence[:, i - 1] + 1, 0)
+    cards = 4 * ms + occurrence  # ascending, as colex wants
+    colex = sum(BINOM[cards[:, i], i + 1] for i in range(RAZZ_CARDS))
+    by_size = [np.zeros(multiset_size(RAZZ_CARDS), np.uint16)]
+    by_size[0][sum(MBINOM[ms[:, i] + i, i + 1] for i in range(RAZZ_CARDS))] = np.asarray(five)[colex]
+    for k in range(RAZZ_CARDS + 1, STUD_CARDS + 1):
+        by_size.append(best_of_submultisets(by_size[-1], k))
+    out = np.concatenate(by_size)
+    out.flags.writeable = False
+    return out
+
+
+#: Where the razz table's scores of k-card rank multisets start (k = 0..7; sizes 5, 6, 7 only).
+RAZZ_START = np.array([0] * (RAZZ_CARDS + 1) + [sum(multiset_size(j) for j in range(RAZZ_CARDS, k))
+                                               for k in range(RAZZ_CARDS + 1, STUD_CARDS + 1)], np.int64)
+#: Rank counts of a razz hand, packed: 3 bits per rank (at most 4 cards of a rank).
 COUNT_BITS = 3
 COUNT_MASK = (1 << COUNT_BITS) - 1
+#: ``RUN_TERM[r, i, c]``: what ``c`` cards of rank ``r`` add to a multiset index when ``i``
+#: lower cards come before them (the terms ``C(r + j, j + 1)``, ``j = i .. i + c - 1``), so the
+#: index is one lookup per rank.
+RUN_TERM = np.array([[[sum(comb(r + j, j + 1) for j in range(i, min(i + c, STUD_CARDS)))
+                       for c in range(5)] for i in range(STUD_CARDS + 1)] for r in range(N_RANKS)],
+                    np.int64)
 
 
 @nb.njit(cache=True)
-def _rank_digits(cnt: int, skip: int, k: int) -> int:
-    """The ranks present in packed counts ``cnt`` but ``skip``, lowest first, as base-RAZZ_BASE
-    digits ``k``, ``k + 1``, ... (those below RAZZ_DIGITS): the highest most significant."""
-    value = np.int64(0)
-    for v in range(N_RANKS):
-        if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and v != skip and k < RAZZ_DIGITS:
-            value += v * RAZZ_BASE ** k
-            k += 1
-    return value
-
-
-@nb.njit(cache=True)
-def razz_score(cards: np.ndarray, p: int, n: int) -> int:
-    """Best ace-to-five low of ``cards[p, :n]`` (n = 5..7; pairs count against, straights and
-    flushes do not), higher is better: RAZZ_TOP minus (category, ranks by significance in base
-    RAZZ_BASE). Rank counts are packed in one integer (no allocation per hand)."""
+def razz_score(cards: np.ndarray, p: int, n: int, razz: np.ndarray) -> int:
+    """Best ace-to-five low of ``cards[p, :n]`` (n = 5..7), higher is better: the score of the
+    cards' rank multiset in the razz table (:func:`razz_tables`; suits play no part). The rank
+    counts are packed in one integer and walked upwards, which sorts the ranks for the
+    multiset index without an array."""
     cnt = np.int64(0)
     for i in range(n):
-        cnt += np.int64(1) << (COUNT_BITS * low_value(cards[p, i]))
-    distinct = 0
-    lowest_pair = -1
-    second_pair = -1
-    lowest_trips = -1
-    for v in range(N_RANKS):
-        c = (cnt >> (COUNT_BITS * v)) & COUNT_MASK
-        if c > 0:
-            distinct += 1
-        if c >= 2:
-            if lowest_pair < 0:
-                lowest_pair = v
-            elif second_pair < 0:
-                second_pair = v
-        if c >= 3 and lowest_trips < 0:
-            lowest_trips = v
-    top = RAZZ_BASE ** (RAZZ_DIGITS - 1)
-    if distinct >= 5:
-        # no pair: the five lowest ranks, the highest most significant
-        value = _rank_digits(cnt, -1, 0)
-    elif distinct == 4:
-        # one pair (the lowest paired rank), the other three ranks as kickers
-        value = 1 * RAZZ_BASE ** RAZZ_DIGITS + lowest_pair * top + _rank_digits(cnt, lowest_pair, 1)
-    elif distinct == 3 and second_pair >= 0:
-        # two pair (the two lowest paired ranks) and the third rank
-        kick = -1
-        for v in range(N_RANKS):
-            if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and v != lowest_pair and v != second_pair:
-                kick = v
-        value = 2 * RAZZ_BASE ** RAZZ_DIGITS + second_pair * top + lowest_pair * top // RAZZ_BASE \
-            + kick * top // RAZZ_BASE ** 2
-    elif distinct == 3:
-        # trips and two kickers (fewer than seven cards)
-        value = 3 * RAZZ_BASE ** RAZZ_DIGITS + lowest_trips * top + _rank_digits(cnt, lowest_trips, 2)
-    else:
-        # two ranks: a full house (trips of the lower rank that has three) or quads
-        other = -1
-        for v in range(N_RANKS):
-            if (cnt >> (COUNT_BITS * v)) & COUNT_MASK and v != lowest_trips:
-                other = v
-        full = ((cnt >> (COUNT_BITS * other)) & COUNT_MASK) >= 2
-        value = (4 if full else 5) * RAZZ_BASE ** RAZZ_DIGITS + lowest_trips * top \
-            + other * top // RAZZ_BASE
-    return RAZZ_TOP - value
+        cnt += np.int64(1) << (COUNT_BITS * (cards[p, i] >> 2))
+    idx = RAZZ_START[n]
+    below = 0
+    for r in range(N_RANKS):
+        c = (cnt >> (COUNT_BITS * r)) & COUNT_MASK
+        idx += RUN_TERM[r, below, c]
+        below += c
+    return np.int64(razz[idx])
 
 
 @nb.njit(cache=True)
@@ -229,7 +222,7 @@ def short_deck_score(cards: np.ndarray, n: int, sd_key: np.ndarray, sd_nonflush:
         s = c & 3
         key += sd_key[c]
         counts += np.int64(1) << (4 * s)
-        bit = np.int64(1) << ((c >> 2) - SHORT_LOWEST_RANK)
+        bit = np.int64(1) << ((c >> 2) - SHORT_DECK_LOWEST)
         m0 |= bit if s == 0 else 0
         m1 |= bit if s == 1 else 0
         m2 |= bit if s == 2 else 0

@@ -66,8 +66,8 @@ BOARD = 5
 def score_deal(game: int, board: np.ndarray, cards: np.ndarray, ncards: np.ndarray,
                hi: np.ndarray, lo: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray,
                ranks: np.ndarray, flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
-               sd_nonflush: np.ndarray, sd_flush: np.ndarray, tm: np.ndarray, tl: np.ndarray,
-               seven: np.ndarray) -> None:
+               sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray, tm: np.ndarray,
+               tl: np.ndarray, seven: np.ndarray) -> None:
     """hi[p], lo[p] of every seat: ``cards[p, :ncards[p]]`` with the 5-card ``board`` (flop
     games) or alone (stud games). ``tm``, ``tl`` (int64[10]) and ``seven`` (int64[7]) are
     scratch, passed whole: a slice per deal would cost reference counting."""
@@ -105,7 +105,7 @@ def score_deal(game: int, board: np.ndarray, cards: np.ndarray, ncards: np.ndarr
     else:
         for p in range(P):
             if game == RAZZ:
-                hi[p] = razz_score(cards, p, ncards[p])
+                hi[p] = razz_score(cards, p, ncards[p], razz)
                 lo[p] = 0
             else:
                 hi[p] = seven_high(cards, p, ncards[p], card_keys, offsets, ranks, flush)
@@ -252,7 +252,7 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
                       card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
                       flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray,
                       sd_key: np.ndarray, sd_nonflush: np.ndarray, sd_flush: np.ndarray,
-                      out: np.ndarray) -> float:
+                      razz: np.ndarray, out: np.ndarray) -> float:
     """Slice ``part`` of ``parts`` of assignment ``a``'s deals counted into out[P, N_COLS]
     (zeroed first); returns the assignment's weight, or -1 when two of its rows share a card."""
     P = off.shape[0] - 1
@@ -299,7 +299,7 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
                 mm = _take(rem, mm, k, rest % c, binom, cards, p, hlen[rows[p]])
                 rest //= c
         score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
-                   om_ids, om_best, sd_key, sd_nonflush, sd_flush, tm, tl, seven)
+                   om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, tm, tl, seven)
         if use_hist:
             hist[outcome(hi, lo)] += 1
         else:
@@ -315,7 +315,8 @@ def exact_kernel(game: int, board0: np.ndarray, bneed: int, deck: np.ndarray, ha
                  fill: np.ndarray, n_assign: int, n_tasks: int, binom: np.ndarray,
                  card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
                  flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
-                 sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                 sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Every deal of every assignment: (int64[P, N_COLS] counts, float64[P, N_COLS] the same
     weighted by the product of the rows' weights). Deals of an assignment that shares a card
     are not counted. ``n_tasks`` parallel tasks: with fewer assignments than tasks each
@@ -339,7 +340,7 @@ def exact_kernel(game: int, board0: np.ndarray, bneed: int, deck: np.ndarray, ha
         for a in range(a0, a1):
             w = _assignment_deals(a, part, splits, game, board0, bneed, deck, hands, hlen, hmask,
                                   hw, off, fill, binom, card_keys, offsets, ranks, flush, om_ids,
-                                  om_best, sd_key, sd_nonflush, sd_flush, one)
+                                  om_best, sd_key, sd_nonflush, sd_flush, razz, one)
             if w < 0:
                 continue
             for p in range(P):
@@ -355,7 +356,7 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
               thr: np.ndarray, off: np.ndarray, fill: np.ndarray, max_tries: int,
               card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
               om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray, sd_nonflush: np.ndarray,
-              sd_flush: np.ndarray, acc: np.ndarray) -> int:
+              sd_flush: np.ndarray, razz: np.ndarray, acc: np.ndarray) -> int:
     """``deals`` deals on stream ``stream`` into acc[P, N_COLS]; returns the assignment draws
     (-1 when one deal needed more than ``max_tries``)."""
     P = off.shape[0] - 1
@@ -427,7 +428,7 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
                 cards[p, h0 + i] = dk[k]
                 k += 1
         score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
-                   om_ids, om_best, sd_key, sd_nonflush, sd_flush, tm, tl, seven)
+                   om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, tm, tl, seven)
         if use_hist:
             hist[outcome(hi, lo)] += 1
         else:
@@ -443,7 +444,8 @@ def mc_chunks(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.
               hmask: np.ndarray, thr: np.ndarray, off: np.ndarray, fill: np.ndarray,
               max_tries: int, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
               flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
-              sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+              sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
     """Chunks ``stream0 ..`` (sizes[i] deals each) in parallel: (int64[P, N_COLS], tries[chunks])."""
     P = off.shape[0] - 1
     nch = sizes.shape[0]
@@ -452,7 +454,7 @@ def mc_chunks(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.
     for ch in nb.prange(nch):
         tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
                               hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
-                              flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, acc[ch])
+                              flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, acc[ch])
     return acc.sum(axis=0), tries
 
 
@@ -462,7 +464,8 @@ def mc_chunks_literal(sizes: np.ndarray, seed: int, stream0: int, game: int, boa
               hmask: np.ndarray, thr: np.ndarray, off: np.ndarray, fill: np.ndarray,
               max_tries: int, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
               flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
-              sd_nonflush: np.ndarray, sd_flush: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+              sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`mc_chunks` compiled for one game code (a compile-time constant): the game
     branches fold away and the hand scorer inlines; used for Omaha and Omaha hi-lo, whose speed matters most
     (about a third faster than the shared kernel)."""
@@ -474,7 +477,7 @@ def mc_chunks_literal(sizes: np.ndarray, seed: int, stream0: int, game: int, boa
     for ch in nb.prange(nch):
         tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
                               hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
-                              flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, acc[ch])
+                              flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, acc[ch])
     return acc.sum(axis=0), tries
 
 
