@@ -26,13 +26,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.core.cards import CATEGORY_NAMES, RANKS, n_combinations
+from pipeline.core.cards import RANKS, n_combinations
+from pipeline.core.category import CATEGORY_NAMES, Category
+from pipeline.core.constants import ACE
 
-#: three-card categories, weakest first (index = category code)
-THREE_CATEGORIES = ("high card", "pair", "flush", "straight", "three of a kind", "straight flush")
+#: three-card categories, weakest first (index = category code): three-card poker's order of
+#: the project's categories (a straight beats a flush, trips a straight)
+THREE_CATEGORIES = tuple(c.label for c in (Category.HIGH_CARD, Category.PAIR, Category.FLUSH,
+                                           Category.STRAIGHT, Category.THREE_OF_A_KIND,
+                                           Category.STRAIGHT_FLUSH))
 #: five-card categories, weakest first (the project's category codes)
 FIVE_CATEGORIES = CATEGORY_NAMES
-ACE, KING, QUEEN = 12, 11, 10
+KING, QUEEN = ACE - 1, ACE - 2
 #: hand names a pay line may use beyond the categories, with the category they refine
 SPECIAL = {"royal flush": "straight flush", "mini royal": "straight flush", "ace king": "high card"}
 #: hands whose ``ranks`` filter applies (to the rank of the group)

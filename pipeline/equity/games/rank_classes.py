@@ -19,9 +19,8 @@ from math import comb
 
 import numpy as np
 
-#: Ranks and suits of the deck; a card id is 4 * rank + suit.
-N_RANKS = 13
-N_SUITS = 4
+from pipeline.core.constants import N_RANKS, N_SUITS
+
 #: ``x << np.arange(...)`` over card ids: the id of the lowest card of each rank.
 RANK_STEP = 4
 #: C(4, k) for k = 0..4 (hands of one rank's cards per multiplicity), and 0 past four.
