@@ -4,8 +4,8 @@ A family module (``pipeline/casino/families/<module>.py``, listed in
 :data:`pipeline.casino.families.FAMILIES`) exposes exactly the names of :class:`Family`:
 
 * ``FAMILY``: the name game files use; ``BASE_BET``: what one unit is (``"ante"``);
-  ``POINT_OPTIONS``: each decision point's name and its options (``{"play or fold":
-  ("fold", "play")}``; empty for a side bet);
+* ``point_options(game) -> dict``: each decision point's name and its options in tie-break
+  order (``{"play or fold": ("fold", "play")}``; empty for a side bet);
 * ``check_rules(raw) -> dict``: the game file's ``[rules]`` table checked, defaults filled in
   (``ValueError`` naming the bad key or value);
 * ``table_specs(rules) -> dict[str, TableSpec]``: the pay tables it reads, by name;
@@ -56,7 +56,8 @@ class Family(Protocol):
 
     FAMILY: str
     BASE_BET: str
-    POINT_OPTIONS: dict[str, tuple[str, ...]]
+
+    def point_options(self, game: Game) -> dict[str, tuple[str, ...]]: ...
 
     def check_rules(self, raw: Mapping[str, Any]) -> dict[str, Any]: ...
 

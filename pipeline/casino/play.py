@@ -47,25 +47,38 @@ def strategy_costs(game: Game, best: CasinoAnalysis) -> list[dict[str, Any]]:
     return out
 
 
-def parse_hand(text: str) -> list[list[int]]:
+def parse_hand(text: str) -> tuple[list[list[int]], dict[str, int]]:
     """Card groups written ``"As Kd 9c | Qh"`` (``|`` separates the player's cards from the
-    dealer's up card or the community cards), every card distinct."""
+    dealer's up card or the community cards), every card distinct, then optionally ``;`` and
+    ``key=N`` facts of the state (``"As Kd | 9c; wagered=4"``)."""
     if not isinstance(text, str) or not text.strip():
         raise InputError("no cards given (write e.g. \"Qs 6d 4c\")")
+    text, _, facts = text.partition(";")
+    context = {}
+    for fact in facts.replace(",", " ").split():
+        key, eq, value = fact.partition("=")
+        if not eq or not value.strip().isdigit() or len(value) > 6:
+            raise InputError(f"hand {clip(text)}: state fact {clip(fact)} must be key=N, e.g. wagered=4")
+        context[key.strip().lower()] = int(value)
     groups = [parse_cards(g) for g in text.split("|")]
     flat = [c for g in groups for c in g]
     if len(set(flat)) != len(flat):
         dup = next(c for c in flat if flat.count(c) > 1)
         raise InputError(f"hand {clip(text)}: duplicate card {format_cards([dup])}")
-    return groups
+    return groups, context
 
 
 def grade(game: Game, hand: str, decision: str, artifacts: Path | None = None) -> dict[str, Any]:
     """The exact EV of every option at this hand's decision point and what ``decision`` costs
     against the best one (per unit base bet)."""
     fam = family_module(game.family)
-    cards = parse_hand(hand)
+    cards, given = parse_hand(hand)
     point, context = fam.decision_state(game, cards)
+    unknown = sorted(set(given) - set(context))
+    if unknown:
+        raise InputError(f"{point} of {game.name} has no state fact {unknown[0]!r}"
+                         + (f" (facts: {', '.join(context)})" if context else ""))
+    context = {**context, **given}
     evs = fam.grade_state(game, point, cards, context, artifacts)
     options = _options(game, point)
     key = " ".join(decision.lower().split())
@@ -83,7 +96,7 @@ def grade(game: Game, hand: str, decision: str, artifacts: Path | None = None) -
 
 def _options(game: Game, point: str) -> list[str]:
     fam = family_module(game.family)
-    return list(fam.POINT_OPTIONS[point])
+    return list(fam.point_options(game)[point])
 
 
 def _with_pay(game: Game, where: tuple[str, int] | None, value: Fraction) -> Game:

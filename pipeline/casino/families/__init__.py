@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from pipeline.casino.families import three_card
+from pipeline.casino.families import caribbean_stud, hand_bonus, let_it_ride, mississippi_stud, three_card
 
 #: family name -> module
-FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (three_card,)}
+FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (three_card, hand_bonus, let_it_ride, mississippi_stud,
+                                                         caribbean_stud)}
 
 
 def family_module(name: str) -> ModuleType:

@@ -37,8 +37,6 @@ BASE_BET = "ante"
 POINT = "play or fold"
 OPTIONS = ("fold", "play")
 FOLD, PLAY = 0, 1
-#: the options of every decision point
-POINT_OPTIONS = {POINT: OPTIONS}
 LAYOUT = "the player's three cards"
 #: dealer hands from the 49 cards the player does not hold
 DEALER_HANDS = 18_424
@@ -52,6 +50,11 @@ def check_rules(raw: Mapping[str, Any]) -> dict[str, Any]:
     """The ``[rules]`` table checked, defaults filled in."""
     return check_settings(raw, {"dealer_qualifies": ("queen high", qualifier("three")),
                                 "play_bet": (1, multiple)})
+
+
+def point_options(game: Game) -> dict[str, tuple[str, ...]]:
+    """Each decision point's options, in tie-break order."""
+    return {POINT: OPTIONS}
 
 
 def table_specs(rules: Mapping[str, Any]) -> dict[str, TableSpec]:
