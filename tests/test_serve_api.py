@@ -81,6 +81,13 @@ QUESTIONS: list[tuple[list[str], str, dict[str, Any]]] = [
     (["vp", "chart", "jacks-or-better-9-6"], "/api/vp/chart", {"paytable": "jacks-or-better-9-6"}),
     (["vp", "compare", "jacks-or-better-9-6", "deuces-wild-full-pay"], "/api/vp/compare",
      {"paytables": ["jacks-or-better-9-6", "deuces-wild-full-pay"]}),
+    (["casino", "analyze", "3cp", "--pay", "straight=2"], "/api/casino/analyze",
+     {"game": "3cp", "pay": ["straight=2"]}),
+    (["casino", "strategy", "let it ride"], "/api/casino/strategy", {"game": "let it ride"}),
+    (["casino", "grade", "mississippi stud", "As Kd | 9c; wagered=4", "3x"], "/api/casino/grade",
+     {"game": "mississippi stud", "hand": "As Kd | 9c; wagered=4", "decision": "3x"}),
+    (["casino", "breakeven", "caribbean progressive", "--line", "meter"], "/api/casino/breakeven",
+     {"game": "caribbean progressive", "line": "meter"}),
 ]
 
 
@@ -150,6 +157,14 @@ def test_vp_deal_deals_the_games_deck_and_refuses_bad_counts(artifacts: Path,
                          (["--seed", "-1"], "seed -1")):
         code, _, err = run_main(capsys, "--artifacts", str(artifacts), "vp", "deal", *args)
         assert code == 2 and needle in one_error_line(err)
+
+
+def test_casino_deal_is_seeded_and_game_names_are_never_paths(server: Client) -> None:
+    a, b = (server.post("/api/casino/deal", {"game": "caribbean stud", "seed": 9}) for _ in range(2))
+    assert a.status == 200 and a.body == b.body and a.body["options"] == ["fold", "raise"]
+    assert len(a.body["hand"].split(" | ")[0].split()) == 5
+    r = server.post("/api/casino/analyze", {"game": "pipeline/data/casino/three-card-poker.toml"})
+    assert r.status == 400 and "not a known game" in r.body["error"]
 
 
 def test_batch_answers_each_question_or_its_error(server: Client) -> None:

@@ -112,4 +112,30 @@ def breakeven(ctx: Context, game: str, line: str, pay: Sequence[str] = ()) -> di
     return out
 
 
-__all__ = ["games", "analyze", "strategy", "grade", "breakeven"]
+def deal(ctx: Context, game: str, seed: int | None = None, pay: Sequence[str] = ()) -> dict[str, Any]:
+    """A hand of ``game`` at its first decision (the trainer's deal): seeded and repeatable
+    (a fresh seed when none is given, returned so the hand can be dealt again)."""
+    import random
+
+    from pipeline.casino.families import family_module
+    from pipeline.core.cards import format_cards
+
+    g = _game(game, pay)
+    fam = family_module(g.family)
+    groups = getattr(fam, "FIRST_DEAL", None)
+    if not groups:
+        raise InputError(f"{g.name} has no decision to train (a side bet)")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    cards = random.Random(seed).sample(range(52), sum(groups))
+    parts, at = [], 0
+    for n in groups:
+        parts.append(format_cards(sorted(cards[at:at + n], reverse=True)))
+        at += n
+    hand = " | ".join(parts)
+    point, _ = fam.decision_state(g, [cards[:groups[0]], *([cards[groups[0]:]] if len(groups) > 1 else [])])
+    return {"game": g.slug, "name": g.name, "seed": seed, "hand": hand, "point": point,
+            "options": list(fam.point_options(g)[point])}
+
+
+__all__ = ["games", "analyze", "strategy", "grade", "breakeven", "deal"]

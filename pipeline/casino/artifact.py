@@ -9,9 +9,10 @@ Layout (attributes say the meaning of each dataset):
 * ``/return_table/``: ``outcome`` (text), ``net_win`` and ``total_bet`` as exact numerator /
   denominator int64 pairs, ``combinations`` int64 (deals, out of the ``combinations`` attribute);
 * ``/points/<name>/``: one group per decision point: ``cards`` uint8[n, k] (layout in its
-  attributes), ``weight`` int64[n], ``ev_numerator`` int64[n, options] over the ``denominator``
-  attribute (exact EV per unit base bet), ``ev`` float64[n, options], ``best`` uint8[n] (index
-  into the ``options`` attribute) and ``context/<column>`` int64[n].
+  attributes), ``weight`` [n], ``ev_numerator`` [n, options] over the ``denominator``
+  attribute (exact EV per unit base bet), ``best`` uint8[n] (index
+  into the ``options`` attribute) and ``context/<column>`` [n] (integers stored in the smallest
+  dtype that holds them).
 
 Which file is current for a game is :func:`current_artifact`: the manifest lists it, it was
 built from exactly this game file (sha256) and by the code that runs now (the casino stage's
@@ -45,7 +46,12 @@ def artifact_path(slug: str) -> str:
 
 def game_json(game: Game) -> dict[str, Any]:
     """The game's rules and pay tables as JSON-ready values (the artifact's record of them)."""
-    return {"rules": {k: str(v) if isinstance(v, Fraction) else v for k, v in game.rules.items()},
+    def plain(v: Any) -> Any:
+        if isinstance(v, Fraction):
+            return str(v)
+        return [plain(x) for x in v] if isinstance(v, (tuple, list)) else v
+
+    return {"rules": {k: plain(v) for k, v in game.rules.items()},
             "meter": str(game.meter),
             "tables": {t.name: [{"label": ln.label, "hand": ln.hand, "pays": str(ln.pays),
                                  "meter_share": str(ln.meter_share)} for ln in t.lines]
@@ -78,14 +84,27 @@ def write_game_artifact(a: CasinoAnalysis, game: Game, strategies: list[dict[str
             g.attrs.update({"name": p.name, "options": list(p.options), "layout": p.layout,
                             "denominator": str(p.denominator),
                             "meaning": "ev_numerator[i, o] / denominator = exact EV (per unit base bet) "
-                                       "of option o in state i; best = the best option (ties: first)"})
+                                       "of option o in state i; best = the best option (ties: first); "
+                                       "integers in the smallest dtype that holds them"})
             g["cards"] = p.cards
-            g["weight"] = p.weight
-            g["ev_numerator"] = p.ev_num
-            g["ev"] = p.ev()
+            g["weight"] = smallest(p.weight)
+            g["ev_numerator"] = smallest(p.ev_num)
             g["best"] = p.best_option
             for column, values in p.context.items():
-                g[f"context/{column}"] = values
+                g[f"context/{column}"] = smallest(values)
+
+
+def smallest(values: np.ndarray) -> np.ndarray:
+    """``values`` (integers) in the smallest signed or unsigned dtype that holds them all: a
+    state table of millions of rows stays a fraction of its int64 size."""
+    if values.size == 0:
+        return values
+    lo, hi = int(values.min()), int(values.max())
+    for dt in (np.uint8, np.int8, np.uint16, np.int16, np.uint32, np.int32, np.int64):
+        info = np.iinfo(dt)
+        if info.min <= lo and hi <= info.max:
+            return values.astype(dt)
+    return values
 
 
 def read_summary(path: Path) -> dict[str, Any]:
@@ -143,5 +162,5 @@ def current_artifact(game: Game, artifacts: Path) -> Path | None:
     return open_checked(Path(artifacts), rel, manifest)
 
 
-__all__ = ["CASINO_STAGE", "FOLDER", "artifact_path", "game_json", "write_game_artifact", "read_summary",
+__all__ = ["CASINO_STAGE", "FOLDER", "artifact_path", "game_json", "write_game_artifact", "smallest", "read_summary",
            "read_analysis", "code_digest", "current_artifact"]

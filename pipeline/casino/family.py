@@ -17,7 +17,9 @@ A family module (``pipeline/casino/families/<module>.py``, listed in
   written by the user is at (cards as ids, groups separated by ``|``) and its context, for
   ``casino grade``; ``grade_state(game, point, cards, context) -> list[Fraction]``: the exact
   EV of every option there (a side bet without decisions raises ``InputError`` in both);
-  ``artifacts`` names the artifacts folder, where a family may read EVs its build stored.
+  ``artifacts`` names the artifacts folder, where a family may read EVs its build stored;
+* optionally ``FIRST_DEAL``: the card groups dealt at the first decision (``(5, 1)``: five
+  cards and the dealer's up card), for the trainer's deals.
 
 docs/casino.md ("Adding a family") walks through one.
 """

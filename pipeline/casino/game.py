@@ -280,14 +280,14 @@ def _parse_table(tname: str, spec: TableSpec, items: list[dict[str, Any]], meter
         if not isinstance(label, str):
             raise bad(f"label must be a string, got {clip(label)}")
         label = " ".join(label.split()) or _default_label(hand, mask)
-        if label in [ln.label for ln in lines]:
-            raise bad(f"label {label!r} is used twice; give a label")
         hit = matches(rk, hand, mask)
         if not (hit & ~taken).any():
             earlier = [f"line {j + 1} ({ln.label})" for j, ln in enumerate(lines)
                        if (matches(rk, ln.hand, ln.ranks) & hit).any()]
             raise bad(f"{label}: every hand it pays is paid first by {', '.join(earlier) or 'no line'}, "
                       "so it could never pay (a hand is paid by the first line it matches: move it up)")
+        if label in [ln.label for ln in lines]:
+            raise bad(f"label {label!r} is used twice; give a label")
         taken |= hit
         lines.append(PayLine(hand, label, pays, share, mask, text_line))
     if spec.otherwise is None and not taken[1:].all():

@@ -79,4 +79,26 @@ def subsets_of(cards: np.ndarray, size: int) -> list[np.ndarray]:
     return [colex(cards[:, list(pos)]) for pos in combinations(range(cards.shape[1]), size)]
 
 
-__all__ = ["colex", "superset_counts", "cumulative", "subsets_of"]
+@functools.cache
+def supersets(k: int) -> np.ndarray:
+    """int64[C(52, k), 52 - k]: for every k-card hand (colex order), the colex indexes of the
+    (k + 1)-card hands holding it (one per card it lacks, ascending): the gather that sums a
+    quantity over "every next card" with no scatter (read-only)."""
+    hands = colex_hands(k).astype(np.int64)
+    n = len(hands)
+    out = np.empty((n, 52 - k), np.int64)
+    fill = np.zeros(n, np.int64)
+    rows = np.arange(n)
+    for c in range(52):
+        below = (hands < c).sum(axis=1)
+        free = ~(hands == c).any(axis=1)
+        idx = BINOM[c, below + 1]
+        for t in range(k):
+            idx = idx + np.where(t < below, BINOM[hands[:, t], t + 1], BINOM[hands[:, t], t + 2])
+        out[rows[free], fill[free]] = idx[free]
+        fill += free
+    out.flags.writeable = False
+    return out
+
+
+__all__ = ["colex", "colex_hands", "superset_counts", "cumulative", "subsets_of", "supersets"]

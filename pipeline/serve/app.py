@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from pipeline.answers import Context
 from pipeline.errors import ArtifactError, InputError, PokertablesError
 from pipeline.serve import models as m
+from pipeline.serve.casino_api import casino_router
 from pipeline.serve.jobs import Jobs
 from pipeline.serve.security import (
     BAD_REQUEST,
@@ -362,6 +363,7 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
     from pipeline.serve.page_api import page_router
 
     app.include_router(page_router(ctx, lim, lane, safe_game))
+    app.include_router(casino_router(ctx, lim, lane))
     import swagger_ui_bundle
 
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")

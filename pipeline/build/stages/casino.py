@@ -37,7 +37,8 @@ KEYS = ("slugs", "on_request")
 #: (seconds, bytes) a game's stage takes on the 2-core reference machine, for ``--dry-run``,
 #: by family (families not listed: not estimated)
 ESTIMATES = {"three-card-poker": (1.0, 2_000_000), "hand-bonus": (3.0, 100_000),
-             "let-it-ride": (2.0, 20_000_000), "mississippi-stud": (3.0, 40_000_000)}
+             "let-it-ride": (2.0, 20_000_000), "mississippi-stud": (3.0, 40_000_000),
+             "caribbean-stud": (45.0, 125_000_000)}
 
 
 def outputs_for(slug: str) -> tuple[str, str, str]:
@@ -112,6 +113,19 @@ def return_table(a: CasinoAnalysis) -> pa.Table:
     return tbl.replace_schema_metadata({k: str(v) for k, v in meta.items()})
 
 
+STRATEGY_SCHEMA = pa.schema([
+    ("point", pa.dictionary(pa.int8(), pa.string())), ("cards", pa.string()),
+    ("context", pa.dictionary(pa.int8(), pa.string())), ("context_values", pa.list_(pa.int64())),
+    ("weight", pa.int64()), ("best", pa.dictionary(pa.int8(), pa.string())), ("best_ev", pa.float64()),
+    ("second", pa.dictionary(pa.int8(), pa.string())), ("second_ev", pa.float64()),
+    ("error_cost", pa.float64())])
+
+
+def _labels(index: np.ndarray, names: list[str]) -> pa.DictionaryArray:
+    """Text by index (a dictionary column: no Python string per row)."""
+    return pa.DictionaryArray.from_arrays(pa.array(index.astype(np.int8)), pa.array(names))
+
+
 def strategy_table(a: CasinoAnalysis) -> pa.Table:
     """Arrow table: one row per decision state of every point (cards, context, best option, its
     EV, the second-best option, its EV and the cost of taking it)."""
@@ -124,25 +138,22 @@ def strategy_table(a: CasinoAnalysis) -> pa.Table:
         masked = ev.copy()
         masked[rows, best] = -np.inf
         second = np.argmax(masked, axis=1) if ev.shape[1] > 1 else best
-        names = np.array(p.options, dtype=object)
-        context = "; ".join(p.context)
+        values = np.stack(list(p.context.values()), axis=1) if p.context else np.zeros((n, 0), np.int64)
+        flat = pa.array(values.astype(np.int64).ravel())
+        offsets = pa.array(np.arange(0, n * values.shape[1] + 1, max(values.shape[1], 1))[:n + 1]
+                           if values.shape[1] else np.zeros(n + 1, np.int32), pa.int32())
         parts.append(pa.table({
-            "point": pa.array([p.name] * n),
+            "point": _labels(np.zeros(n, np.int64), [p.name]),
             "cards": cards_text(p.cards),
-            "context": pa.array([context] * n),
-            "context_values": pa.array(list(np.stack(list(p.context.values()), axis=1))
-                                       if p.context else [[]] * n, pa.list_(pa.int64())),
+            "context": _labels(np.zeros(n, np.int64), ["; ".join(p.context)]),
+            "context_values": pa.ListArray.from_arrays(offsets, flat),
             "weight": pa.array(p.weight, pa.int64()),
-            "best": pa.array(names[best].tolist()),
+            "best": _labels(best, list(p.options)),
             "best_ev": pa.array(ev[rows, best]),
-            "second": pa.array(names[second].tolist()),
+            "second": _labels(second, list(p.options)),
             "second_ev": pa.array(ev[rows, second]),
             "error_cost": pa.array(ev[rows, best] - ev[rows, second]),
-        }))
+        }, schema=STRATEGY_SCHEMA))
     if not parts:
-        schema = pa.schema([("point", pa.string()), ("cards", pa.string()), ("context", pa.string()),
-                            ("context_values", pa.list_(pa.int64())), ("weight", pa.int64()),
-                            ("best", pa.string()), ("best_ev", pa.float64()), ("second", pa.string()),
-                            ("second_ev", pa.float64()), ("error_cost", pa.float64())])
-        return schema.empty_table()
-    return pa.concat_tables(parts)
+        return STRATEGY_SCHEMA.empty_table()
+    return pa.concat_tables(parts, promote_options="permissive").unify_dictionaries()

@@ -32,6 +32,8 @@ from pipeline.casino.subsets import colex
 from pipeline.errors import InputError
 
 FAMILY = "caribbean-stud"
+#: the card groups dealt at the first decision (the trainer deals these)
+FIRST_DEAL = (5, 1)
 BASE_BET = "ante"
 POINT = "raise or fold"
 OPTIONS = ("fold", "raise")

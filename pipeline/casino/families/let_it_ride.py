@@ -28,10 +28,12 @@ from pipeline.casino.family import PlayerStrategy, optimal
 from pipeline.casino.game import Game, TableSpec
 from pipeline.casino.result import CasinoAnalysis, DecisionPoint, rows_from_counts
 from pipeline.casino.settings import check_settings
-from pipeline.casino.subsets import colex, colex_hands
+from pipeline.casino.subsets import colex, colex_hands, supersets
 from pipeline.errors import InputError
 
 FAMILY = "let-it-ride"
+#: the card groups dealt at the first decision (the trainer deals these)
+FIRST_DEAL = (3,)
 BASE_BET = "one bet"
 BET1, BET2 = "bet 1", "bet 2"
 OPTIONS = ("pull", "ride")
@@ -71,10 +73,7 @@ def _solve(game: Game, strategy: PlayerStrategy | None) -> tuple[DecisionPoint, 
     p2 = DecisionPoint(BET2, OPTIONS, LAYOUTS[BET2], colex_hands(4), np.ones(len(v4), np.int64),
                        np.stack([v4, 2 * v4], axis=1), AFTER4 * scale)
     r2 = choose.get(BET2, optimal)(p2).astype(bool)
-    ride2 = np.where(r2, v4, 0)
-    s3 = np.zeros(len(v3), np.int64)
-    for idx in subset_rows(3):
-        np.add.at(s3, idx, ride2)
+    s3 = np.where(r2, v4, 0)[supersets(3)].sum(axis=1)  # bet 2 over every first community card
     # over AFTER3 * 2 = FIRST_CARDS * AFTER4 completions: bet 3 (and bet 1 if it rides) + bet 2
     p1 = DecisionPoint(BET1, OPTIONS, LAYOUTS[BET1], colex_hands(3), np.ones(len(v3), np.int64),
                        np.stack([2 * v3 + s3, 4 * v3 + s3], axis=1), FIRST_CARDS * AFTER4 * scale)

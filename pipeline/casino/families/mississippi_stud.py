@@ -27,10 +27,12 @@ from pipeline.casino.family import PlayerStrategy, optimal
 from pipeline.casino.game import Game, TableSpec
 from pipeline.casino.result import CasinoAnalysis, DecisionPoint, rows_from_counts
 from pipeline.casino.settings import check_settings, multiples
-from pipeline.casino.subsets import colex, colex_hands
+from pipeline.casino.subsets import colex, colex_hands, supersets
 from pipeline.errors import InputError
 
 FAMILY = "mississippi-stud"
+#: the card groups dealt at the first decision (the trainer deals these)
+FIRST_DEAL = (2,)
 BASE_BET = "ante"
 STREETS = ("3rd street", "4th street", "5th street")
 #: cards seen at each street, and the cards still to come after it (in order)
@@ -102,12 +104,9 @@ def _solve(game: Game, strategy: PlayerStrategy | None) -> tuple[list[DecisionPo
                 ev[:, :, j] = (w[None, :] + b) * m4[:, None]
             else:
                 assert value_next is not None
-                nxt = wagers[street + 1]
-                cols = np.searchsorted(nxt, w + b)
-                acc = np.zeros((n, len(w)), np.int64)
-                for idx in subset_rows(k):
-                    np.add.at(acc, idx, value_next[:, cols])
-                ev[:, :, j] = acc
+                cols = np.searchsorted(wagers[street + 1], w + b)
+                # every next card: the best values of the (k + 1)-card supersets, summed
+                ev[:, :, j] = value_next[:, cols][supersets(k)].sum(axis=1)
         name = STREETS[street]
         point = DecisionPoint(name, opts, f"the {k} cards seen (ascending); context: wagered so far",
                               np.repeat(cards, len(w), axis=0), np.ones(n * len(w), np.int64),
@@ -141,13 +140,12 @@ def analyze(game: Game, strategy: PlayerStrategy | None = None) -> CasinoAnalysi
             break
         nxt = wagers[street + 1]
         nflow = np.zeros((len(colex_hands(k + 1)), len(nxt)), np.int64)
-        target = np.searchsorted(nxt, w[None, :] + bets[pick])       # next wager of each state
-        for idx in subset_rows(k):
+        target = np.searchsorted(nxt, w[None, :] + bets[pick]).clip(0, len(nxt) - 1)
+        live = np.where(fold, 0, flow)
+        ids = np.arange(len(nflow))
+        for idx in subset_rows(k):  # each (k + 1)-card set from each of its k-card subsets
             for j in range(len(w)):
-                live = ~fold[:, j]
-                src = np.where(live, flow[:, j], 0)
-                np.add.at(nflow, (np.arange(len(idx)), target[idx, j].clip(0, len(nxt) - 1)),
-                          src[idx] * 1)
+                nflow[ids, target[idx, j]] += live[idx, j]  # one entry per row: no repeats
         flow = nflow
     final = np.zeros((top + 1, c4.shape[1]), np.int64)
     pick = chosen[2]

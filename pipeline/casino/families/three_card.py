@@ -33,6 +33,8 @@ from pipeline.core.cards import RANKS
 from pipeline.errors import InputError
 
 FAMILY = "three-card-poker"
+#: the card groups dealt at the first decision (the trainer deals these)
+FIRST_DEAL = (3,)
 BASE_BET = "ante"
 POINT = "play or fold"
 OPTIONS = ("fold", "play")
