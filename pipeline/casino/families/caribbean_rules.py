@@ -76,11 +76,9 @@ def _chart(point: DecisionPoint) -> tuple[np.ndarray, list[str]]:
     return thresholds, lines
 
 
-def chart_strategy(game: Game) -> PlayerStrategy:
-    """Raise any pair or better; fold below ace-king; ace-king by the derived chart."""
-    from pipeline.casino.families.caribbean_stud import point_of
-
-    point = point_of(game)[0]
+def chart_strategy(point: DecisionPoint) -> PlayerStrategy:
+    """Raise any pair or better; fold below ace-king; ace-king by the chart derived from
+    ``point`` (the game's optimal raise-or-fold point)."""
     thresholds, lines = _chart(point)
 
     def choose(p: DecisionPoint) -> np.ndarray:
@@ -106,10 +104,10 @@ def _threshold(hand: str) -> Callable[[DecisionPoint], np.ndarray]:
     return choose
 
 
-def all_strategies(game: Game) -> tuple[PlayerStrategy, ...]:
-    """The derived chart first, then the published comparison list."""
+def all_strategies(game: Game, point: DecisionPoint) -> tuple[PlayerStrategy, ...]:
+    """The chart derived from ``point`` first, then the published comparison list."""
     return (
-        chart_strategy(game),
+        chart_strategy(point),
         PlayerStrategy("three rules of thumb", (
             "raise any pair or better; fold less than ace-king; raise ace-king when:",
             "the dealer's card is a 2 to a queen and pairs one of yours;",

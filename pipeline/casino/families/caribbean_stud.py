@@ -120,7 +120,7 @@ def strategies(game: Game) -> tuple[PlayerStrategy, ...]:
     and simpler rules, each scored exactly."""
     from pipeline.casino.families.caribbean_rules import all_strategies
 
-    return all_strategies(game)
+    return all_strategies(game, point_of(game)[0])
 
 
 def decision_state(game: Game, cards: list[list[int]]) -> tuple[str, dict[str, int]]:
