@@ -122,16 +122,44 @@ NO_WORKERS_S = 20
 POLL_S = 1.0
 
 
-@functools.lru_cache(maxsize=1)
-def code_digest() -> str:
-    """sha256 of this process's pokertables source (every ``pipeline/**/*.py``, path and bytes):
-    a worker running other code would write other bytes, so the client and its workers must agree."""
-    root = Path(__file__).resolve().parents[1]
+#: libraries whose versions shape what a worker computes (numba compiles the kernels, numpy runs
+#: the rest, pyarrow and h5py write the files): a worker with another version is other code
+SHAPING_LIBRARIES = ("numpy", "numba", "llvmlite", "pyarrow", "h5py")
+
+
+def runtime_versions() -> dict[str, str]:
+    """The Python version and each of :data:`SHAPING_LIBRARIES`' versions in this process."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"python": f"{platform.python_implementation()} {platform.python_version()}"}
+    for lib in SHAPING_LIBRARIES:
+        try:
+            out[lib] = version(lib)
+        except PackageNotFoundError:
+            out[lib] = "absent"
+    return out
+
+
+def tree_digest(root: Path, versions: dict[str, str]) -> str:
+    """sha256 of every file under ``root`` (path and bytes; ``__pycache__`` left out) and of
+    ``versions``."""
     h = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         h.update(path.relative_to(root).as_posix().encode() + b"\0")
         h.update(hashlib.sha256(path.read_bytes()).digest())
+    for name, ver in sorted(versions.items()):
+        h.update(f"{name} {ver}\0".encode())
     return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def code_digest() -> str:
+    """What decides this process's results (:func:`tree_digest` of the ``pipeline`` package: its
+    source and its data, the built-in paytables and rule sets and the shipped digests; with the
+    Python and numeric libraries' versions). A worker running other code, other data or another
+    numba would write other bytes, so the client and its workers must agree."""
+    return tree_digest(Path(__file__).resolve().parents[1], runtime_versions())
 
 
 class CodeMismatch(Exception):

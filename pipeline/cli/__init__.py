@@ -103,7 +103,9 @@ def fail(message: str, code: int, as_json: bool) -> NoReturn:
 
 def _usage_message(exc: Any) -> str:
     """A click error as one line; a usage error's says where to read the command's help."""
-    text = " ".join(exc.format_message().split())
+    # a number option's parser (pipeline.core.strict_numbers) is reported by pydantic as
+    # "Value error, <our message>": the prefix says nothing to a user
+    text = " ".join(exc.format_message().split()).replace(": Value error, ", ": ")
     ctx = getattr(exc, "ctx", None)  # usage errors carry the command's context
     if ctx is not None:
         return f"{text} (see `{ctx.command_path} --help`)"

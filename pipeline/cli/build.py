@@ -13,7 +13,16 @@ from typing import Any, Optional
 
 import typer
 
-from pipeline.cli.common import DEFAULT_ARTIFACTS, STATE, LogProgress, RichProgress, app, artifacts_dir
+from pipeline.cli.common import (
+    DEFAULT_ARTIFACTS,
+    STATE,
+    LogProgress,
+    RichProgress,
+    app,
+    artifacts_dir,
+    whole,
+    whole_at_least,
+)
 
 
 @app.command("build")
@@ -28,7 +37,7 @@ def build(
                                  help="where parallel tasks run: local (this process) or dask"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler",
                                             help="with --executor dask: join this scheduler (tcp://HOST:PORT)"),
-    workers: Optional[int] = typer.Option(None, "--workers",
+    workers: Optional[int] = typer.Option(None, "--workers", parser=whole,
                                           help="with --executor dask: start a local cluster of N worker processes"),
 ) -> None:
     """Build the artifacts (what `make tables` runs); only stale stages are rebuilt."""
@@ -143,7 +152,7 @@ def verify_cmd(
 
 @app.command("warm")
 def warm_cmd(
-    workers: Optional[int] = typer.Option(None, "--workers", min=1,
+    workers: Optional[int] = typer.Option(None, "--workers", parser=whole_at_least(1),
                                           help="worker processes (default: one per core)"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:

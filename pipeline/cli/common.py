@@ -22,6 +22,23 @@ from typing import Any, Optional, TextIO
 import typer
 from typer.core import TyperGroup
 
+from pipeline.core.strict_numbers import strict_float, strict_int
+
+#: parsers of the number options (typer's own reads "8_0" as 80): ASCII digits only
+whole = strict_int
+decimal = strict_float
+
+
+def whole_at_least(low: int) -> Callable[[str], int]:
+    """A parser of a whole-number option that must be at least ``low``."""
+    def parse(text: str) -> int:
+        n = strict_int(text)
+        if n < low:
+            raise ValueError(f"{n} is below {low}")
+        return n
+    return parse
+
+
 
 # ---------------------------------------------------------------- the application
 class AlphabeticalGroup(TyperGroup):

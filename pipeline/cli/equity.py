@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 import typer
 
-from pipeline.cli.common import app, artifacts_dir, progress_bar
+from pipeline.cli.common import app, artifacts_dir, decimal, progress_bar, whole
 from pipeline.errors import InputError
 
 #: Width of one grid cell in characters.
@@ -81,17 +81,18 @@ def equity_cmd(
                                                "cards for Omaha"),
     vs: Optional[list[str]] = typer.Option(None, "--vs", help="an opponent: hand, range or random; "
                                                               "repeat for more seats"),
-    opponents: Optional[int] = typer.Option(None, "--opponents", "-n",
+    opponents: Optional[int] = typer.Option(None, "--opponents", "-n", parser=whole,
                                             help="random opponents (default 1, or 0 with --vs)"),
     board: str = typer.Option("", "--board", "-b", help="0, 3, 4 or 5 board cards"),
     dead: str = typer.Option("", "--dead", help="cards out of play (folded, burned, seen)"),
     exact: bool = typer.Option(False, "--exact", help="insist on an exact method"),
-    samples: Optional[int] = typer.Option(None, "--samples", "-s",
+    samples: Optional[int] = typer.Option(None, "--samples", "-s", parser=whole,
                                           help="Monte Carlo deals (default 300,000: stderr < 0.1 pp)"),
-    stderr: Optional[float] = typer.Option(None, "--stderr",
+    stderr: Optional[float] = typer.Option(None, "--stderr", parser=decimal,
                                            help="Monte Carlo until every seat's stderr is below this"),
-    time_limit: Optional[float] = typer.Option(None, "--time", help="Monte Carlo for this many seconds"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Monte Carlo seed (reproducible)"),
+    time_limit: Optional[float] = typer.Option(None, "--time", parser=decimal,
+                                              help="Monte Carlo for this many seconds"),
+    seed: Optional[int] = typer.Option(None, "--seed", parser=whole, help="Monte Carlo seed (reproducible)"),
     game: Optional[str] = typer.Option(None, "--game", "-g",
                                        help="holdem (default), omaha, omaha5, omaha6, omaha-hi-lo, "
                                             "short-deck, stud, stud-hi-lo, razz"),
@@ -99,7 +100,7 @@ def equity_cmd(
     breakdown: bool = typer.Option(False, "--breakdown",
                                    help="also each combo and class of the hero's range: its share "
                                         "of the deals and its equity"),
-    breakdown_seat: Optional[int] = typer.Option(None, "--breakdown-seat", metavar="SEAT",
+    breakdown_seat: Optional[int] = typer.Option(None, "--breakdown-seat", metavar="SEAT", parser=whole,
                                                  help="--breakdown of another seat's range: 0 the "
                                                       "hero, 1 vs1, 2 vs2 ... (the seat column)"),
 ) -> None:
@@ -166,7 +167,7 @@ def print_breakdown(out: dict[str, Any]) -> None:
 def preflop_cmd(
     hand: list[str] = typer.Argument(..., help="a hand (AsAd) or a range (\"QQ+,AKs\")"),
     vs: Optional[str] = typer.Option(None, "--vs", help="heads-up against this range"),
-    opponents: Optional[int] = typer.Option(None, "--opponents", "-n",
+    opponents: Optional[int] = typer.Option(None, "--opponents", "-n", parser=whole,
                                             help="random opponents, 1..9 (default 1)"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:

@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from pipeline.cli.common import app, artifacts_dir
+from pipeline.cli.common import app, artifacts_dir, whole
 
 #: the defaults: this machine only, a port no other common tool uses
 DEFAULT_HOST = "127.0.0.1"
@@ -48,7 +48,7 @@ def _check_port(host: str, port: int) -> None:
 def serve_cmd(
     host: str = typer.Option(DEFAULT_HOST, "--host", help="address to listen on (default: this "
                              "machine only; another address exposes the server to the network)"),
-    port: int = typer.Option(DEFAULT_PORT, "--port", help="TCP port"),
+    port: int = typer.Option(DEFAULT_PORT, "--port", parser=whole, help="TCP port"),
     open_page: bool = typer.Option(False, "--open", help="open the page in a browser once listening"),
 ) -> None:
     """Serve the JSON API (every command's --json answer) and the page on http://HOST:PORT/.

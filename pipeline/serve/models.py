@@ -28,9 +28,11 @@ DEFAULT_GAME = "jacks-or-better-9-6"
 
 
 class Body(BaseModel):
-    """A request body: unknown fields are an error, not silently dropped."""
+    """A request body: unknown fields are an error, not silently dropped; values are taken by
+    their JSON type (strict): ``"samples": true`` or ``"5"`` is not a count and ``"exact": "yes"``
+    not a boolean (a lax model would read them as 1, 5 and true)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class EquityBody(Body):

@@ -140,7 +140,7 @@ class LocalOnly:
                                                "server answers only its own page and local clients")
             return
         declared = headers.get("content-length")
-        if declared is not None and not declared.strip().isdigit():
+        if declared is not None and not (declared.strip().isascii() and declared.strip().isdigit()):
             await _json_error(send, BAD_REQUEST, f"bad Content-Length {declared[:40]!r}")
             return
         if scope["method"] not in ("POST", "PUT", "PATCH") and not declared:

@@ -14,7 +14,7 @@ from typing import Any, Optional
 import typer
 
 from pipeline.answers.vp import COINS, MAX_PAY_TEXT
-from pipeline.cli.common import artifacts_dir
+from pipeline.cli.common import artifacts_dir, whole
 from pipeline.cli.vp import PAY_HELP, deal_classes_here, vp_app
 from pipeline.errors import InputError, clip
 
@@ -205,7 +205,8 @@ def sweep_cmd(
     name: str = typer.Argument(..., help="a sweep in configs/sweeps (e.g. jacks-or-better) or a TOML path"),
     executor: str = typer.Option("local", "--executor", help="local or dask"),
     scheduler: str | None = typer.Option(None, "--scheduler", help="with dask: join tcp://HOST:PORT"),
-    workers: int | None = typer.Option(None, "--workers", help="with dask: start N local worker processes"),
+    workers: int | None = typer.Option(None, "--workers", parser=whole,
+                                        help="with dask: start N local worker processes"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
 ) -> None:
     """Solve every variant exactly; write artifacts/sweeps/NAME.parquet/ and NAME.png."""

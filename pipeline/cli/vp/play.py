@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 import typer
 
-from pipeline.cli.common import artifacts_dir
+from pipeline.cli.common import artifacts_dir, whole, whole_at_least
 from pipeline.cli.vp import PAY_HELP, vp_app
 
 #: the hold column of a chart; a longer hold pushes its numbers right while the line fits the
@@ -141,7 +141,8 @@ def grade_cmd(
 def chart_cmd(
     paytable: str = typer.Argument(..., help="game: slug (jacks-or-better-9-6), common name "
                                              "(\"9/6 jacks\") or TOML path"),
-    max_lines: int = typer.Option(40, "--max-lines", "-n", min=2, help="most lines the chart may have"),
+    max_lines: int = typer.Option(40, "--max-lines", "-n", parser=whole_at_least(2),
+                                   help="most lines the chart may have"),
     derive: bool = typer.Option(False, "--derive", help="derive the chart now even if the build exported it"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
     pay: list[str] = typer.Option([], "--pay", help=PAY_HELP),
@@ -196,9 +197,9 @@ def echo_chart_lines(lines: list[dict[str, Any]], width: int) -> None:
 def deal_cmd(
     paytable: str = typer.Option("jacks-or-better-9-6", "--paytable", "-p",
                                  help="game: slug, common name or TOML path (its deck: jokers are dealt)"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="the same seed deals the same hands "
+    seed: Optional[int] = typer.Option(None, "--seed", parser=whole, help="the same seed deals the same hands "
                                                             "(default: a fresh seed, printed)"),
-    count: int = typer.Option(1, "--count", "-n", help="how many deals (1..10,000)"),
+    count: int = typer.Option(1, "--count", "-n", parser=whole, help="how many deals (1..10,000)"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
     pay: list[str] = typer.Option([], "--pay", help=PAY_HELP),
 ) -> None:

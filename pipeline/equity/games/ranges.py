@@ -55,7 +55,7 @@ CHUNK = 1 << 16
 #: Hands of a range an answer shows when the whole list was not asked for.
 SHOWN = 12
 _ELEMENT = re.compile(r"(10|[2-9tjqka])([cdhs])?|x")
-_WEIGHT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)")
+_WEIGHT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)", re.ASCII)
 #: Suitedness suffixes: the least number of suits holding two or more cards, and the most.
 SUITEDNESS = {"ds": (2, 4), "ss": (1, 1)}
 _DECK = 52

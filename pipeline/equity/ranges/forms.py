@@ -33,7 +33,7 @@ SUIT_VARIABLES = "WXYZ"
 _GENERIC = re.compile(r"([2-9TJQKAX])([CDHSWXYZ])([2-9TJQKAX])([CDHSWXYZ])")
 _ANY_WITH = re.compile(r"([2-9TJQKAX])X")
 #: ``N%vsK``: the top fraction against K random hands.
-PCT_VS = re.compile(r"(\d+(?:\.\d*)?|\.\d+)%VS(\d+)")
+PCT_VS = re.compile(r"(\d+(?:\.\d*)?|\.\d+)%VS(\d+)", re.ASCII)
 
 
 def normalize(text: str) -> str:

@@ -102,7 +102,7 @@ class GameMatch:
 
 
 #: a pay pair as written in names and slugs: "9/6", "9-6", "15/8"
-_PAY = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[/-]\s*(\d+(?:\.\d+)?)(?![\d.])")
+_PAY = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[/-]\s*(\d+(?:\.\d+)?)(?![\d.])", re.ASCII)
 #: words that say nothing about which game (dropped from queries and names)
 _FILLER = {"the", "a", "video", "game", "of"}
 #: words a game's name may or may not say ("jacks or better video poker"): they rank the games
@@ -122,7 +122,7 @@ MAX_LISTED = 8
 def _words(text: str) -> list[str]:
     """A name or query as words: lower case, pay pairs as ``9/6``, punctuation dropped."""
     text = _PAY.sub(lambda m: f" {m.group(1)}/{m.group(2)} ", text.lower())
-    words = re.findall(r"\d+(?:\.\d+)?/\d+(?:\.\d+)?|[a-z0-9]+", text)
+    words = re.findall(r"\d+(?:\.\d+)?/\d+(?:\.\d+)?|[a-z0-9]+", text, re.ASCII)
     return [w for w in words if w not in _FILLER]
 
 

@@ -11,6 +11,7 @@ import hashlib
 from collections.abc import Sequence
 from fractions import Fraction
 
+from pipeline.core.strict_numbers import INTEGER, strict_float, strict_int
 from pipeline.errors import InputError, clip
 from pipeline.videopoker.paytables.paytable import Paytable, check_pay
 
@@ -58,13 +59,12 @@ def parse_pay_edit(pt: Paytable, edit: str) -> tuple[int, Fraction]:
     def bad(msg: str) -> InputError:
         return InputError(f"pay edit {clip(edit)}: {msg}")
 
+    # ASCII digits only: int() and float() would read "٨" as 8 and "8_0" as 80
     try:
-        number: int | float = int(text)
+        number: int | float = strict_int(text) if INTEGER.fullmatch(text) else strict_float(text)
     except ValueError:
-        try:
-            number = float(text)
-        except ValueError:
-            raise bad(f"pay {clip(text)} is not a number") from None
+        what = "a finite number" if text.strip("+-").lower() in ("nan", "inf", "infinity") else "a number"
+        raise bad(f"pay {clip(text)} is not {what} (digits 0-9 and a decimal point)") from None
     return line, check_pay(number, bad)
 
 

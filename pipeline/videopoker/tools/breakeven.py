@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.core.strict_numbers import strict_fraction
 from pipeline.errors import ConfigError, InputError, clip
 from pipeline.videopoker.paytables.deal_text import vp_cards_text
 from pipeline.videopoker.paytables.hands import HAND_NAMES
@@ -73,11 +74,9 @@ def parse_amount(text: str | float, what: str, *, pay: bool = True) -> Fraction:
     scale = Fraction(1)
     if raw.endswith("%"):
         raw, scale = raw[:-1].strip(), Fraction(1, 100)
-    try:
-        if raw.lower() in ("nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
-            raise ValueError(raw)
-        value = Fraction(raw) * scale
-    except (ValueError, ZeroDivisionError):
+    try:  # ASCII digits only: Fraction() reads "٨" as 8 and "8_0" as 80
+        value = strict_fraction(raw) * scale
+    except ValueError:
         raise InputError(f"{what} must be a finite number, got {clip(str(text))}") from None
     if pay:
         if value < 0:
