@@ -5,7 +5,7 @@ printed and written to ``bench/report.txt`` (and ``bench/report.json``). Targets
 issues are printed next to the measurements as PASS/MISS lines; nothing here is a test.
 
 Usage: python bench/run.py [SECTION ...]   (sections: tables vp equity seats rules trust fasteval
-scale abstraction engine games serve startup casino; a partial run writes bench/report-<sections>.txt instead)
+scale abstraction engine games serve startup casino uth; a partial run writes bench/report-<sections>.txt instead)
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 SECTIONS = ("tables", "vp", "equity", "seats", "rules", "trust", "fasteval", "scale", "abstraction",
-            "engine", "games", "serve", "startup", "casino")
+            "engine", "games", "serve", "startup", "casino", "uth")
 
 
 class Report:

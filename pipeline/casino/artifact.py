@@ -31,7 +31,7 @@ import h5py
 import numpy as np
 
 from pipeline.casino.game import Game
-from pipeline.casino.result import CasinoAnalysis, ReturnRow
+from pipeline.casino.result import CasinoAnalysis, DecisionPoint, ReturnRow
 from pipeline.core.cards import CARD_ID_FORMULA
 
 #: the build stage module whose code makes these artifacts (what freshness is checked against)
@@ -131,6 +131,19 @@ def read_analysis(path: Path) -> CasinoAnalysis:
                               rows, (), str(at["strategy"]), str(at["base_bet"]))
 
 
+def read_point(path: Path, name: str) -> DecisionPoint:
+    """One stored decision point (its every state: cheap for small points), found by name."""
+    with h5py.File(path, "r") as f:
+        for g in f["points"].values():
+            if g.attrs["name"] != name:
+                continue
+            context = {k: v[:] for k, v in g["context"].items()} if "context" in g else {}
+            return DecisionPoint(str(g.attrs["name"]), tuple(str(o) for o in g.attrs["options"]),
+                                 str(g.attrs["layout"]), g["cards"][:], g["weight"][:], g["ev_numerator"][:],
+                                 int(g.attrs["denominator"]), context, g["best"][:])
+    raise KeyError(f"{path} stores no decision point {name!r}")
+
+
 @functools.cache
 def code_digest() -> str:
     """The code identity of the casino build stage (its import graph), once per process."""
@@ -163,4 +176,4 @@ def current_artifact(game: Game, artifacts: Path) -> Path | None:
 
 
 __all__ = ["CASINO_STAGE", "FOLDER", "artifact_path", "game_json", "write_game_artifact", "smallest", "read_summary",
-           "read_analysis", "code_digest", "current_artifact"]
+           "read_analysis", "read_point", "code_digest", "current_artifact"]

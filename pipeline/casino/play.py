@@ -25,21 +25,27 @@ from pipeline.errors import InputError, clip
 MAX_STEPS = 30
 
 
-def analyze(game: Game, strategy: PlayerStrategy | None = None) -> CasinoAnalysis:
-    """The game's exact analysis by its family (optimal play unless ``strategy``), timed."""
+def analyze(game: Game, strategy: PlayerStrategy | None = None, executor: Any = None) -> CasinoAnalysis:
+    """The game's exact analysis by its family (optimal play unless ``strategy``), timed.
+    ``executor`` (a build's) goes to families whose ``analyze`` takes one (long solves)."""
+    import inspect
     import time
 
     t0 = time.perf_counter()
-    a = family_module(game.family).analyze(game, strategy)
+    fam = family_module(game.family)
+    if executor is not None and "executor" in inspect.signature(fam.analyze).parameters:
+        a = fam.analyze(game, strategy, executor=executor)
+    else:
+        a = fam.analyze(game, strategy)
     return dataclasses.replace(a, seconds=time.perf_counter() - t0)
 
 
-def strategy_costs(game: Game, best: CasinoAnalysis) -> list[dict[str, Any]]:
+def strategy_costs(game: Game, best: CasinoAnalysis, executor: Any = None) -> list[dict[str, Any]]:
     """Each strategy of the game's family scored exactly: its house edge and its cost (house
     edge minus the optimal one, per unit base bet)."""
     out = []
     for s in family_module(game.family).strategies(game):
-        a = analyze(game, s)
+        a = analyze(game, s, executor)
         cost = a.house_edge - best.house_edge
         out.append({"name": s.name, "rules": list(s.rules), "house_edge": float(a.house_edge),
                     "house_edge_exact": frac_text(a.house_edge), "element_of_risk": float(a.element_of_risk),

@@ -38,7 +38,7 @@ KEYS = ("slugs", "on_request")
 #: by family (families not listed: not estimated)
 ESTIMATES = {"three-card-poker": (1.0, 2_000_000), "hand-bonus": (3.0, 100_000),
              "let-it-ride": (2.0, 20_000_000), "mississippi-stud": (3.0, 40_000_000),
-             "caribbean-stud": (45.0, 125_000_000)}
+             "caribbean-stud": (45.0, 125_000_000), "ultimate-texas-holdem": (120.0, 150_000_000)}
 
 
 def outputs_for(slug: str) -> tuple[str, str, str]:
@@ -83,9 +83,9 @@ def build_game(ctx: Context, path: Path) -> None:
     game = load_game_file(path, FAMILIES)
     h5_rel, rt_rel, st_rel = outputs_for(game.slug)
     ctx.progress(f"{game.family}: exact analysis", 0.05)
-    a = analyze(game)
+    a = analyze(game, executor=ctx.executor)
     ctx.progress(f"house edge {float(a.house_edge):.5%}; strategies a person can use", 0.5)
-    costs = strategy_costs(game, a)
+    costs = strategy_costs(game, a, ctx.executor)
     ctx.progress(f"writing {h5_rel}", 0.7)
     with atomic_path(ctx.path(h5_rel)) as tmp:
         write_game_artifact(a, game, costs, tmp)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from pipeline.casino.families import caribbean_stud, hand_bonus, let_it_ride, mississippi_stud, three_card
+from pipeline.casino.families import caribbean_stud, hand_bonus, let_it_ride, mississippi_stud, three_card, uth
 
 #: family name -> module
 FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (three_card, hand_bonus, let_it_ride, mississippi_stud,
-                                                         caribbean_stud)}
+                                                         caribbean_stud, uth)}
 
 
 def family_module(name: str) -> ModuleType:

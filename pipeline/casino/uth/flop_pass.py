@@ -69,6 +69,133 @@ def hole_value(cnt: np.ndarray, h: int, bet: int, scale: int, blind: np.ndarray)
     return v
 
 
+@nb.njit(cache=True)
+def flop_chunk(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, lo_f: int, hi_f: int,
+               avail: np.ndarray, qual: int, line_of: np.ndarray, blind: np.ndarray, scale: int,
+               flop_bet: int, river_bet: int, river_rule: int, flop_rule: int, card_keys: np.ndarray,
+               offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, ev: np.ndarray,
+               pre_bet: np.ndarray, pre_chk: np.ndarray, pre_fold: np.ndarray, ties: np.ndarray) -> None:
+    """The pass over flop rows ``lo_f .. hi_f - 1`` on one thread (:func:`flop_block`), adding to
+    one chunk's totals ``pre_bet[h, line, :]``, ``pre_chk[h, branch, line, :]``, ``pre_fold[h]``
+    and ``ties[:]``."""
+    n_lines = blind.shape[0]
+    n_avail = avail.shape[0]
+    m = n_avail - 3
+    pa, pb, score, keys, wq, wn, lq, ln, less_c, eq_c, nq_c, kc = showdown_scratch()
+    cnt_b = np.zeros((N_HOLES, n_lines, N_COUNTS), np.int32)
+    cnt_c = np.zeros((N_HOLES, n_lines, N_COUNTS), np.int32)
+    fold_c = np.zeros(N_HOLES, np.int32)
+    sym_b = np.zeros((n_lines, N_COUNTS), np.int64)
+    sym_c = np.zeros((n_lines, N_COUNTS), np.int64)
+    rest = np.empty(n_avail, np.int64)
+    live = np.empty(n_avail, np.int64)
+    board = np.empty(5, np.int64)
+    images = np.empty(fperms.shape[1], np.int64)
+    outs = board_outs_scratch()
+    for f in range(lo_f, hi_f):
+        fmask = np.int64(0)
+        fkey = np.int64(0)
+        for q in range(3):
+            board[q] = flops[f, q]
+            fmask |= np.int64(1) << flops[f, q]
+            fkey += np.int64(card_keys[flops[f, q]])
+        g = 0
+        while g < fperms.shape[1] and fperms[f, g, 0] >= 0:
+            g += 1
+        n_rest = 0
+        for i in range(n_avail):
+            if not (fmask >> avail[i]) & 1:
+                rest[n_rest] = avail[i]
+                n_rest += 1
+        cnt_b[:] = 0
+        cnt_c[:] = 0
+        fold_c[:] = 0
+        for j in range(m):
+            r = rest[j]
+            for i in range(j):
+                t = rest[i]
+                w_tr = pair_orbit(t, r, fperms[f], g)
+                if w_tr == 0:
+                    continue  # not its orbit's representative
+                board[3] = t
+                board[4] = r
+                bkey = fkey + np.int64(card_keys[t]) + np.int64(card_keys[r])
+                bmask = fmask | (np.int64(1) << t) | (np.int64(1) << r)
+                n_live = 0
+                for x in range(m):
+                    if x != i and x != j:
+                        live[n_live] = rest[x]
+                        n_live += 1
+                n = river_counts(live, n_live, bkey, bmask, qual, card_keys, offsets, ranks,
+                                 flush, pa, pb, score, keys, wq, wn, lq, ln, less_c, eq_c,
+                                 nq_c, kc)
+                dealers = (n_live - 2) * (n_live - 3) // 2
+                fold_value = -2 * scale * dealers
+                if river_rule != 0:
+                    prepare_river_rule(river_rule, board, live, n_live, bkey, bmask, card_keys,
+                                       offsets, ranks, flush, outs)
+                for k in range(n):
+                    a = pa[k]
+                    b = pb[k]
+                    h = a + ((b * (b - 1)) >> 1)
+                    line = line_of[score[k]]
+                    rb = cnt_b[h, line]
+                    rb[WQ] += w_tr * wq[k]
+                    rb[WN] += w_tr * wn[k]
+                    rb[LQ] += w_tr * lq[k]
+                    rb[LN] += w_tr * ln[k]
+                    rb[BOARDS] += w_tr
+                    if river_rule == 0:
+                        v = (wq[k] * (scale * (1 + river_bet) + blind[line])
+                             + wn[k] * (scale * river_bet + blind[line])
+                             - lq[k] * scale * (2 + river_bet) - ln[k] * scale * (1 + river_bet))
+                        play = v > fold_value
+                        if v == fold_value:
+                            ties[0] += w_tr * weight[f]
+                    else:
+                        play = river_rule_plays(river_rule, a, b, score[k], board, outs)
+                    if play:
+                        rc = cnt_c[h, line]
+                        rc[WQ] += w_tr * wq[k]
+                        rc[WN] += w_tr * wn[k]
+                        rc[LQ] += w_tr * lq[k]
+                        rc[LN] += w_tr * ln[k]
+                        rc[BOARDS] += w_tr
+                    else:
+                        fold_c[h] += w_tr
+        dealers = (m - 4) * (m - 5) // 2
+        w = weight[f]
+        for j in range(m):
+            b = rest[j]
+            for i in range(j):
+                a = rest[i]
+                h = a + ((b * (b - 1)) >> 1)
+                hole_images(a, b, fperms[f], g, images)
+                folds = symmetrise_hole(cnt_b, cnt_c, fold_c, images, g, sym_b, sym_c)
+                v_bet = np.int64(0)
+                v_chk = -folds * 2 * scale * dealers
+                for line in range(n_lines):
+                    v_bet += play_value(sym_b[line], flop_bet, scale, blind[line])
+                    v_chk += play_value(sym_c[line], river_bet, scale, blind[line])
+                ev[f, h, EV_BET] = v_bet
+                ev[f, h, EV_CHECK] = v_chk
+                if flop_rule == 0:
+                    bet = v_bet > v_chk
+                    if v_bet == v_chk:
+                        ties[1] += w
+                else:
+                    bet = flop_rule_bets(flop_rule, a, b, board)
+                for line in range(n_lines):
+                    for x in range(N_COUNTS):
+                        pre_bet[h, line, x] += w * sym_b[line, x]
+                        if bet:
+                            pre_chk[h, FLOP_BET, line, x] += w * sym_b[line, x]
+                        else:
+                            pre_chk[h, RIVER_PLAY, line, x] += w * sym_c[line, x]
+                if not bet:
+                    pre_fold[h] += w * folds
+
+
 @nb.njit(cache=True, parallel=True)
 def flop_block(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, avail: np.ndarray, qual: int,
                line_of: np.ndarray, blind: np.ndarray, scale: int, flop_bet: int, river_bet: int,
@@ -92,124 +219,11 @@ def flop_block(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, avail:
     flop and river decisions take them) and ``pre_fold[ch, h]`` (deals folded at the river).
     ``ties[ch, 0 | 1]`` counts exact ties of the river and flop decisions (optimal codes only).
     """
-    n_lines = blind.shape[0]
-    n_avail = avail.shape[0]
-    m = n_avail - 3
     for ch in nb.prange(n_chunks):
         lo_f, hi_f = even_chunk(flops.shape[0], n_chunks, ch)
-        pa, pb, score, keys, wq, wn, lq, ln, less_c, eq_c, nq_c, kc = showdown_scratch()
-        cnt_b = np.zeros((N_HOLES, n_lines, N_COUNTS), np.int32)
-        cnt_c = np.zeros((N_HOLES, n_lines, N_COUNTS), np.int32)
-        fold_c = np.zeros(N_HOLES, np.int32)
-        sym_b = np.zeros((n_lines, N_COUNTS), np.int64)
-        sym_c = np.zeros((n_lines, N_COUNTS), np.int64)
-        rest = np.empty(n_avail, np.int64)
-        live = np.empty(n_avail, np.int64)
-        board = np.empty(5, np.int64)
-        images = np.empty(fperms.shape[1], np.int64)
-        outs = board_outs_scratch()
-        for f in range(lo_f, hi_f):
-            fmask = np.int64(0)
-            fkey = np.int64(0)
-            for q in range(3):
-                board[q] = flops[f, q]
-                fmask |= np.int64(1) << flops[f, q]
-                fkey += np.int64(card_keys[flops[f, q]])
-            g = 0
-            while g < fperms.shape[1] and fperms[f, g, 0] >= 0:
-                g += 1
-            n_rest = 0
-            for i in range(n_avail):
-                if not (fmask >> avail[i]) & 1:
-                    rest[n_rest] = avail[i]
-                    n_rest += 1
-            cnt_b[:] = 0
-            cnt_c[:] = 0
-            fold_c[:] = 0
-            for j in range(m):
-                r = rest[j]
-                for i in range(j):
-                    t = rest[i]
-                    w_tr = pair_orbit(t, r, fperms[f], g)
-                    if w_tr == 0:
-                        continue  # not its orbit's representative
-                    board[3] = t
-                    board[4] = r
-                    bkey = fkey + np.int64(card_keys[t]) + np.int64(card_keys[r])
-                    bmask = fmask | (np.int64(1) << t) | (np.int64(1) << r)
-                    n_live = 0
-                    for x in range(m):
-                        if x != i and x != j:
-                            live[n_live] = rest[x]
-                            n_live += 1
-                    n = river_counts(live, n_live, bkey, bmask, qual, card_keys, offsets, ranks,
-                                     flush, pa, pb, score, keys, wq, wn, lq, ln, less_c, eq_c,
-                                     nq_c, kc)
-                    dealers = (n_live - 2) * (n_live - 3) // 2
-                    fold_value = -2 * scale * dealers
-                    if river_rule != 0:
-                        prepare_river_rule(river_rule, board, live, n_live, bkey, bmask, card_keys,
-                                           offsets, ranks, flush, outs)
-                    for k in range(n):
-                        a = pa[k]
-                        b = pb[k]
-                        h = a + ((b * (b - 1)) >> 1)
-                        line = line_of[score[k]]
-                        rb = cnt_b[h, line]
-                        rb[WQ] += w_tr * wq[k]
-                        rb[WN] += w_tr * wn[k]
-                        rb[LQ] += w_tr * lq[k]
-                        rb[LN] += w_tr * ln[k]
-                        rb[BOARDS] += w_tr
-                        if river_rule == 0:
-                            v = (wq[k] * (scale * (1 + river_bet) + blind[line])
-                                 + wn[k] * (scale * river_bet + blind[line])
-                                 - lq[k] * scale * (2 + river_bet) - ln[k] * scale * (1 + river_bet))
-                            play = v > fold_value
-                            if v == fold_value:
-                                ties[ch, 0] += w_tr * weight[f]
-                        else:
-                            play = river_rule_plays(river_rule, a, b, score[k], board, outs)
-                        if play:
-                            rc = cnt_c[h, line]
-                            rc[WQ] += w_tr * wq[k]
-                            rc[WN] += w_tr * wn[k]
-                            rc[LQ] += w_tr * lq[k]
-                            rc[LN] += w_tr * ln[k]
-                            rc[BOARDS] += w_tr
-                        else:
-                            fold_c[h] += w_tr
-            dealers = (m - 4) * (m - 5) // 2
-            w = weight[f]
-            for j in range(m):
-                b = rest[j]
-                for i in range(j):
-                    a = rest[i]
-                    h = a + ((b * (b - 1)) >> 1)
-                    hole_images(a, b, fperms[f], g, images)
-                    folds = symmetrise_hole(cnt_b, cnt_c, fold_c, images, g, sym_b, sym_c)
-                    v_bet = np.int64(0)
-                    v_chk = -folds * 2 * scale * dealers
-                    for line in range(n_lines):
-                        v_bet += play_value(sym_b[line], flop_bet, scale, blind[line])
-                        v_chk += play_value(sym_c[line], river_bet, scale, blind[line])
-                    ev[f, h, EV_BET] = v_bet
-                    ev[f, h, EV_CHECK] = v_chk
-                    if flop_rule == 0:
-                        bet = v_bet > v_chk
-                        if v_bet == v_chk:
-                            ties[ch, 1] += w
-                    else:
-                        bet = flop_rule_bets(flop_rule, a, b, board)
-                    for line in range(n_lines):
-                        for x in range(N_COUNTS):
-                            pre_bet[ch, h, line, x] += w * sym_b[line, x]
-                            if bet:
-                                pre_chk[ch, h, FLOP_BET, line, x] += w * sym_b[line, x]
-                            else:
-                                pre_chk[ch, h, RIVER_PLAY, line, x] += w * sym_c[line, x]
-                    if not bet:
-                        pre_fold[ch, h] += w * folds
+        flop_chunk(flops, weight, fperms, lo_f, hi_f, avail, qual, line_of, blind, scale, flop_bet,
+                   river_bet, river_rule, flop_rule, card_keys, offsets, ranks, flush, ev, pre_bet[ch],
+                   pre_chk[ch], pre_fold[ch], ties[ch])
 
 
 @nb.njit(cache=True, inline="always")
@@ -271,5 +285,5 @@ def symmetrise_hole(cnt_b: np.ndarray, cnt_c: np.ndarray, fold_c: np.ndarray, im
 
 
 __all__ = ["WQ", "WN", "LQ", "LN", "BOARDS", "N_COUNTS", "N_HOLES", "FLOP_BET", "RIVER_PLAY",
-           "EV_BET", "EV_CHECK", "play_value", "hole_value", "flop_block", "pair_orbit",
+           "EV_BET", "EV_CHECK", "play_value", "hole_value", "flop_chunk", "flop_block", "pair_orbit",
            "hole_images", "symmetrise_hole"]

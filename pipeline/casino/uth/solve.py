@@ -20,6 +20,7 @@ a brute force that deals every card.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb
@@ -83,6 +84,14 @@ class Deck:
         i, j = np.triu_indices(len(c), 1)
         a, b = c[i], c[j]
         return np.sort(a + b * (b - 1) // 2)
+
+
+@functools.cache
+def evaluator() -> EvalTables:
+    """The cache-resident evaluator's tables, built once per process (about 2 s)."""
+    from pipeline.core.fasteval import build_eval_tables
+
+    return build_eval_tables()
 
 
 def canonical_flops(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
@@ -223,5 +232,6 @@ class _Now:
         return self._value
 
 
-__all__ = ["FLOP_CARDS", "DEFAULT_BLOCKS", "Deck", "Plan", "BlockResult", "Totals", "canonical_flops",
+__all__ = ["FLOP_CARDS", "DEFAULT_BLOCKS", "Deck", "Plan", "BlockResult", "Totals", "evaluator", "canonical_flops",
+           "flop_stabilizers",
            "solve_block", "solve_totals"]

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from pipeline.casino.uth.flop_pass import EV_BET, EV_CHECK, LN, LQ, N_COUNTS, N_HOLES, WN, WQ, flop_block, play_value
+from pipeline.casino.uth.flop_pass import EV_BET, EV_CHECK, LN, LQ, N_COUNTS, N_HOLES, WN, WQ, flop_chunk, play_value
 from pipeline.casino.uth.rules import UthRules
 from pipeline.casino.uth.showdown import river_counts, showdown_scratch
 from pipeline.casino.uth.solve import Deck, Plan, flop_stabilizers
@@ -99,11 +99,11 @@ def flop_values(hole: Sequence[int], flop: Sequence[int], rules: UthRules, table
     flops = np.array([sorted(int(c) for c in flop)], np.int64)
     n_lines = len(plan.blind)
     ev = np.zeros((1, N_HOLES, 2), np.int64)
-    flop_block(flops, np.ones(1, np.int64), flop_stabilizers(flops, plan.avail), plan.avail, plan.qual,
-               plan.line_of, plan.blind, plan.scale, plan.flop_bet, plan.river_bet, plan.river_rule,
-               plan.flop_rule, *tables, 1, ev, np.zeros((1, N_HOLES, n_lines, N_COUNTS), np.int64),
-               np.zeros((1, N_HOLES, 2, n_lines, N_COUNTS), np.int64), np.zeros((1, N_HOLES), np.int64),
-               np.zeros((1, 2), np.int64))
+    flop_chunk(flops, np.ones(1, np.int64), flop_stabilizers(flops, plan.avail), 0, 1, plan.avail,
+               plan.qual, plan.line_of, plan.blind, plan.scale, plan.flop_bet, plan.river_bet,
+               plan.river_rule, plan.flop_rule, *tables, ev, np.zeros((N_HOLES, n_lines, N_COUNTS), np.int64),
+               np.zeros((N_HOLES, 2, n_lines, N_COUNTS), np.int64), np.zeros(N_HOLES, np.int64),
+               np.zeros(2, np.int64))
     a, b = sorted(int(c) for c in hole)
     h = a + b * (b - 1) // 2
     m = deck.size - 2 - FLOP_CARDS
