@@ -7,7 +7,10 @@ solve (tens of seconds on 2 cores: ``make bench`` checks the published 2.19% and
 * the whole solver (suit-symmetric flop classes, per-flop turn-river orbits, pre-flop
   aggregation, return table) on reduced decks against a brute force that deals every card,
   under optimal play and under the practical rule sets;
-* the practical rules on hand-picked hands; the game file; grading through the command line.
+* the river counts over every deal against a published table (Stephen How's two-way bad beat
+  bonus: deals by the losing hand's category, 2,781,381,002,400 in all);
+* the practical rules on hand-picked hands; the game file; the return rows; grading through
+  the command line.
 """
 
 from __future__ import annotations
@@ -16,16 +19,21 @@ from collections import Counter
 from fractions import Fraction
 from itertools import combinations
 
+import numba as nb
 import numpy as np
 import pytest
 from cli_runner import run_main
 from eval_once import eval_tables
 from uth_brute import brute_force, wizard_flop, wizard_river
 
+from pipeline.abstraction.strength import canonical_boards
 from pipeline.casino.catalog import load_game
-from pipeline.casino.uth.analysis import analyse
+from pipeline.casino.families.uth import return_rows
+from pipeline.casino.hands import five_card_ranking
+from pipeline.casino.uth.analysis import Analysis, analyse
 from pipeline.casino.uth.rules import UthRules
 from pipeline.casino.uth.simple_rules import WIZARD, flop_rule_bets
+from pipeline.casino.uth.showdown import river_counts, showdown_scratch
 from pipeline.casino.uth.solve import Deck, solve_totals
 from pipeline.casino.uth.states import flop_values, river_values
 from pipeline.core.cards import parse_cards
@@ -121,7 +129,54 @@ def test_flop_state_values_match_a_direct_loop(rules: UthRules) -> None:
     assert sv.best == "bet 2x"
 
 
-def _compare(cards: list[int], rules: UthRules, river: int, flop: int) -> None:
+#: discountgambling.net (Stephen How), "Bad Beat Bonus @ Ultimate Texas Hold'Em" (2012): deals
+#: (player hole, dealer hole, unordered board) by the category of the losing hand, high card
+#: first, then the pushes; 2,781,381,002,400 in all
+BAD_BEAT = [791_967_420_480, 1_366_512_556_968, 399_099_149_640, 64_049_759_448, 18_271_076_976,
+            19_434_208_592, 8_435_225_376, 471_040_512, 10_300_592]
+BAD_BEAT_PUSHES = 113_130_263_816
+
+
+@nb.njit(cache=True)
+def _losing_hands(boards: np.ndarray, weight: np.ndarray, cat: np.ndarray, qual: int, card_keys: np.ndarray,
+                  offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray) -> np.ndarray:
+    """Deals (player hole, dealer hole, board) where the player's hand loses, by its category
+    (0..8), then the ties (9), from the solver's river counts over the canonical boards
+    weighted by orbit size."""
+    pa, pb, score, keys, wq, wn, lq, ln, less_c, eq_c, nq_c, kc = showdown_scratch()
+    live = np.empty(52, np.int64)
+    out = np.zeros(10, np.int64)
+    for i in range(boards.shape[0]):
+        bm = np.int64(0)
+        bk = np.int64(0)
+        for q in range(5):
+            bm |= np.int64(1) << boards[i, q]
+            bk += np.int64(card_keys[boards[i, q]])
+        m = 0
+        for c in range(52):
+            if not (bm >> c) & 1:
+                live[m] = c
+                m += 1
+        n = river_counts(live, m, bk, bm, qual, card_keys, offsets, ranks, flush, pa, pb, score, keys,
+                         wq, wn, lq, ln, less_c, eq_c, nq_c, kc)
+        for k in range(n):
+            out[cat[score[k]]] += weight[i] * (lq[k] + ln[k])
+            out[9] += weight[i] * (990 - wq[k] - wn[k] - lq[k] - ln[k])
+    return out
+
+
+def test_river_counts_reproduce_the_published_bad_beat_table(rules: UthRules) -> None:
+    """A hand loses as the player's (the dealer's hole beats it) or as the dealer's (the
+    player's beats it): the same count, so each category's deals are twice the player-loses
+    sum. Every board once per suit orbit (134,459 boards)."""
+    boards, w = canonical_boards(5)
+    cat = five_card_ranking().category.astype(np.int64)
+    got = _losing_hands(boards, w.astype(np.int64), cat, rules.qual_score, *eval_tables())
+    assert (2 * got[:9]).tolist() == BAD_BEAT and got[9] == BAD_BEAT_PUSHES
+    assert 2 * int(got[:9].sum()) + int(got[9]) == 2_781_381_002_400
+
+
+def _compare(cards: list[int], rules: UthRules, river: int, flop: int) -> Analysis:
     """The solver on ``cards`` against the brute force: every hole's pre-flop values and every
     return-table count, exactly."""
     t = eval_tables()
@@ -136,11 +191,21 @@ def _compare(cards: list[int], rules: UthRules, river: int, flop: int) -> None:
         mine[(r.street, r.play, r.result, r.dealer_qualifies, r.blind_line, r.net)] += r.combinations
     assert mine == ref["table"]
     assert an.deals == len(holes) * Deck.of(cards).deals_per_hole()
+    return an
 
 
 @pytest.mark.parametrize("cards", [DECK_FLUSHES, DECK_QUADS], ids=["flushes", "quads"])
 def test_reduced_deck_solve_matches_brute_force(cards: list[int], rules: UthRules) -> None:
-    _compare(cards, rules, 0, 0)
+    an = _compare(cards, rules, 0, 0)
+    rows = return_rows(an, rules.line_names)
+    assert sum(r.combinations for r in rows) == an.deals
+    assert sum(r.net_win * r.combinations for r in rows) == sum(r.net * r.combinations for r in an.rows)
+    by = {r.outcome: r for r in rows}
+    if cards is DECK_FLUSHES:
+        royal = by["4x pre-flop: royal flush wins, dealer qualified"]
+        assert (royal.net_win, royal.total_bet) == (Fraction(505), Fraction(6))
+    assert by["1x river: dealer wins, dealer qualified"].net_win == -3
+    assert by["fold at the river"].net_win == -2 and by["fold at the river"].total_bet == 2
 
 
 def test_practical_rules_match_their_brute_force(rules: UthRules) -> None:

@@ -41,6 +41,8 @@ BOUNDSCHECKED = (
     "tests/test_sevens.py::test_kernels_equal_the_generic_kernel_without_artifacts",
     # the two-joker deck: canonical classes, subset counts and a whole solve
     "tests/test_vp_catalog.py::test_double_joker_8_5_reproduces_published_cycles",
+    # Ultimate Texas Hold'em: river counts, the flop pass and the practical rules' kernels
+    "tests/test_casino_uth.py::test_practical_rules_match_their_brute_force",
 )
 #: LLVM optimisation level of the bounds-checked compiles (numba's default is 3)
 BOUNDSCHECK_OPT = 1

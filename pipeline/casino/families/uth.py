@@ -116,7 +116,7 @@ def _chart(rules: UthRules, t: Totals, strategy: PlayerStrategy | None) -> np.nd
     return sizes[picked][cls]
 
 
-def _rows(an: Analysis, lines: tuple[str, ...]) -> tuple[ReturnRow, ...]:
+def return_rows(an: Analysis, lines: tuple[str, ...]) -> tuple[ReturnRow, ...]:
     """The framework's return rows, by where the Play bet was made (largest first): wins by Blind
     line and dealer qualification, the push, then losses by qualification (the Blind line
     changes nothing there); the river folds last."""
@@ -160,7 +160,7 @@ def analyze(game: Game, strategy: PlayerStrategy | None = None, executor: Any = 
              f"exact ties between two choices (the smaller bet taken): river {t.ties[0]:,}, "
              f"flop {t.ties[1]:,} situations",
              "river decisions are not stored (about 10^8 classes): casino grade computes them")
-    return CasinoAnalysis(game.slug, game.name, FAMILY, an.deals, _rows(an, rules.line_names), points,
+    return CasinoAnalysis(game.slug, game.name, FAMILY, an.deals, return_rows(an, rules.line_names), points,
                           strategy.name if strategy else "optimal", BASE_BET, notes=notes)
 
 
@@ -209,5 +209,6 @@ def _preflop_evs(game: Game, hole: list[int], artifacts: Path | None) -> list[Fr
     return [p.ev_exact(row, o) for o in range(len(p.options))]
 
 
-__all__ = ["FAMILY", "BASE_BET", "POINT_OPTIONS", "FIRST_DEAL", "check_rules", "table_specs", "point_options", "totals",
+__all__ = ["FAMILY", "BASE_BET", "POINT_OPTIONS", "FIRST_DEAL", "check_rules", "table_specs", "point_options",
+           "totals", "return_rows",
            "analyze", "strategies", "decision_state", "grade_state"]
