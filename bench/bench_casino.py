@@ -20,6 +20,7 @@ ROWS = [
     ("let-it-ride", "flush=7", 1.0, "warm"),
     ("mississippi-stud", "straight=5", 1.0, "warm"),
     ("caribbean-stud", "straight=5", 60.0, "cold"),
+    ("ultimate-texas-holdem", "flush=2", 900.0, "cold"),   # bench_uth.py: CPU, Dask, exactness
 ]
 CHILD = """
 import json, sys, time

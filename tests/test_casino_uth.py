@@ -32,8 +32,8 @@ from pipeline.casino.families.uth import return_rows
 from pipeline.casino.hands import five_card_ranking
 from pipeline.casino.uth.analysis import Analysis, analyse
 from pipeline.casino.uth.rules import UthRules
-from pipeline.casino.uth.simple_rules import WIZARD, flop_rule_bets
 from pipeline.casino.uth.showdown import river_counts, showdown_scratch
+from pipeline.casino.uth.simple_rules import WIZARD, flop_rule_bets
 from pipeline.casino.uth.solve import Deck, solve_totals
 from pipeline.casino.uth.states import flop_values, river_values
 from pipeline.core.cards import parse_cards
@@ -238,3 +238,32 @@ def test_grade_at_each_street(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "best is bet 2x" in out
     code, _, err = run_main(capsys, "casino", "grade", "uth", "7s 6d | 7c 8h 2s 9d", "check")
     assert code == 2 and err.startswith("error:") and "0, 3 or 5 board" in err
+
+
+#: the exact figures of optimal play (Wizard of Odds: house edge 2.19%, element of risk 0.53%,
+#: standard deviation 4.94); counts of the return table's largest rows
+EXACT_EDGE = Fraction(50_643_648_973, 2_317_817_502_000)
+ROW_COUNTS = {"fold at the river": 5_336_312_786_640,
+              "4x pre-flop: dealer wins, dealer qualified": 3_931_554_359_920,
+              "4x pre-flop: royal flush wins, dealer qualified": 596_356_920}
+
+
+def test_published_figures_from_the_stored_build() -> None:
+    """The full solve is built on request (`pokertables build casino:ultimate-texas-holdem`,
+    about a minute): checked here when the repository's artifacts hold it, and by `make bench`."""
+    from pathlib import Path
+
+    from pipeline.casino.artifact import current_artifact, read_analysis, read_summary
+
+    game = load_game("uth")
+    art = current_artifact(game, Path(__file__).resolve().parent.parent / "artifacts")
+    if art is None:
+        pytest.skip("ultimate-texas-holdem is built on request (`pokertables build casino:ultimate-texas-holdem`)")
+    a = read_analysis(art)
+    assert a.house_edge == EXACT_EDGE and a.combinations == 27_813_810_024_000
+    assert (round(float(a.house_edge), 4), round(float(a.element_of_risk), 4)) == (0.0219, 0.0053)
+    assert round(a.standard_deviation, 2) == 4.94
+    rows = {r.outcome: r.combinations for r in a.rows}
+    assert {k: rows[k] for k in ROW_COUNTS} == ROW_COUNTS
+    costs = {s["name"]: Fraction(s["cost_exact"]) for s in read_summary(art)["strategies"]}
+    assert costs["pre-flop chart only"] == 0 and 0 < costs["river rules only"] < costs["practical"]
