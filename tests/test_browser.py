@@ -48,6 +48,7 @@ SHOTS_ENV = "POKERTABLES_SCREENSHOTS"
 #: seconds a page waits for an answer (solves and Monte Carlo on a loaded 2-core machine)
 WAIT = 120
 JACKS = "jacks-or-better-9-6"
+DEFAULT_CASINO = "three-card-poker"
 
 
 def _browser() -> tuple[str, str] | None:
@@ -702,3 +703,78 @@ def test_break_even_and_compare(driver: WebDriver, server: str, shots: Shots) ->
                            ".map(c => [c.dataset.slug, c.dataset.returnExact, c.textContent]);")
     assert got == [[g["slug"], g["return_exact"], f"{100 * g['return']:.4f}%"] for g in cmp["games"]]
     shot(d, shots, "videopoker-compare")
+
+
+# ------------------------------------------------------------------ Casino games view
+
+
+def casino_shows(d: WebDriver, name: str) -> None:
+    """Wait until the casino view shows the analysis and strategies of the game called ``name``."""
+    wait(d, lambda d: idle(d) and by_id(d, "cs-strategy").get_attribute("data-game") == name,
+         f"the casino game {name}")
+
+
+def house_edge_shown(d: WebDriver) -> str:
+    return str(d.find_element(By.CSS_SELECTOR, "#cs-summary td[data-key='house-edge']").text)
+
+
+def test_casino_game_by_name_and_pay_edit(driver: WebDriver, server: str, shots: Shots) -> None:
+    """A game picked by a common name; a pay edited in place changes the house edge to the
+    server's exact answer for the edited game."""
+    d = driver
+    open_view(d, server, "casino")
+    casino_shows(d, "Three Card Poker")
+    type_into(by_id(d, "cs-search"), "pair plus")
+    by_id(d, "cs-search").send_keys(Keys.ENTER)
+    casino_shows(d, "Three Card Poker Pair Plus")
+    base = api(server, "casino/analyze", {"game": "pair plus"})
+    assert house_edge_shown(d) == f"{100 * base['house_edge']:.4f}% = {base['house_edge_exact']}"
+    shown = [int(c.get_attribute("data-combinations")) for c in
+             d.find_elements(By.CSS_SELECTOR, "#cs-returns td[data-combinations]")]
+    assert shown == [r["combinations"] for r in base["return_table"]]
+    flush = d.find_element(By.CSS_SELECTOR, "#cs-pays input.pay[data-key='pays:flush']")
+    type_into(flush, "5")
+    edited = api(server, "casino/analyze", {"game": "pair plus", "pay": ["pays:flush=5"]})
+    assert edited["house_edge"] < base["house_edge"]
+    casino_shows(d, edited["name"])
+    assert house_edge_shown(d) == f"{100 * edited['house_edge']:.4f}% = {edited['house_edge_exact']}"
+    shot(d, shots, "casino-pay-edit")
+
+
+def test_casino_report_prints_alone(driver: WebDriver, server: str, shots: Shots) -> None:
+    d = driver
+    open_view(d, server, "casino")
+    casino_shows(d, "Three Card Poker")
+    costs = {s["name"]: s["cost_exact"] for s in api(server, "casino/strategy", {"game": DEFAULT_CASINO})["strategies"]}
+    got = {h.get_attribute("data-strategy"): h.get_attribute("data-cost")
+           for h in d.find_elements(By.CSS_SELECTOR, "#cs-strategy h3")}
+    assert got == costs and costs["threshold"] == "0/1"
+    assert "Q-6-4" in by_id(d, "cs-strategy").text
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert by_id(d, "cs-report").is_displayed() and by_id(d, "cs-returns").is_displayed()
+        for hidden in ("cs-deal", "cs-pays", "cs-print", "tab-equity"):
+            assert not by_id(d, hidden).is_displayed(), hidden
+        shot(d, shots, "casino-report-print")
+    finally:
+        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    assert base64.b64decode(d.print_page()).startswith(b"%PDF")
+
+
+def test_casino_trainer_grades_with_the_exact_cost(driver: WebDriver, server: str, shots: Shots) -> None:
+    d = driver
+    open_view(d, server, "casino")
+    casino_shows(d, "Three Card Poker")
+    type_into(by_id(d, "cs-seed"), "7")
+    by_id(d, "cs-deal").click()
+    wait(d, lambda d: idle(d) and d.find_elements(By.CSS_SELECTOR, "#cs-options button"), "a deal")
+    dealt = api(server, "casino/deal", {"game": DEFAULT_CASINO, "seed": 7})
+    faces = [c.get_attribute("data-card") for c in d.find_elements(By.CSS_SELECTOR, "#cs-cards .card")]
+    assert faces == dealt["hand"].split()
+    d.find_element(By.CSS_SELECTOR, "#cs-options button[data-option='play']").click()
+    wait(d, lambda d: idle(d) and by_id(d, "cs-verdict").is_displayed(), "the verdict")
+    g = api(server, "casino/grade", {"game": DEFAULT_CASINO, "hand": dealt["hand"], "decision": "play"})
+    assert by_id(d, "cs-verdict").get_attribute("data-cost") == g["cost_exact"]
+    assert by_id(d, "cs-t-hands").text == "1"
+    assert by_id(d, "cs-t-mistakes").text == ("0" if g["optimal"] else "1")
+    shot(d, shots, "casino-trainer")

@@ -52,7 +52,7 @@ def games(ctx: Context, query: str | None = None) -> list[dict[str, Any]]:
 def analyze(ctx: Context, game: str, pay: Sequence[str] = (), text: dict[str, Any] | None = None) -> dict[str, Any]:
     """``casino analyze --json``: house edge, element of risk, combinations, average bet,
     standard deviation and the return table (rows with integer combinations)."""
-    from pipeline.casino.artifact import current_artifact, read_analysis
+    from pipeline.casino.artifact import current_artifact, game_json, read_analysis
     from pipeline.casino.play import analyze as solve
 
     t0 = time.perf_counter()
@@ -62,6 +62,9 @@ def analyze(ctx: Context, game: str, pay: Sequence[str] = (), text: dict[str, An
     out = a.as_json()
     out["seconds"] = round(time.perf_counter() - t0, 4)
     out["source"] = g.reference
+    # the pay tables as played (edits applied), so a front end can show and edit them
+    out["pay_tables"] = [{"table": name, "lines": lines} for name, lines in game_json(g)["tables"].items()]
+    out["meter"] = float(g.meter)
     if text is not None:
         text.update(game=g, source=f"artifact {art}" if art is not None else "computed now")
     return out

@@ -7,17 +7,19 @@ import { initEquity } from './equity.js';
 import { initSaved } from './suits.js';
 import { initHits, hitsState, runHits } from './hits.js';
 import { initVp, loadVp } from './vp.js';
+import { initCasino, loadCasino } from './casino.js';
 
 // the picker draws the deck in the order players read it
 const RANKS = 'AKQJT98765432';
 const SUITS = 'shdc';
-const VIEWS = ['equity', 'hits', 'vp'];
+const VIEWS = ['equity', 'hits', 'vp', 'casino'];
 
 function showView(name) {
   for (const t of document.querySelectorAll('.tab')) t.classList.toggle('active', t.dataset.view === name);
   for (const v of document.querySelectorAll('.view')) v.hidden = v.id !== `view-${name}`;
   document.body.dataset.view = name;
   if (name === 'vp') act(loadVp);
+  if (name === 'casino') act(loadCasino);
   if (name === 'hits' && !hitsState.answer) act(runHits);
 }
 
@@ -29,6 +31,7 @@ async function start() {
   initSaved();
   initHits(empty.cells, RANKS, SUITS);
   initVp();
+  initCasino();
   for (const t of document.querySelectorAll('.tab')) t.addEventListener('click', () => showView(t.dataset.view));
   const first = (location.hash || '#equity').slice(1);
   showView(VIEWS.includes(first) ? first : 'equity');
