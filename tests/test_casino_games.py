@@ -132,3 +132,6 @@ def test_progressive_meter_breaks_even_where_published() -> None:
     """Wizard of Odds: $263,205 for the 100/75/50 table (return = 1 exactly at 5000900/19)."""
     b = breakeven(load_game("caribbean progressive"), "meter")
     assert Fraction(b["breakeven_exact"]) == Fraction(5_000_900, 19) and int(b["breakeven"]) == 263_205
+    # his second table: quads $150, full house $100 -> $246,784
+    b = breakeven(load_game("caribbean progressive", ["four of a kind=150", "full house=100"]), "meter")
+    assert int(b["breakeven"]) == 246_784
