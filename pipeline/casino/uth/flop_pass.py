@@ -42,6 +42,8 @@ from pipeline.core.parallel import even_chunk
 #: qualifies, loses / not, boards counted.
 WQ, WN, LQ, LN, BOARDS = 0, 1, 2, 3, 4
 N_COUNTS = 5
+#: Offset of the played rivers' counts in the pass's per-flop table (after every river's).
+PLAYED = N_COUNTS
 #: Two-card holes in the 52-card id space (colex index ``a + b * (b - 1) / 2``).
 N_HOLES = 1326
 #: Branches of a hole that checked pre-flop: bet at the flop, or checked to the river and played.
@@ -82,9 +84,9 @@ def flop_chunk(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, lo_f: 
     n_avail = avail.shape[0]
     m = n_avail - 3
     pa, pb, score, keys, wq, wn, lq, ln, less_c, eq_c, nq_c, kc = showdown_scratch()
-    cnt_b = np.zeros((N_HOLES, n_lines, N_COUNTS), np.int32)
-    cnt_c = np.zeros((N_HOLES, n_lines, N_COUNTS), np.int32)
-    fold_c = np.zeros(N_HOLES, np.int32)
+    # per hole and line: the counts as they fall, then those of the played rivers, side by side
+    # so one board's two updates of a hole touch one place (folds = boards - played boards)
+    cnt = np.zeros((N_HOLES, n_lines, 2 * N_COUNTS), np.int32)
     sym_b = np.zeros((n_lines, N_COUNTS), np.int64)
     sym_c = np.zeros((n_lines, N_COUNTS), np.int64)
     rest = np.empty(n_avail, np.int64)
@@ -107,9 +109,7 @@ def flop_chunk(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, lo_f: 
             if not (fmask >> avail[i]) & 1:
                 rest[n_rest] = avail[i]
                 n_rest += 1
-        cnt_b[:] = 0
-        cnt_c[:] = 0
-        fold_c[:] = 0
+        cnt[:] = 0
         for j in range(m):
             r = rest[j]
             for i in range(j):
@@ -139,12 +139,11 @@ def flop_chunk(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, lo_f: 
                     b = pb[k]
                     h = a + ((b * (b - 1)) >> 1)
                     line = line_of[score[k]]
-                    rb = cnt_b[h, line]
-                    rb[WQ] += w_tr * wq[k]
-                    rb[WN] += w_tr * wn[k]
-                    rb[LQ] += w_tr * lq[k]
-                    rb[LN] += w_tr * ln[k]
-                    rb[BOARDS] += w_tr
+                    cnt[h, line, WQ] += w_tr * wq[k]
+                    cnt[h, line, WN] += w_tr * wn[k]
+                    cnt[h, line, LQ] += w_tr * lq[k]
+                    cnt[h, line, LN] += w_tr * ln[k]
+                    cnt[h, line, BOARDS] += w_tr
                     if river_rule == 0:
                         v = (wq[k] * (scale * (1 + river_bet) + blind[line])
                              + wn[k] * (scale * river_bet + blind[line])
@@ -154,15 +153,13 @@ def flop_chunk(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, lo_f: 
                             ties[0] += w_tr * weight[f]
                     else:
                         play = river_rule_plays(river_rule, a, b, score[k], board, outs)
-                    if play:
-                        rc = cnt_c[h, line]
-                        rc[WQ] += w_tr * wq[k]
-                        rc[WN] += w_tr * wn[k]
-                        rc[LQ] += w_tr * lq[k]
-                        rc[LN] += w_tr * ln[k]
-                        rc[BOARDS] += w_tr
-                    else:
-                        fold_c[h] += w_tr
+                    # branch-free: a played river adds its counts, a folded one adds zeros
+                    wp = w_tr * np.int64(play)
+                    cnt[h, line, PLAYED + WQ] += wp * wq[k]
+                    cnt[h, line, PLAYED + WN] += wp * wn[k]
+                    cnt[h, line, PLAYED + LQ] += wp * lq[k]
+                    cnt[h, line, PLAYED + LN] += wp * ln[k]
+                    cnt[h, line, PLAYED + BOARDS] += wp
         dealers = (m - 4) * (m - 5) // 2
         w = weight[f]
         for j in range(m):
@@ -171,7 +168,7 @@ def flop_chunk(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, lo_f: 
                 a = rest[i]
                 h = a + ((b * (b - 1)) >> 1)
                 hole_images(a, b, fperms[f], g, images)
-                folds = symmetrise_hole(cnt_b, cnt_c, fold_c, images, g, sym_b, sym_c)
+                folds = symmetrise_hole(cnt, images, g, sym_b, sym_c)
                 v_bet = np.int64(0)
                 v_chk = -folds * 2 * scale * dealers
                 for line in range(n_lines):
@@ -262,26 +259,25 @@ def hole_images(a: int, b: int, perms: np.ndarray, g: int, out: np.ndarray) -> N
 
 
 @nb.njit(cache=True)
-def symmetrise_hole(cnt_b: np.ndarray, cnt_c: np.ndarray, fold_c: np.ndarray, images: np.ndarray,
-                    g: int, sym_b: np.ndarray, sym_c: np.ndarray) -> int:
+def symmetrise_hole(cnt: np.ndarray, images: np.ndarray, g: int, sym_b: np.ndarray, sym_c: np.ndarray) -> int:
     """A hole's counts over every turn-river pair of the flop from the orbit-weighted ones:
-    the average of its images' (exact: the sum is g times the true counts). Fills ``sym_b``,
-    ``sym_c`` and returns the folds."""
+    the average of its images' (exact: the sum is g times the true counts). Fills ``sym_b``
+    (every river) and ``sym_c`` (the played rivers) and returns the folded rivers."""
     sym_b[:] = 0
     sym_c[:] = 0
-    folds = np.int64(0)
     for p in range(g):
         h = images[p]
-        folds += fold_c[h]
         for line in range(sym_b.shape[0]):
             for x in range(N_COUNTS):
-                sym_b[line, x] += cnt_b[h, line, x]
-                sym_c[line, x] += cnt_c[h, line, x]
+                sym_b[line, x] += cnt[h, line, x]
+                sym_c[line, x] += cnt[h, line, PLAYED + x]
+    folds = np.int64(0)
     for line in range(sym_b.shape[0]):
         for x in range(N_COUNTS):
             sym_b[line, x] //= g
             sym_c[line, x] //= g
-    return folds // g
+        folds += sym_b[line, BOARDS] - sym_c[line, BOARDS]
+    return folds
 
 
 __all__ = ["WQ", "WN", "LQ", "LN", "BOARDS", "N_COUNTS", "N_HOLES", "FLOP_BET", "RIVER_PLAY",

@@ -90,6 +90,23 @@ def chart_text(raise_hole: np.ndarray, bet: int = 4) -> str:
     return f"raise {bet}x: {', '.join(parts)}; check everything else"
 
 
+def chart_grid(raise_hole: np.ndarray, bet: int = 4) -> tuple[str, ...]:
+    """The chart as a 13x13 grid of text lines: ``4`` (raise 4x) or ``.`` (check), aces first;
+    suited hands above the diagonal, offsuit below, pairs on it."""
+    mark = str(bet)
+    order = list(range(12, -1, -1))
+    head = "    " + " ".join(RANKS[r] for r in order)
+    rows = [f"{mark} = raise {bet}x, . = check; suited above the diagonal, offsuit below", head]
+    for r1 in order:
+        cells = []
+        for r2 in order:
+            hi, lo, suited = max(r1, r2), min(r1, r2), r2 < r1
+            sel = (HOLE_HIGH == hi) & (HOLE_LOW == lo) & ((HOLE_SUITED == suited) | (hi == lo))
+            cells.append(mark if raise_hole[sel].all() else ".")
+        rows.append(f" {RANKS[r1]}  " + " ".join(cells))
+    return tuple(rows)
+
+
 def _runs(ranks: list[int], top: int, name: object) -> list[str]:
     """``X+`` when the ranks run from their lowest up to ``top``, else each one."""
     if not ranks:
@@ -118,7 +135,8 @@ def strategies(bets: tuple[int, ...]) -> tuple[PlayerStrategy, ...]:
     river = RuleChoice(RIVER, WIZARD)
     pick = chart_choice(chart, top)
     return (
-        PlayerStrategy("practical", (f"pre-flop: {pre}", *(f"flop: {r}" for r in FLOP_RULES),
+        PlayerStrategy("practical", (f"pre-flop: {pre}", *(f"  {g}" for g in chart_grid(chart, bets[-1])),
+                                     *(f"flop: {r}" for r in FLOP_RULES),
                                      *(f"river: {r}" for r in RIVER_RULES)),
                        {PREFLOP: pick, FLOP: flop, RIVER: river}),  # type: ignore[dict-item]
         PlayerStrategy("pre-flop chart only", (f"pre-flop: {pre}", "flop and river: optimal"),
@@ -146,4 +164,4 @@ def rule_codes(strategy: PlayerStrategy | None) -> tuple[int, int]:
 
 
 __all__ = ["FLOP_RULES", "RIVER_RULES", "RuleChoice", "flop_rule_states", "wizard_chart", "chart_text",
-           "chart_choice", "strategies", "rule_codes"]
+           "chart_grid", "chart_choice", "strategies", "rule_codes"]
