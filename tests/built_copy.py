@@ -43,8 +43,8 @@ def artifact_files(folder: Path) -> dict[str, tuple[int, int]]:
     the "nothing written" check of bad input and in-memory solves. Left out: the build lock
     (any concurrent user of the folder, such as the other test worker checking the session's
     build, takes it) and the readers' proof cache (a reader records there the files it proved)."""
-    from pipeline.build.store import LOCK
+    from pipeline.build.locks import COMMIT_LOCK, LOCK
     from pipeline.query.artifacts import VERIFIED
 
     return {p.relative_to(folder).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in folder.rglob("*") if p.is_file() and p.name not in (LOCK, VERIFIED)}
+            for p in folder.rglob("*") if p.is_file() and p.name not in (LOCK, COMMIT_LOCK, VERIFIED)}

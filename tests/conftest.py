@@ -121,7 +121,7 @@ def artifacts() -> Path:
         # a development shortcut (never set by make or CI): while several people edit the
         # engine at once, every edit makes the heavy stages stale; test against a copy as it is
         return Path(given)
-    from pipeline.build.store import build_lock
+    from pipeline.build.locks import build_lock
     from pipeline.equity.warm import warm
 
     cfg = load_config(CONFIG, TEST_ARTIFACTS)

@@ -87,7 +87,7 @@ def _digests(folder: Path) -> dict[str, str]:
     """sha256 of every built file (the manifest's own timings differ, so not the manifest)."""
     out = {}
     for p in sorted(folder.rglob("*")):
-        if p.is_file() and not p.is_symlink() and p.name not in ("manifest.json", ".build.lock"):
+        if p.is_file() and not p.is_symlink() and p.name not in ("manifest.json", ".build.lock", ".commit.lock"):
             out[str(p.relative_to(folder))] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
 

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -18,7 +19,8 @@ import pytest
 from built_copy import DEAL_CLASSES, copy_built, stage_files
 from cli_runner import assert_one_error, run_cli, run_main
 
-from pipeline.build.store import STAGING, TMP_PREFIX, build_lock
+from pipeline.build.locks import LOCK, commit_lock
+from pipeline.build.store import STAGING, TMP_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL_SWEEP = 'name = "tiny"\nbase = "jacks-or-better-9-6"\n[pays]\n"full house" = {values = [8, 9]}\n'
@@ -145,16 +147,30 @@ def test_sweep_is_in_the_manifest_and_verify_knows_it(sweep_folder: tuple[Path, 
 
 
 def test_build_waits_for_a_sweep_holding_the_lock(sweep_folder: tuple[Path, Path]) -> None:
-    """Item 9: a sweep writes under the build lock, so a build started meanwhile cannot clean
-    its staging away: it is told another build runs (exit 2) and the staged file survives."""
+    """Item 9 (issue 38 item 7): a sweep writes under the commit lock, so a build started
+    meanwhile cannot clean its staging away: it says at once that it waits for the commit lock
+    and who holds it (this process), and the staged file survives. Killed while it waits, it
+    leaves no holder behind (its pid is gone)."""
+    from pipeline.build.locks import read_holder
+
     art, _ = sweep_folder
     staged = art / STAGING / "sweep_tiny" / "sweeps" / "tiny.png"
-    with build_lock(art):
+    with commit_lock(art):
         staged.parent.mkdir(parents=True)
         staged.write_bytes(b"in progress")
-        r = run_cli("-a", str(art), "build", "vp_classes")
-        assert_one_error(r, "another build is running")
+        build = subprocess.Popen([sys.executable, "-m", "pipeline", "-a", str(art), "build", "vp_classes"],
+                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            line = build.stderr.readline() if build.stderr else ""
+            assert line.startswith(f"waiting for the commit lock of {art}: held by pid {os.getpid()} ("), line
+            assert " since " in line and line.rstrip().endswith("ago ...")
+            assert staged.read_bytes() == b"in progress"
+            assert read_holder(art / LOCK) is not None  # the waiting build holds the build lock
+        finally:
+            build.kill()
+            build.wait()
         assert staged.read_bytes() == b"in progress"
+        assert read_holder(art / LOCK) is None  # a killed holder is no holder
 
 
 def test_build_refuses_a_folder_it_does_not_own(tmp_path: Path) -> None:

@@ -17,7 +17,8 @@ import pyarrow.dataset as ds
 import pytest
 from cli_runner import one_error_line, run_main
 
-from pipeline.build.store import STAGING, TMP_PREFIX, build_lock
+from pipeline.build.locks import commit_lock
+from pipeline.build.store import STAGING, TMP_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
 PAYTABLES = ROOT / "pipeline" / "data" / "paytables"
@@ -135,8 +136,8 @@ def tiny_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_two_runs_of_one_sweep_the_later_says_it_replaced_the_other(tmp_path: Path) -> None:
-    """Item 7: two `vp sweep` runs of one name at once. Both solve while the folder's lock is
-    held here, then commit one after the other: the second to write says, on its CLI line, that
+    """Item 7: two `vp sweep` runs of one name at once. Both solve while the folder's commit lock
+    is held here, then commit one after the other: the second to write says, on its CLI line, that
     it replaced the result the other wrote; the first says nothing of the kind. The folder then
     holds one complete result, listed in the manifest."""
     if not Path("/proc/locks").exists():
@@ -145,7 +146,7 @@ def test_two_runs_of_one_sweep_the_later_says_it_replaced_the_other(tmp_path: Pa
     art.mkdir()
     sweep = tmp_path / "tiny.toml"
     sweep.write_text(TINY % "8, 9")
-    with build_lock(art):
+    with commit_lock(art):
         runs = [subprocess.Popen([sys.executable, "-m", "pipeline", "-a", str(art), "vp", "sweep",
                                   str(sweep)], cwd=tmp_path, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True) for _ in range(2)]

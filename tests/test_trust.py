@@ -14,7 +14,8 @@ import pytest
 from built_copy import copy_built
 from cli_runner import run_cli
 
-from pipeline.build.store import STAGING, TMP_PREFIX, BuildError, atomic_path, build_lock
+from pipeline.build.locks import COMMIT_LOCK, LOCK, build_lock
+from pipeline.build.store import STAGING, TMP_PREFIX, BuildError, atomic_path
 from pipeline.build.verify import verify
 from pipeline.query.tables import ArtifactError, Tables
 
@@ -163,7 +164,7 @@ def test_failed_stage_changes_no_artifact(artifacts: Path, tmp_path: Path,
     folder = cfg.artifacts
     def snapshot() -> dict[str, tuple[str, int]]:
         return {p.name: (sha256_file(p), p.stat().st_mtime_ns) for p in folder.rglob("*")
-                if p.is_file() and p.name != ".build.lock"}  # the lock is not an artifact
+                if p.is_file() and p.name not in (LOCK, COMMIT_LOCK)}  # locks are not artifacts
 
     before = snapshot()
 

@@ -1,7 +1,13 @@
-"""Run build stages: decide what is stale, run it under the build lock, record the manifest."""
+"""Run build stages: decide what is stale, run it under the build lock, record the manifest.
+
+A build holds the folder's build lock throughout (one build at a time) and its commit lock only
+while it recovers a killed build's leftovers and while it commits each stage: a sweep or another
+short writer commits between two stages instead of waiting for the whole build
+(:mod:`pipeline.build.locks`)."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import time
 from dataclasses import dataclass
@@ -12,13 +18,12 @@ from pipeline.build.commit import JOURNAL, commit_stage, recover
 from pipeline.build.config import BuildConfig
 from pipeline.build.executor import Executor, LocalExecutor
 from pipeline.build.keys import parts_key, stage_parts, stale_reasons
+from pipeline.build.locks import COMMIT_LOCK, LOCK, OnWait, build_lock, commit_lock
 from pipeline.build.reuse import Donor
 from pipeline.build.stages import Context, Stage, plan
 from pipeline.build.store import (
-    LOCK,
     STAGING,
     TMP_PREFIX,
-    build_lock,
     clean_stale_temps,
     describe_file,
     read_manifest,
@@ -149,7 +154,7 @@ def _nothing_to_do(stages: list[Stage], folder: Path) -> list[StageResult] | Non
 
 #: what an artifacts folder may hold besides the artifacts before its first manifest (the
 #: repository's artifacts/README.md, and what a killed first build leaves)
-_BOOKKEEPING = frozenset({"README.md", LOCK, JOURNAL, STAGING})
+_BOOKKEEPING = frozenset({"README.md", LOCK, COMMIT_LOCK, JOURNAL, STAGING})
 
 
 def _check_ours(folder: Path, artifact_names: set[str]) -> None:
@@ -169,7 +174,8 @@ def _check_ours(folder: Path, artifact_names: set[str]) -> None:
 
 def run_build(config: BuildConfig, names: list[str] | None = None, force: bool = False,
               wait: bool = False, progress: Any = None,
-              executor: Executor | None = None, reuse: Path | None = None) -> list[StageResult]:
+              executor: Executor | None = None, reuse: Path | None = None,
+              on_wait: OnWait | None = None) -> list[StageResult]:
     """Build the planned stages into ``config.artifacts``; return one result per stage.
 
     ``reuse`` names another artifacts folder: a stale stage whose key there equals the wanted
@@ -177,7 +183,8 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
 
     ``progress`` is an optional object with ``start(stage)``, ``update(text, fraction)`` and
     ``finish(result)`` methods (the CLI passes a rich display). ``executor`` runs the stages'
-    parallel tasks (default: in this process); the caller closes it.
+    parallel tasks (default: in this process); the caller closes it. ``on_wait`` is told at once
+    when a lock must be waited for, and who holds it.
     """
     executor = executor or LocalExecutor()
     folder = config.artifacts
@@ -199,10 +206,12 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                     progress.finish(res)
             return done
     results: list[StageResult] = []
-    with build_lock(folder, wait=wait):
+    staged: list[Path] = []
+    with build_lock(folder, wait=wait, on_wait=on_wait):
         try:
-            recover(folder)
-            clean_stale_temps(folder)
+            with commit_lock(folder, on_wait):  # a sweep may be writing its staged files
+                recover(folder)
+                clean_stale_temps(folder)
             manifest = read_manifest(folder, strict=False)  # a corrupt one means: rebuild all
             graph = ImportGraph()
             donor = Donor(reuse) if reuse is not None and not force else None
@@ -224,8 +233,9 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                     # outputs are written into a staging folder and moved into place only when the
                     # whole stage succeeded: a failure or kill mid-stage changes no artifact
                     # stage names are unique, so each stage stages into its own folder; what a
-                    # failed stage leaves there is removed with the staging root below
+                    # failed stage leaves there is removed below
                     staging = folder / STAGING / stage.name.replace(":", "_")
+                    staged.append(staging)
                     reused = donor.link(stage.name, key, stage.outputs, staging) if donor else None
                     t0 = time.perf_counter()
                     if reused is None:
@@ -237,7 +247,7 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                                       outputs=stage.outputs, staging=staging, executor=executor)
                         stage.run(ctx)
                     seconds = time.perf_counter() - t0
-                    size = 0
+                    outputs: dict[str, Any] = {}
                     for out in stage.outputs:
                         p = staging / out
                         if not p.exists():
@@ -248,25 +258,40 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
                             info = describe_file(p)  # the rename keeps size, bytes and mtime
                             info.update(stage=stage.name, config_hash=key, package_version=__version__,
                                         build_seconds=round(seconds, 3))
-                        manifest.setdefault("files", {})[out] = info
-                        size += info["bytes"]
-                    manifest.setdefault("stages", {})[stage.name] = reused[1] if reused is not None else {
+                        outputs[out] = info
+                    size = sum(info["bytes"] for info in outputs.values())
+                    record = reused[1] if reused is not None else {
                         "key": key, "parts": planned.parts, "outputs": list(stage.outputs),
                         "seconds": round(seconds, 3),
                         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-                    manifest["package_version"] = __version__
-                    # outputs an older version of this stage wrote (say, before its Parquet was
-                    # partitioned) go with the commit, so no orphan lingers in the manifest
-                    retired = tuple(rel for rel, info in list(manifest["files"].items())
-                                    if info.get("stage") == stage.name and rel not in stage.outputs)
-                    for rel in retired:
-                        del manifest["files"][rel]
-                    commit_stage(folder, staging, stage.name, stage.outputs, manifest, retired)
+                    with commit_lock(folder, on_wait):
+                        # the manifest as it is now: a sweep may have committed while this computed
+                        manifest = read_manifest(folder, strict=False)
+                        _commit(folder, staging, stage, manifest, outputs, record)
                     res = StageResult(stage.name, "built" if reused is None else "linked", seconds, size,
                                       stage.outputs, planned.reasons)
                 results.append(res)
                 if progress:
                     progress.finish(res)
         finally:
-            shutil.rmtree(folder / STAGING, ignore_errors=True)  # nothing staged outlives a build
+            for staging in staged:  # nothing this build staged outlives it (a sweep's is its own)
+                shutil.rmtree(staging, ignore_errors=True)
+            with contextlib.suppress(OSError):
+                (folder / STAGING).rmdir()  # only when empty
     return results
+
+
+def _commit(folder: Path, staging: Path, stage: Stage, manifest: dict[str, Any],
+            outputs: dict[str, Any], record: dict[str, Any]) -> None:
+    """Record a stage's outputs and its record in ``manifest`` and commit them (hold the commit
+    lock)."""
+    manifest.setdefault("files", {}).update(outputs)
+    manifest.setdefault("stages", {})[stage.name] = record
+    manifest["package_version"] = __version__
+    # outputs an older version of this stage wrote (say, before its Parquet was partitioned) go
+    # with the commit, so no orphan lingers in the manifest
+    retired = tuple(rel for rel, info in list(manifest["files"].items())
+                    if info.get("stage") == stage.name and rel not in stage.outputs)
+    for rel in retired:
+        del manifest["files"][rel]
+    commit_stage(folder, staging, stage.name, stage.outputs, manifest, retired)

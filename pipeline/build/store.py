@@ -4,14 +4,14 @@ Every artifact is written to a temporary file, flushed and fsynced, then renamed
 writes into a staging folder inside the artifacts folder, and the build runner moves its
 outputs into place only once the whole stage succeeded, so a crash leaves either the previous
 good files or none. The manifest is
-rewritten the same way after each stage, and a lock file keeps two builds apart.
+rewritten the same way after each stage; :mod:`pipeline.build.locks` keeps two builds apart
+and two commits apart.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import json
 import os
 import shutil
@@ -23,6 +23,7 @@ from typing import Any
 import h5py
 import numpy as np
 
+from pipeline.build.locks import COMMIT_LOCK, LOCK, build_lock, commit_lock
 from pipeline.errors import BuildError
 from pipeline.query.artifacts import (
     MANIFEST,
@@ -33,9 +34,9 @@ from pipeline.query.artifacts import (
     sha256_file,
 )
 
-LOCK = ".build.lock"
 STAGING = ".pokertables-staging"
 __all__ = [
+    "COMMIT_LOCK",
     "LOCK",
     "MANIFEST",
     "STAGING",
@@ -43,6 +44,7 @@ __all__ = [
     "BuildError",
     "atomic_path",
     "build_lock",
+    "commit_lock",
     "clean_stale_temps",
     "create_mapped_dataset",
     "dataset_offset",
@@ -180,34 +182,6 @@ def describe_file(path: Path) -> dict[str, Any]:
         info["rows"] = md.num_rows
         info["columns"] = [md.schema.column(i).name for i in range(md.num_columns)]
     return info
-
-
-@contextlib.contextmanager
-def build_lock(folder: Path, wait: bool = False) -> Iterator[None]:
-    """Hold an exclusive lock on the artifacts folder for the duration of a build.
-
-    Without ``wait`` a second concurrent build fails at once with a clear message.
-    """
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fh = open(folder / LOCK, "a+")
-    except OSError as exc:
-        # a read-only or foreign folder is the user's to fix, not an internal error
-        raise BuildError(f"cannot write in the artifacts folder {folder} ({exc.strerror}); "
-                         "choose a writable folder with -a") from None
-    try:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            raise BuildError(f"another build is running in {folder} (lock {folder / LOCK}); "
-                             "wait for it or run again with --wait") from None
-        fh.seek(0)
-        fh.truncate()
-        fh.write(str(os.getpid()))
-        fh.flush()
-        yield
-    finally:
-        fh.close()
 
 
 def move_file(src: Path, dst: Path) -> None:

@@ -2,7 +2,7 @@
 
 The dataset is partitioned by the first swept line's pay (``full_house=9/part-0.parquet``), so
 an engine asked about one value of that line reads one folder. A sweep's files are committed
-like a build stage named ``sweep:<name>``: written into the staging folder under the build lock
+like a build stage named ``sweep:<name>``: written into the staging folder under the commit lock
 (so a build never cleans them away mid-write, and two sweeps never interleave), then moved into
 place together with the manifest through the commit journal (a kill or a full disk leaves the
 old data and plot, or the new ones, never a mix), and listed in the manifest, so ``verify``
@@ -11,6 +11,7 @@ checks them like any artifact.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import shutil
 import time
@@ -21,7 +22,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.build.commit import commit_stage
-from pipeline.build.store import STAGING, build_lock, describe_file
+from pipeline.build.locks import OnWait, commit_lock
+from pipeline.build.store import STAGING, describe_file
 from pipeline.errors import BuildError
 from pipeline.query.artifacts import read_manifest
 from pipeline.videopoker.tools.sweep import Sweep, plot_sweep, solve_sweep, sweep_rows
@@ -72,12 +74,14 @@ def _write_outputs(sweep: Sweep, cols: dict[str, list[Any]], staging: Path) -> l
     return out
 
 
-def write_sweep(sweep: Sweep, cols: dict[str, list[Any]], folder: Path, started: float | None = None
-                ) -> tuple[Path, Path, str | None]:
+def write_sweep(sweep: Sweep, cols: dict[str, list[Any]], folder: Path, started: float | None = None,
+                on_wait: OnWait | None = None) -> tuple[Path, Path, str | None]:
     """Commit ``folder/sweeps/<slug>.parquet/`` and ``<slug>.png`` as one unit; return both paths
-    and a note when this replaced a result another run of the same sweep wrote after ``started``."""
+    and a note when this replaced a result another run of the same sweep wrote after ``started``.
+    Only the commit lock is taken (a running build holds it only while it commits a stage);
+    ``on_wait`` is told at once who holds it when it must be waited for."""
     stage = f"sweep:{sweep.slug}"
-    with build_lock(folder, wait=True):
+    with commit_lock(folder, on_wait):
         manifest = read_manifest(folder, strict=False)
         before = manifest.get("stages", {}).get(stage, {})
         note = None
@@ -108,19 +112,23 @@ def write_sweep(sweep: Sweep, cols: dict[str, list[Any]], folder: Path, started:
                 "outputs": outputs, "written_epoch": time.time(),
                 "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
             commit_stage(folder, staging, stage, tuple(outputs), manifest, retired)
-        finally:
-            shutil.rmtree(folder / STAGING, ignore_errors=True)
+        finally:  # its own staging only: a running build stages beside it
+            shutil.rmtree(staging, ignore_errors=True)
+            with contextlib.suppress(OSError):
+                (folder / STAGING).rmdir()  # only when empty
     return folder / SWEEPS / f"{sweep.slug}.parquet", folder / SWEEPS / f"{sweep.slug}.png", note
 
 
-def run_sweep(sweep: Sweep, classes_for: Any, executor: Any, folder: Path) -> dict[str, Any]:
-    """Solve every variant on ``executor``, write the outputs; return a JSON-ready summary."""
+def run_sweep(sweep: Sweep, classes_for: Any, executor: Any, folder: Path,
+              on_wait: OnWait | None = None) -> dict[str, Any]:
+    """Solve every variant on ``executor``, write the outputs; return a JSON-ready summary
+    (``on_wait``: see :func:`write_sweep`)."""
     t0 = time.perf_counter()
     started = time.time()
     solved = solve_sweep(sweep, classes_for, executor)
     solve_s = time.perf_counter() - t0
     cols = sweep_rows(sweep, solved)
-    data, png, note = write_sweep(sweep, cols, folder, started)
+    data, png, note = write_sweep(sweep, cols, folder, started, on_wait)
     n = len(solved)
     best = max(range(n), key=lambda i: cols["return"][i])
     return {"sweep": sweep.name, "variants": n, "dataset": str(data), "plot": str(png),

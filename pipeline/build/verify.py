@@ -34,6 +34,7 @@ from pipeline.build.digests import (
     load_expected,
     sha256_file_and_ranges,
 )
+from pipeline.build.locks import COMMIT_LOCK
 from pipeline.build.parquet_checks import check_preflop_h5, parquet_invariants
 from pipeline.build.store import (
     LOCK,
@@ -175,7 +176,7 @@ CHECKS: dict[str, Callable[[Path], list[str]]] = {
 
 
 #: files of the folder that are bookkeeping, not artifacts
-BOOKKEEPING = (MANIFEST, LOCK, VERIFIED, JOURNAL)
+BOOKKEEPING = (MANIFEST, LOCK, COMMIT_LOCK, VERIFIED, JOURNAL)
 
 
 def expected_outputs(folder: Path, config: Path | str | None, stages: list[str] | None) -> dict[str, str]:

@@ -20,6 +20,7 @@ from pipeline.cli.common import (
     RichProgress,
     app,
     artifacts_dir,
+    say_waiting,
     whole,
     whole_at_least,
 )
@@ -61,7 +62,8 @@ def build(
     try:
         # numba compiling in this process (a dask cluster's workers compile on their own)
         with CompileClock() as clock:
-            results = run_build(cfg, stages or None, force=force, wait=wait, progress=show, executor=ex)
+            results = run_build(cfg, stages or None, force=force, wait=wait, progress=show, executor=ex,
+                                on_wait=say_waiting)
     finally:
         if show:
             show.close()

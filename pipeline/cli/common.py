@@ -29,6 +29,11 @@ whole = strict_int
 decimal = strict_float
 
 
+def say_waiting(text: str) -> None:
+    """Tell the user at once that a command waits for a lock, and for whom (stderr)."""
+    print(f"{text} ...", file=sys.stderr, flush=True)
+
+
 def whole_at_least(low: int) -> Callable[[str], int]:
     """A parser of a whole-number option that must be at least ``low``."""
     def parse(text: str) -> int:
@@ -37,7 +42,6 @@ def whole_at_least(low: int) -> Callable[[str], int]:
             raise ValueError(f"{n} is below {low}")
         return n
     return parse
-
 
 
 # ---------------------------------------------------------------- the application

@@ -14,7 +14,7 @@ from typing import Any, Optional
 import typer
 
 from pipeline.answers.vp import COINS, MAX_PAY_TEXT
-from pipeline.cli.common import artifacts_dir, whole
+from pipeline.cli.common import artifacts_dir, say_waiting, whole
 from pipeline.cli.vp import PAY_HELP, deal_classes_here, vp_app
 from pipeline.errors import InputError, clip
 
@@ -218,7 +218,7 @@ def sweep_cmd(
     roots = [Path.cwd(), PACKAGE_ROOT]
     sweep = load_sweep(find_sweep(name, roots))
     with make_executor(executor, scheduler, workers) as ex:
-        info = run_sweep(sweep, deal_classes_here, ex, artifacts_dir())
+        info = run_sweep(sweep, deal_classes_here, ex, artifacts_dir(), on_wait=say_waiting)
     if as_json:
         typer.echo(json.dumps(info))
         return
