@@ -184,3 +184,22 @@ def test_the_check_sees_a_refcount_in_a_loop() -> None:
     hk = np.zeros(2, np.uint64)
     loop(np.zeros(9, np.uint8), hk, hk.copy(), *_tables(), np.zeros(0, np.int64))
     assert refcounts_in_loops(_ir(loop))
+
+
+def test_exact_range_chunk_keeps_no_refcounts_in_loops() -> None:
+    """A fresh copy of the exact range kernel's chunk (three seats, unit weights): its
+    assignment loops, where the last seat is counted or visited, hold no refcount call (an
+    inlined helper taking the counted seat's tables cost 4x there). The board loop's orbit
+    step may keep one, once per board."""
+    from pipeline.core.cards import BINOM
+    from pipeline.equity.exact.ranges import _range_chunk
+
+    chunk = nb.njit(_range_chunk.py_func)
+    off = np.arange(4, dtype=np.int64)
+    rows = np.zeros(3, np.int64)
+    chunk(0, 1, np.uint64(0), np.uint64(0), np.arange(3, dtype=np.int64), 0, np.zeros((1, 4), np.int64),
+          off, rows, rows.copy(), np.ones(3), np.zeros(3, np.uint64), *_tables(), BINOM, False, -1,
+          np.zeros((1, 3, 4), np.int64), np.zeros(1, np.int64), np.zeros((1, 3, 4)), np.zeros(1),
+          np.zeros((1, 0, 5), np.int64), np.zeros((1, 0, 5)))
+    hits = refcounts_in_loops(_ir(chunk))
+    assert [h for h in hits if "arg.work" not in h] == []

@@ -64,7 +64,8 @@ SPOTS = [
     ("TT+", ["AK", "random"], "Ah Kd 7c 5s 2s"),
     ("AA,KK", ["QQ", "JTs"], "9h 8h 2c 3d"),
     # four seats: the last seat's hands are classed against the best of the other three
-    ("AA,KK", ["QQ", "JTs", "AK"], "9h 8h 2c 3d 4s"),
+    # (counted from its tables: 32 hands; the straight board's AK is visited hand by hand)
+    ("AA,KK", ["QQ", "JTs", "AK,AQ"], "9h 8h 2c 3d 4s"),
     # a straight on the board: most deals are 3- and 4-way ties, AK alone beats it
     ("22,33", ["44", "AK", "55"], "Ts Jd Qh Kc 9s"),
 ]
@@ -89,8 +90,10 @@ def test_exact_ranges_equal_brute_force(tables, hero, vs, board) -> None:  # typ
 
 @pytest.mark.parametrize("hero,vs,board", [
     ("KK:0.5,AKs:0.25,QJs", ["AA:0.3,JJ"], "Kd Jh 5c 2s"),
-    # three seats: the counted seat's weights come from its per-card prefix sums
+    # three seats: the last seat's weights visited hand by hand, and counted from its
+    # per-card prefix sums (26 hands)
     ("KK:0.5,AKs:0.25,QJs", ["AA:0.3,JJ", "T9s:0.5,QJs:0.2,KQs"], "Kd Jh 5c 2s 3s"),
+    ("KK:0.5,AKs:0.25,QJs", ["AA:0.3,JJ", "T9s:0.5,QJs:0.2,KQs,66-88:0.7"], "Kd Jh 5c 2s 3s"),
 ])
 def test_weighted_ranges_equal_brute_force(tables, hero, vs, board) -> None:  # type: ignore[no-untyped-def]
     res = equity_seats(tables, hero, vs, board=board, exact=True)

@@ -16,13 +16,11 @@ import numpy as np
 
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE
 from pipeline.core.evalkeys import EvalTables
+from pipeline.equity.exact.columns import DEALS, LOSE, SHARE, TIE, WIN
 from pipeline.equity.exact.small_spots import headsup_small_hands, is_small
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS
 from pipeline.equity.ranges.parse import Range
 from pipeline.equity.spots.seats import Seats
-
-#: Columns of a row: win, tie, lose, pot share numerator (units of 1/SHARE_SCALE), deals.
-WIN, TIE, LOSE, SHARE, DEALS = range(5)
 
 
 def _seats(ranges: Sequence[Range]) -> Seats:
@@ -35,13 +33,31 @@ def _seats(ranges: Sequence[Range]) -> Seats:
                  np.ascontiguousarray(HOLE_MASKS[hands]), 0)
 
 
+def _walk(ranges: Sequence[Range], board: Sequence[int], dead: Sequence[int]
+          ) -> tuple[Seats, np.ndarray, int]:
+    """The kernels' seats (the split seat first, the others by size, the largest last), the
+    cards the board may still take, and how many it takes."""
+    walked = (ranges[0], *sorted(ranges[1:], key=lambda s: s.combos))
+    gone = 0
+    for c in (*board, *dead, *(c for s in walked if s.is_single for c in s.cards())):
+        gone |= 1 << c
+    avail = np.array([c for c in range(DECK_SIZE) if not gone >> c & 1], np.int64)
+    return _seats(walked), avail, BOARD_CARDS - len(board)
+
+
+def _small(seats: Seats, avail: np.ndarray, r: int) -> bool:
+    return seats.off.shape[0] == 3 and is_small(seats, len(avail), r)
+
+
 def split_cost(ranges: Sequence[Range], board: Sequence[int], dead: Sequence[int]) -> float:
-    """Estimated seconds of :func:`split_rows` on one core, ignoring suit symmetry."""
+    """Estimated seconds of :func:`split_rows` on one core, ignoring suit symmetry (0 for a
+    small heads-up spot, which numpy counts in milliseconds)."""
+    seats, avail, r = _walk(ranges, board, dead)
+    if _small(seats, avail, r):
+        return 0.0
     from pipeline.equity.exact.ranges import range_exact_cost
 
-    walked = (ranges[0], *sorted(ranges[1:], key=lambda s: s.combos))
-    return range_exact_cost(_seats(walked), DECK_SIZE - len(board) - len(dead),
-                            BOARD_CARDS - len(board), 1)
+    return range_exact_cost(seats, len(avail), r, 1)
 
 
 def split_rows(ranges: Sequence[Range], board: Sequence[int], dead: Sequence[int],
@@ -50,15 +66,9 @@ def split_rows(ranges: Sequence[Range], board: Sequence[int], dead: Sequence[int
     random seat is the range of every hand): int64[n, 5] win, tie, lose, share numerator and
     deals, and float64[n, 5] the same weighted by the product of the assignment's weights
     (this hand's included, so ratios of a row are its weighted answer)."""
-    walked = (ranges[0], *sorted(ranges[1:], key=lambda s: s.combos))
-    seats = _seats(walked)
-    gone = 0
-    for c in (*board, *dead, *(c for s in walked if s.is_single for c in s.cards())):
-        gone |= 1 << c
-    avail = np.array([c for c in range(DECK_SIZE) if not gone >> c & 1], np.int64)
+    seats, avail, r = _walk(ranges, board, dead)
     board0 = np.array(board, np.int64)
-    r = BOARD_CARDS - len(board)
-    if len(walked) == 2 and is_small(seats, len(avail), r):
+    if _small(seats, avail, r):
         return headsup_small_hands(seats, board0, avail, r, *evaluator)
     from pipeline.equity.exact.ranges import range_exact_hands, range_group
 

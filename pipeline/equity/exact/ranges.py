@@ -2,12 +2,19 @@
 
 For each board completion (one per orbit of the suit permutations that fix the board, the
 dead cards and every seat's weighted range, counted with the orbit's size) each seat's hands
-are scored once; then a depth-first walk over the seats visits every assignment of hands
-whose cards are pairwise disjoint and avoid the board, and adds the showdown to each seat
-with the product of the assignment's weights. Summing board-major is the same sum as
-assignment-major (each assignment sees every board that avoids its cards, and every
-assignment leaves the same number of free cards), so the result is exactly the
-PokerStove/Equilab convention. Unit weights give integer counts.
+are scored once; then every assignment of hands whose cards are pairwise disjoint and avoid
+the board adds its showdown to each seat with the product of the assignment's weights.
+Summing board-major is the same sum as assignment-major (each assignment sees every board
+that avoids its cards, and every assignment leaves the same number of free cards), so the
+result is exactly the PokerStove/Equilab convention. Unit weights give integer counts.
+
+A depth-first walk visits the assignments of every seat but the last (the largest range).
+The last seat is counted, not walked: per board its hands are sorted by score with per-card
+prefix counts (:mod:`pipeline.equity.exact.counted_seat`), so the number of its hands below,
+level with and above the walked seats' best that share no card with them is a few table
+reads; a last seat of at most :data:`VISIT_MAX` hands is cheaper visited hand by hand. The
+outcomes are tallied by which walked seats hold the best (:mod:`pipeline.equity.exact.outcomes`).
+Optionally the sums are also kept per hand of one walked seat (:func:`range_exact_hands`).
 """
 
 from __future__ import annotations
@@ -20,9 +27,11 @@ import numpy as np
 from pipeline.core.bits import ctpop64
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
-from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
+from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS
 from pipeline.core.fasteval import hand_key, hand_score
+from pipeline.equity.exact.columns import HAND_COLUMNS
 from pipeline.equity.exact.counted_seat import ABSENT, clear_counted, place_scores, prepare_counted
+from pipeline.equity.exact.outcomes import per_hand, resolve, tally
 from pipeline.equity.exact.scoresort import RADIX_COUNTS
 from pipeline.equity.hands.assignments import next_outer, start_walk
 from pipeline.equity.hands.symmetry import hand_perm_table, orbit_step, range_stabilizer
@@ -32,15 +41,16 @@ from pipeline.equity.spots.seats import Seats
 N_CHUNKS = 64
 #: Cost model of :func:`range_exact_cost`, in nanoseconds on one core of the reference machine.
 NS_PER_SCORE = 6.0
+NS_PER_VISIT = 2.5
 NS_PER_COUNTED = 30.0
-NS_PER_LEAF = 20.0
+NS_PER_LEAF = 15.0
 NS_PER_BOARD = 60.0
+#: A last seat of at most this many hands is visited per assignment instead of counted.
+VISIT_MAX = 16
 #: Spots estimated below this (s) run on the calling thread: waking the pool costs more.
 SERIAL_SECONDS = 0.002
 #: Every board completion is tested for being its orbit's representative: per suit permutation.
 NS_PER_ORBIT_TEST = 120.0
-#: Accumulator columns per seat: win, tie, lose, pot share numerator; per hand also deals.
-WIN, TIE, LOSE, SHARE, DEALS = range(5)
 
 
 @nb.njit(cache=True)
@@ -91,8 +101,8 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
     cards = np.empty(max(nf, 1), np.int64)
     q0 = np.empty((nf + 1) * (nf + 1), np.int64)  # C(nf, 2) + 2 nf + 1 pairs at most
     last_bit = np.int64(1) << (L - 1)
-    rows_i = hand_i[ch]
-    rows_f = hand_f[ch]
+    # a small last seat is visited hand by hand: its tables would cost more than they save
+    visit = n_l <= VISIT_MAX
     for idx in range(start, stop):
         wb = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
         if wb == 0:
@@ -106,9 +116,11 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
             else:
                 score[k] = hand_score(bkey + keys[hand_a[k]] + keys[hand_b[k]],
                                       bmask | hand_m[k], offsets, ranks, flush)
-        nl = prepare_counted(score, lo_l, lo_l + n_l, hand_a, hand_b, hand_w, weighted, keyb, tmp,
-                             radix, lw, ls, tw, cc, cw, pairpos)
-        place_scores(score, np.int64(0), lo_l, ls, nl, below, upto)
+        nl = n_l
+        if not visit:
+            nl = prepare_counted(score, lo_l, lo_l + n_l, hand_a, hand_b, hand_w, weighted, keyb,
+                                 tmp, radix, lw, ls, tw, cc, cw, pairpos)
+            place_scores(score, np.int64(0), lo_l, ls, nl, below, upto)
         end = nl * DECK_SIZE
         d = start_walk(bmask, outer, at, used, wp)
         while nl > 0:
@@ -138,7 +150,7 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
             fw_lo = 0.0
             fw_le = 0.0
             fw_all = 0.0
-            for i in range(nf):
+            for i in range(0 if visit else nf):
                 c = cards[i]
                 f_lo += cc[p_lo * DECK_SIZE + c]
                 f_le += cc[p_le * DECK_SIZE + c]
@@ -148,7 +160,7 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
                     fw_le += cw[p_le * DECK_SIZE + c]
                     fw_all += cw[end + c]
             nq = 0  # counted-seat hands made of two of those cards
-            for i in range(nf):
+            for i in range(0 if visit else nf):
                 for j in range(i):
                     q = pairpos[cards[i] * DECK_SIZE + cards[j]]
                     if q != ABSENT:
@@ -162,81 +174,102 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
                 b = hand_b[k]
                 if s > best0:
                     m = last_bit
-                    pl = below[k]
-                    pe = upto[k]
-                    g_lo = 0
-                    g_le = 0
-                    for i in range(nf):
-                        g_lo += cc[pl * DECK_SIZE + cards[i]]
-                        g_le += cc[pe * DECK_SIZE + cards[i]]
+                elif s == best0:
+                    m = m0 | last_bit
                 else:
-                    m = m0 | last_bit if s == best0 else m0
-                    pl = p_lo
-                    pe = p_le
-                    g_lo = f_lo
-                    g_le = f_le
-                rl = pl * DECK_SIZE
-                re = pe * DECK_SIZE
-                c_lo = pl - g_lo - cc[rl + a] - cc[rl + b]
-                c_le = pe - g_le - cc[re + a] - cc[re + b]
-                c_all = nl - f_all - cc[end + a] - cc[end + b]
-                # a hand made of two of the assignment's cards was taken away twice
-                nq1 = nq
-                q = pairpos[a * DECK_SIZE + b]
-                if q != ABSENT:
-                    q0[nq1] = q
-                    nq1 += 1
-                for i in range(nf):
-                    q = pairpos[a * DECK_SIZE + cards[i]]
-                    if q != ABSENT:
-                        q0[nq1] = q
-                        nq1 += 1
-                    q = pairpos[b * DECK_SIZE + cards[i]]
-                    if q != ABSENT:
-                        q0[nq1] = q
-                        nq1 += 1
-                for t in range(nq1):
-                    q = q0[t]
-                    c_all += 1
-                    if q < pl:
-                        c_lo += 1
-                    if q < pe:
-                        c_le += 1
-                hb_i[m, 0] += c_lo
-                hb_i[m, 1] += c_le - c_lo
-                hb_i[m, 2] += c_all - c_le
-                wo = 1.0
+                    m = m0
+                c_lo = 0
+                c_le = 0
+                c_all = 0
                 w_lo = 0.0
                 w_le = 0.0
                 w_all = 0.0
-                if weighted:
+                if visit:
+                    # the last seat hand by hand (written out here: an inlined helper taking
+                    # arrays can keep a reference count per call in this loop)
+                    best = max(s, best0)
+                    taken = used[L - 1] | hand_m[k]
+                    for j in range(lo_l, lo_l + n_l):
+                        if hand_m[j] & taken:
+                            continue
+                        sj = score[j]
+                        wj = hand_w[j]
+                        c_all += 1
+                        w_all += wj
+                        if sj <= best:
+                            c_le += 1
+                            w_le += wj
+                            if sj < best:
+                                c_lo += 1
+                                w_lo += wj
+                else:
                     if s > best0:
-                        gw_lo = 0.0
-                        gw_le = 0.0
+                        pl = below[k]
+                        pe = upto[k]
+                        g_lo = 0
+                        g_le = 0
                         for i in range(nf):
-                            gw_lo += cw[rl + cards[i]]
-                            gw_le += cw[re + cards[i]]
+                            g_lo += cc[pl * DECK_SIZE + cards[i]]
+                            g_le += cc[pe * DECK_SIZE + cards[i]]
                     else:
-                        gw_lo = fw_lo
-                        gw_le = fw_le
-                    w_lo = tw[pl] - gw_lo - cw[rl + a] - cw[rl + b]
-                    w_le = tw[pe] - gw_le - cw[re + a] - cw[re + b]
-                    w_all = tw[nl] - fw_all - cw[end + a] - cw[end + b]
+                        pl = p_lo
+                        pe = p_le
+                        g_lo = f_lo
+                        g_le = f_le
+                    rl = pl * DECK_SIZE
+                    re = pe * DECK_SIZE
+                    c_lo = pl - g_lo - cc[rl + a] - cc[rl + b]
+                    c_le = pe - g_le - cc[re + a] - cc[re + b]
+                    c_all = nl - f_all - cc[end + a] - cc[end + b]
+                    # a hand made of two of the assignment's cards was taken away twice
+                    nq1 = nq
+                    q = pairpos[a * DECK_SIZE + b]
+                    if q != ABSENT:
+                        q0[nq1] = q
+                        nq1 += 1
+                    for i in range(nf):
+                        q = pairpos[a * DECK_SIZE + cards[i]]
+                        if q != ABSENT:
+                            q0[nq1] = q
+                            nq1 += 1
+                        q = pairpos[b * DECK_SIZE + cards[i]]
+                        if q != ABSENT:
+                            q0[nq1] = q
+                            nq1 += 1
                     for t in range(nq1):
                         q = q0[t]
-                        w_all += lw[q]
+                        c_all += 1
                         if q < pl:
-                            w_lo += lw[q]
+                            c_lo += 1
                         if q < pe:
-                            w_le += lw[q]
-                    wo = wp[L - 1] * hand_w[k]
-                    hb_f[m, 0] += wo * w_lo
-                    hb_f[m, 1] += wo * (w_le - w_lo)
-                    hb_f[m, 2] += wo * (w_all - w_le)
+                            c_le += 1
+                    if weighted:
+                        if s > best0:
+                            gw_lo = 0.0
+                            gw_le = 0.0
+                            for i in range(nf):
+                                gw_lo += cw[rl + cards[i]]
+                                gw_le += cw[re + cards[i]]
+                        else:
+                            gw_lo = fw_lo
+                            gw_le = fw_le
+                        w_lo = tw[pl] - gw_lo - cw[rl + a] - cw[rl + b]
+                        w_le = tw[pe] - gw_le - cw[re + a] - cw[re + b]
+                        w_all = tw[nl] - fw_all - cw[end + a] - cw[end + b]
+                        for t in range(nq1):
+                            q = q0[t]
+                            w_all += lw[q]
+                            if q < pl:
+                                w_lo += lw[q]
+                            if q < pe:
+                                w_le += lw[q]
+                wo = wp[L - 1] * hand_w[k]
+                tally(hb_i, hb_f, m, c_lo, c_le, c_all, weighted, wo, w_lo, w_le, w_all)
                 if bd >= 0:
-                    _per_hand(rows_i, rows_f, sel[bd] if bd < L - 1 else k, (m >> bd) & 1,
-                              ctpop64(m), wb, c_lo, c_le, c_all, wb * wo, w_lo, w_le, w_all)
-        clear_counted(keyb, nl, lo_l, hand_a, hand_b, pairpos)
+                    per_hand(hand_i, hand_f, ch, sel[bd] if bd < L - 1 else k, (m >> bd) & 1,
+                             ctpop64(m), wb, c_lo, c_le, c_all, wb * wo, w_lo, w_le, w_all)
+        if not visit:
+            clear_counted(keyb, nl, lo_l, hand_a, hand_b, pairpos)
         for mm in range(n_masks):
             for j in range(3):
                 hc_i[mm, j] += wb * hb_i[mm, j]
@@ -244,78 +277,7 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
                 if weighted:
                     hc_f[mm, j] += wb * hb_f[mm, j]
                     hb_f[mm, j] = 0.0
-    _resolve(hc_i, hc_f, L, weighted, acc_i[ch], acc_f[ch], tot_i, tot_f, ch)
-
-
-@nb.njit(cache=True, inline="always")
-def _per_hand(hi: np.ndarray, hf: np.ndarray, row: int, at_best: int, n_best: int, wb: int,
-              c_lo: int, c_le: int, c_all: int, wo: float, w_lo: float, w_le: float,
-              w_all: float) -> None:
-    """One assignment's outcome for the broken-down seat's hand ``row`` (see :func:`_range_chunk`):
-    the counted seat's hands below (``c_lo``), at most level (``c_le``) and all."""
-    if not at_best:
-        hi[row, LOSE] += wb * c_all
-        hi[row, DEALS] += wb * c_all
-        hf[row, LOSE] += wo * w_all
-        hf[row, DEALS] += wo * w_all
-        return
-    won = WIN if n_best == 1 else TIE
-    tie_sh = SHARE_SCALE // (n_best + 1)
-    sh = SHARE_SCALE // n_best
-    hi[row, won] += wb * c_lo
-    hi[row, TIE] += wb * (c_le - c_lo)
-    hi[row, LOSE] += wb * (c_all - c_le)
-    hi[row, SHARE] += wb * (c_lo * sh + (c_le - c_lo) * tie_sh)
-    hi[row, DEALS] += wb * c_all
-    hf[row, won] += wo * w_lo
-    hf[row, TIE] += wo * (w_le - w_lo)
-    hf[row, LOSE] += wo * (w_all - w_le)
-    hf[row, SHARE] += wo * (w_lo * sh + (w_le - w_lo) * tie_sh)
-    hf[row, DEALS] += wo * w_all
-
-
-@nb.njit(cache=True)
-def _resolve(hc_i: np.ndarray, hc_f: np.ndarray, L: int, weighted: bool, acc_i: np.ndarray,
-             acc_f: np.ndarray, tot_i: np.ndarray, tot_f: np.ndarray, ch: int) -> None:
-    """Per-seat sums from the counts by mask of walked seats at the best score (seat L is the
-    counted one): a seat in the mask loses to the hands above, splits with the level ones and
-    wins (or splits within the mask) against the ones below; a seat outside it loses them all."""
-    for m in range(hc_i.shape[0]):
-        n_lo, n_eq, n_hi = hc_i[m, 0], hc_i[m, 1], hc_i[m, 2]
-        w_lo, w_eq, w_hi = hc_f[m, 0], hc_f[m, 1], hc_f[m, 2]
-        n_all = n_lo + n_eq + n_hi
-        if n_all == 0:
-            continue
-        nb_ = ctpop64(np.int64(m))
-        tie_sh = SHARE_SCALE // (nb_ + 1)
-        sh = SHARE_SCALE // nb_
-        for p in range(L):
-            if (m >> p) & 1:
-                won = WIN if nb_ == 1 else TIE
-                acc_i[p, won] += n_lo
-                acc_i[p, TIE] += n_eq
-                acc_i[p, LOSE] += n_hi
-                acc_i[p, SHARE] += n_lo * sh + n_eq * tie_sh
-                if weighted:
-                    acc_f[p, won] += w_lo
-                    acc_f[p, TIE] += w_eq
-                    acc_f[p, LOSE] += w_hi
-                    acc_f[p, SHARE] += w_lo * sh + w_eq * tie_sh
-            else:
-                acc_i[p, LOSE] += n_all
-                if weighted:
-                    acc_f[p, LOSE] += w_lo + w_eq + w_hi
-        acc_i[L, WIN] += n_hi
-        acc_i[L, TIE] += n_eq
-        acc_i[L, LOSE] += n_lo
-        acc_i[L, SHARE] += n_hi * SHARE_SCALE + n_eq * tie_sh
-        tot_i[ch] += n_all
-        if weighted:
-            acc_f[L, WIN] += w_hi
-            acc_f[L, TIE] += w_eq
-            acc_f[L, LOSE] += w_lo
-            acc_f[L, SHARE] += w_hi * SHARE_SCALE + w_eq * tie_sh
-            tot_f[ch] += w_lo + w_eq + w_hi
+    resolve(hc_i, hc_f, L, weighted, acc_i[ch], acc_f[ch], tot_i, tot_f, ch)
 
 
 @nb.njit(cache=True, parallel=True)
@@ -363,16 +325,20 @@ def range_group(seats: Seats, card_sets: list[list[int]]) -> np.ndarray:
 
 
 def range_exact_cost(seats: Seats, n_avail: int, r: int, group_size: int) -> float:
-    """Estimated seconds of :func:`range_exact` on one core: boards x (scores, the counted
-    seat's tables, the walk's assignments of every seat but the last)."""
+    """Estimated seconds of :func:`range_exact` on one core: boards x (scores, the walk's
+    assignments of every seat but the last, and the last seat's hands visited per assignment
+    or counted from its tables)."""
     every = math.comb(n_avail, r)
     boards = every / max(group_size, 1)
     off = seats.off.tolist()
     sizes = [hi - lo for lo, hi in zip(off, off[1:])]
     leaves = float(math.prod(sizes[:-1]))
+    if sizes[-1] <= VISIT_MAX:
+        per_board = NS_PER_VISIT * leaves * sizes[-1]
+    else:
+        per_board = NS_PER_COUNTED * sizes[-1] + NS_PER_LEAF * leaves
     orbit = every * NS_PER_ORBIT_TEST * group_size if group_size > 1 else 0.0
-    return (orbit + boards * (NS_PER_BOARD + NS_PER_SCORE * sum(sizes) + NS_PER_COUNTED * sizes[-1]
-                              + NS_PER_LEAF * leaves)) * 1e-9
+    return (orbit + boards * (NS_PER_BOARD + NS_PER_SCORE * sum(sizes) + per_board)) * 1e-9
 
 
 def _run(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
@@ -389,8 +355,8 @@ def _run(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.
     acc_f = np.zeros((n_chunks, P, 4), np.float64)
     tot_f = np.zeros(n_chunks, np.float64)
     rows = seats.hand_a.shape[0] if split >= 0 else 0
-    hand_i = np.zeros((n_chunks, rows, DEALS + 1), np.int64)
-    hand_f = np.zeros((n_chunks, rows, DEALS + 1), np.float64)
+    hand_i = np.zeros((n_chunks, rows, HAND_COLUMNS), np.int64)
+    hand_f = np.zeros((n_chunks, rows, HAND_COLUMNS), np.float64)
     kernel = _range_serial if small else _range_parallel
     kernel(np.ascontiguousarray(board0, dtype=np.int64), np.ascontiguousarray(avail, dtype=np.int64),
            r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, *tables,
