@@ -43,6 +43,11 @@ BOUNDSCHECKED = (
     "tests/test_vp_catalog.py::test_double_joker_8_5_reproduces_published_cycles",
     # Ultimate Texas Hold'em: river counts, the flop pass and the practical rules' kernels
     "tests/test_casino_uth.py::test_practical_rules_match_their_brute_force",
+    # the exact range kernel: the last seat counted (weighted) and visited, rows per hand
+    # under suit symmetry
+    "tests/test_range_counting.py::test_range_kernel_equals_the_brute_force[weighted]",
+    "tests/test_range_counting.py::test_range_kernel_equals_the_brute_force[visited]",
+    "tests/test_range_counting.py::test_rows_per_hand_add_up_and_equal_each_hands_own_spot[symmetric]",
 )
 #: LLVM optimisation level of the bounds-checked compiles (numba's default is 3)
 BOUNDSCHECK_OPT = 1

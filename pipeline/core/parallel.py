@@ -5,7 +5,8 @@ chunk then unranks its first item and walks on, as the colex kernels do), or int
 blocks (:func:`block_count`, :func:`block`; the lookup kernels, whose scratch has one size).
 Or let threads take chunk numbers as they get free (:func:`claim`): one ``prange`` iteration per
 thread, each claiming the next unplayed chunk, so a thread the machine slows down holds up no
-other (a static split waits for the slowest thread's share at the join).
+other (a static split waits for the slowest thread's share at the join). :func:`run_chunks` does
+the same from Python threads for a ``nogil`` chunk kernel, with no ``parallel=True`` wrapper.
 
 >>> [even_chunk(10, 4, ch) for ch in range(4)]
 [(0, 2), (2, 5), (5, 7), (7, 10)]
@@ -15,7 +16,9 @@ other (a static split waits for the slowest thread's share at the join).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numba as nb
@@ -59,3 +62,34 @@ def _claim(typingctx: Any, counter: Any, step: Any) -> tuple[Any, Callable[..., 
 #: before; usable only inside numba code. Threads share one counter and each takes the numbers
 #: it gets, every number exactly once.
 claim: Any = intrinsic(_claim)
+
+
+#: The helper threads of :func:`run_chunks` and how many (made on first use, grown when more are
+#: asked for, then reused; idle ones sleep).
+_POOL: list[tuple[int, ThreadPoolExecutor]] = []
+
+
+def run_chunks(kernel: Callable[[int], object], n_chunks: int, threads: int) -> None:
+    """Run ``kernel(ch)`` for every chunk ``ch`` in ``0 .. n_chunks - 1`` on ``threads`` threads
+    (this one included), each taking the next chunk number as it gets free.
+
+    For a chunk kernel compiled with ``nogil=True``: the threads run it side by side, and no
+    ``parallel=True`` wrapper has to be compiled (a second optimisation of the whole chunk
+    kernel, seconds of compiling) or loaded. A chunk's results go to its own slots, so they do
+    not depend on which thread ran it."""
+    numbers = itertools.count()
+
+    def work() -> None:
+        while (ch := next(numbers)) < n_chunks:  # next() on a count is atomic under the GIL
+            kernel(ch)
+
+    helpers = min(threads, n_chunks) - 1
+    if helpers <= 0:
+        work()
+        return
+    if not _POOL or _POOL[0][0] < helpers:
+        _POOL[:] = [(helpers, ThreadPoolExecutor(helpers, thread_name_prefix="chunks"))]
+    running = [_POOL[0][1].submit(work) for _ in range(helpers)]
+    work()
+    for f in running:
+        f.result()  # re-raises a helper's exception here

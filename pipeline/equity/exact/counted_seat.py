@@ -30,17 +30,24 @@ ROW_MASK = (1 << KEY_SHIFT) - 1
 
 
 @nb.njit(cache=True)
-def prepare_counted(score: np.ndarray, lo: int, hi: int, hand_a: np.ndarray, hand_b: np.ndarray,
-                    hand_w: np.ndarray, weighted: bool, keyb: np.ndarray, tmp: np.ndarray,
-                    radix: np.ndarray, lw: np.ndarray, ls: np.ndarray, tw: np.ndarray,
-                    cc: np.ndarray, cw: np.ndarray, pairpos: np.ndarray) -> int:
-    """Sort the live hands of rows ``lo:hi`` (``score >= 0``) by score and fill, for positions
-    ``i = 0..n`` of that order (n live hands, the answer): ``ls[i]`` the i-th score,
-    ``cc[i * 52 + c]`` how many of the first ``i`` hands hold card ``c``, ``pairpos[a * 52 + b]``
-    the position of hand {a, b}; with ``weighted`` also ``lw`` (weights in order), ``tw[i]``
-    (prefix weights) and ``cw`` (prefix weights per card). Undo ``pairpos`` with
-    :func:`clear_counted` before the next board."""
-    n = 0
+def prepare_counted(score: np.ndarray, lo: int, hi: int, prev: int, hand_a: np.ndarray,
+                    hand_b: np.ndarray, hand_w: np.ndarray, weighted: bool, keyb: np.ndarray,
+                    tmp: np.ndarray, radix: np.ndarray, lw: np.ndarray, ls: np.ndarray,
+                    tw: np.ndarray, cc: np.ndarray, cw: np.ndarray, pairpos: np.ndarray,
+                    below: np.ndarray, upto: np.ndarray) -> int:
+    """The counted seat's tables on one board. Sort its live hands (rows ``lo:hi`` with
+    ``score >= 0``) by score and fill, for positions ``i = 0..n`` of that order (n live hands,
+    the answer): ``ls[i]`` the i-th score, ``cc[i * 52 + c]`` how many of the first ``i`` hands
+    hold card ``c``, ``pairpos[a * 52 + b]`` the position of hand {a, b} (the ``prev`` hands of
+    the previous board, still in ``keyb``, are marked absent first); with ``weighted`` also
+    ``lw`` (weights in order), ``tw[i]`` (prefix weights) and ``cw`` (prefix weights per card).
+    Every row ``k < lo`` with a live score learns how many of the sorted scores are below it
+    (``below[k]``) and at most it (``upto[k]``)."""
+    for i in range(prev):
+        k = lo + (keyb[i] & ROW_MASK)
+        pairpos[hand_a[k] * DECK_SIZE + hand_b[k]] = ABSENT
+        pairpos[hand_b[k] * DECK_SIZE + hand_a[k]] = ABSENT
+    n = np.int64(0)  # not a literal: one specialization of the sort
     for k in range(lo, hi):
         if score[k] >= 0:
             keyb[n] = (score[k] << KEY_SHIFT) | (k - lo)
@@ -74,44 +81,27 @@ def prepare_counted(score: np.ndarray, lo: int, hi: int, hand_a: np.ndarray, han
                 cw[nxt + c] = cw[row + c]
             cw[nxt + a] += w
             cw[nxt + b] += w
-    return n
-
-
-@nb.njit(cache=True)
-def clear_counted(keyb: np.ndarray, n: int, lo: int, hand_a: np.ndarray, hand_b: np.ndarray,
-                  pairpos: np.ndarray) -> None:
-    """Mark the pairs :func:`prepare_counted` set as absent again."""
-    for i in range(n):
-        k = lo + (keyb[i] & ROW_MASK)
-        pairpos[hand_a[k] * DECK_SIZE + hand_b[k]] = ABSENT
-        pairpos[hand_b[k] * DECK_SIZE + hand_a[k]] = ABSENT
-
-
-@nb.njit(cache=True)
-def place_scores(score: np.ndarray, lo: int, hi: int, ls: np.ndarray, n: int, below: np.ndarray,
-                 upto: np.ndarray) -> None:
-    """For rows ``lo:hi`` with a live score: how many of the ascending ``ls[:n]`` are below it
-    (``below``) and at most it (``upto``)."""
-    for k in range(lo, hi):
+    for k in range(lo):
         s = score[k]
         if s < 0:
             continue
-        a, b = 0, n
-        while a < b:
-            mid = (a + b) >> 1
+        x, y = np.int64(0), n
+        while x < y:
+            mid = (x + y) >> 1
             if ls[mid] < s:
-                a = mid + 1
+                x = mid + 1
             else:
-                b = mid
-        below[k] = a
-        b = n
-        while a < b:
-            mid = (a + b) >> 1
+                y = mid
+        below[k] = x
+        y = n
+        while x < y:
+            mid = (x + y) >> 1
             if ls[mid] <= s:
-                a = mid + 1
+                x = mid + 1
             else:
-                b = mid
-        upto[k] = a
+                y = mid
+        upto[k] = x
+    return n
 
 
-__all__ = ["ABSENT", "clear_counted", "place_scores", "prepare_counted"]
+__all__ = ["ABSENT", "prepare_counted"]

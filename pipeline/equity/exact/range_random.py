@@ -15,15 +15,24 @@ assignment instead of 1,081 visits, and the counts are the same integers as the 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numba as nb
 import numpy as np
+from numba import get_num_threads
 
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.core.fasteval import hand_key, hand_score
-from pipeline.equity.exact.ranges import N_CHUNKS, NS_PER_BOARD, NS_PER_ORBIT_TEST, SERIAL_SECONDS
+from pipeline.core.parallel import run_chunks
+from pipeline.equity.exact.ranges import (
+    N_CHUNKS,
+    NS_PER_BOARD,
+    NS_PER_ORBIT_TEST,
+    SERIAL_SECONDS,
+    board_key,
+)
 from pipeline.equity.exact.scoresort import KEY_SHIFT, RADIX_COUNTS, sort_by_score
 from pipeline.equity.hands.assignments import next_outer, start_walk
 from pipeline.equity.hands.symmetry import orbit_step
@@ -77,7 +86,7 @@ def _add(acc_i: np.ndarray, acc_f: np.ndarray, p: int, col: int, n: int, sh: int
         acc_f[p, SHARE] += n * w * sh
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _count_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, avail: np.ndarray,
                  r: int, perms: np.ndarray, off: np.ndarray, hand_a: np.ndarray,
                  hand_b: np.ndarray, hand_w: np.ndarray, hand_m: np.ndarray, keys: np.ndarray,
@@ -215,36 +224,6 @@ def _count_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
             pair_s[live_h[k]] = -1
 
 
-@nb.njit(cache=True, parallel=True)
-def _count_parallel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
-                    off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
-                    hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                    flush: np.ndarray, binom: np.ndarray, acc_i: np.ndarray, tot_i: np.ndarray,
-                    acc_f: np.ndarray, tot_f: np.ndarray) -> None:
-    """Every chunk of boards, spread over the threads."""
-    n_chunks = tot_i.shape[0]
-    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
-    for ch in nb.prange(n_chunks):
-        # np.int64: a prange index is also typed uint64 in the parallel body
-        _count_chunk(np.int64(ch), n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
-                     hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
-
-
-@nb.njit(cache=True)
-def _count_serial(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
-                  off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
-                  hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                  flush: np.ndarray, binom: np.ndarray, acc_i: np.ndarray, tot_i: np.ndarray,
-                  acc_f: np.ndarray, tot_f: np.ndarray) -> None:
-    """Every chunk of boards on this thread: a small spot costs less than waking the pool
-    and clearing every chunk's scratch."""
-    n_chunks = tot_i.shape[0]
-    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
-    for ch in range(n_chunks):
-        _count_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
-                     hand_m, keys, offsets, ranks, flush, binom, acc_i, tot_i, acc_f, tot_f)
-
-
 def range_random_cost(seats: Seats, n_avail: int, r: int, group_size: int) -> float:
     """Estimated seconds of :func:`range_random` on one core."""
     every = math.comb(n_avail, r)
@@ -270,11 +249,13 @@ def range_random(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, pe
     tot_i = np.zeros(n_chunks, np.int64)
     acc_f = np.zeros((n_chunks, P + 1, 4), np.float64)
     tot_f = np.zeros(n_chunks, np.float64)
-    kernel = _count_serial if small else _count_parallel
-    kernel(np.ascontiguousarray(board0, dtype=np.int64),
-                    np.ascontiguousarray(avail, dtype=np.int64), r, perms, seats.off, seats.hand_a,
-                    seats.hand_b, seats.hand_w, seats.hand_m, keys, offsets, ranks, flush, BINOM,
-                    acc_i, tot_i, acc_f, tot_f)
+    board = np.ascontiguousarray(board0, dtype=np.int64)
+    cards = np.ascontiguousarray(avail, dtype=np.int64)
+    args: tuple[Any, ...] = (r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, keys,
+            offsets, ranks, flush, BINOM, acc_i, tot_i, acc_f, tot_f)
+    b0key, b0mask = board_key(board, keys)
+    run_chunks(lambda ch: _count_chunk(ch, n_chunks, b0key, b0mask, cards, *args), n_chunks,
+               1 if small else get_num_threads())
     return acc_i.sum(axis=0), int(tot_i.sum()), acc_f.sum(axis=0), float(tot_f.sum())
 
 

@@ -20,17 +20,20 @@ Optionally the sums are also kept per hand of one walked seat (:func:`range_exac
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numba as nb
 import numpy as np
+from numba import get_num_threads
 
 from pipeline.core.bits import ctpop64
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS
 from pipeline.core.fasteval import hand_key, hand_score
+from pipeline.core.parallel import run_chunks
 from pipeline.equity.exact.columns import HAND_COLUMNS
-from pipeline.equity.exact.counted_seat import ABSENT, clear_counted, place_scores, prepare_counted
+from pipeline.equity.exact.counted_seat import ABSENT, prepare_counted
 from pipeline.equity.exact.outcomes import per_hand, resolve, tally
 from pipeline.equity.exact.scoresort import RADIX_COUNTS
 from pipeline.equity.hands.assignments import next_outer, start_walk
@@ -38,7 +41,7 @@ from pipeline.equity.hands.symmetry import hand_perm_table, orbit_step, range_st
 from pipeline.equity.spots.seats import Seats
 
 #: Chunks the boards are split into (parallel work units).
-N_CHUNKS = 64
+N_CHUNKS = 16
 #: Cost model of :func:`range_exact_cost`, in nanoseconds on one core of the reference machine.
 NS_PER_SCORE = 6.0
 NS_PER_VISIT = 2.5
@@ -53,7 +56,7 @@ SERIAL_SECONDS = 0.002
 NS_PER_ORBIT_TEST = 120.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, avail: np.ndarray,
                  r: int, perms: np.ndarray, off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray,
                  hand_w: np.ndarray, hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray,
@@ -103,6 +106,7 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
     last_bit = np.int64(1) << (L - 1)
     # a small last seat is visited hand by hand: its tables would cost more than they save
     visit = n_l <= VISIT_MAX
+    prev = np.int64(0)  # the counted seat's live hands on the board before
     for idx in range(start, stop):
         wb = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
         if wb == 0:
@@ -118,9 +122,9 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
                                       bmask | hand_m[k], offsets, ranks, flush)
         nl = n_l
         if not visit:
-            nl = prepare_counted(score, lo_l, lo_l + n_l, hand_a, hand_b, hand_w, weighted, keyb,
-                                 tmp, radix, lw, ls, tw, cc, cw, pairpos)
-            place_scores(score, np.int64(0), lo_l, ls, nl, below, upto)
+            nl = prepare_counted(score, lo_l, lo_l + n_l, prev, hand_a, hand_b, hand_w, weighted,
+                                 keyb, tmp, radix, lw, ls, tw, cc, cw, pairpos, below, upto)
+            prev = nl
         end = nl * DECK_SIZE
         d = start_walk(bmask, outer, at, used, wp)
         while nl > 0:
@@ -268,8 +272,6 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
                 if bd >= 0:
                     per_hand(hand_i, hand_f, ch, sel[bd] if bd < L - 1 else k, (m >> bd) & 1,
                              ctpop64(m), wb, c_lo, c_le, c_all, wb * wo, w_lo, w_le, w_all)
-        if not visit:
-            clear_counted(keyb, nl, lo_l, hand_a, hand_b, pairpos)
         for mm in range(n_masks):
             for j in range(3):
                 hc_i[mm, j] += wb * hb_i[mm, j]
@@ -280,37 +282,12 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
     resolve(hc_i, hc_f, L, weighted, acc_i[ch], acc_f[ch], tot_i, tot_f, ch)
 
 
-@nb.njit(cache=True, parallel=True)
-def _range_parallel(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
-                    off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
-                    hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                    flush: np.ndarray, binom: np.ndarray, weighted: bool, bd: int,
-                    acc_i: np.ndarray, tot_i: np.ndarray, acc_f: np.ndarray, tot_f: np.ndarray,
-                    hand_i: np.ndarray, hand_f: np.ndarray) -> None:
-    """Every chunk of boards, spread over the threads."""
-    n_chunks = tot_i.shape[0]
-    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
-    for ch in nb.prange(n_chunks):
-        # np.int64: a prange index is also typed uint64 in the parallel body
-        _range_chunk(np.int64(ch), n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b,
-                     hand_w, hand_m, keys, offsets, ranks, flush, binom, weighted, bd, acc_i, tot_i,
-                     acc_f, tot_f, hand_i, hand_f)
-
-
-@nb.njit(cache=True)
-def _range_serial(board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
-                  off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray, hand_w: np.ndarray,
-                  hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                  flush: np.ndarray, binom: np.ndarray, weighted: bool, bd: int,
-                  acc_i: np.ndarray, tot_i: np.ndarray, acc_f: np.ndarray, tot_f: np.ndarray,
-                  hand_i: np.ndarray, hand_f: np.ndarray) -> None:
-    """Every chunk of boards on this thread: a small spot costs less than waking the pool."""
-    n_chunks = tot_i.shape[0]
-    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
-    for ch in range(n_chunks):
-        _range_chunk(ch, n_chunks, b0key, b0mask, avail, r, perms, off, hand_a, hand_b, hand_w,
-                     hand_m, keys, offsets, ranks, flush, binom, weighted, bd, acc_i, tot_i,
-                     acc_f, tot_f, hand_i, hand_f)
+def board_key(board: np.ndarray, keys: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """The evaluator key and card mask of the known board cards, as the kernels sum them."""
+    mask = 0
+    for c in board.tolist():
+        mask |= 1 << c
+    return np.uint64(keys[board].sum(dtype=np.uint64)), np.uint64(mask)
 
 
 def range_group(seats: Seats, card_sets: list[list[int]]) -> np.ndarray:
@@ -357,10 +334,13 @@ def _run(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.
     rows = seats.hand_a.shape[0] if split >= 0 else 0
     hand_i = np.zeros((n_chunks, rows, HAND_COLUMNS), np.int64)
     hand_f = np.zeros((n_chunks, rows, HAND_COLUMNS), np.float64)
-    kernel = _range_serial if small else _range_parallel
-    kernel(np.ascontiguousarray(board0, dtype=np.int64), np.ascontiguousarray(avail, dtype=np.int64),
-           r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, *tables,
-           BINOM, weighted, split, acc_i, tot_i, acc_f, tot_f, hand_i, hand_f)
+    board = np.ascontiguousarray(board0, dtype=np.int64)
+    cards = np.ascontiguousarray(avail, dtype=np.int64)
+    args: tuple[Any, ...] = (r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, *tables,
+            BINOM, weighted, split, acc_i, tot_i, acc_f, tot_f, hand_i, hand_f)
+    b0key, b0mask = board_key(board, tables[0])
+    run_chunks(lambda ch: _range_chunk(ch, n_chunks, b0key, b0mask, cards, *args), n_chunks,
+               1 if small else get_num_threads())
     return acc_i, tot_i, acc_f, tot_f, hand_i, hand_f, weighted
 
 
