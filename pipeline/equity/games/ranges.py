@@ -280,7 +280,7 @@ def omaha_range(text: str, hole: int, game: str = "omaha") -> OmahaRange:
     splits too many hands to list.
 
     >>> omaha_range("AKQxxx,AKJxxx,AQJxxx,KQJxxx", 6, "omaha6").combos
-    4845396
+    2867872
     """
     return _resolve(_items(text, hole, game), hole, game, text)
 
@@ -292,7 +292,7 @@ def count_combos(text: str, game: str, strength: Any = None) -> int:
     InputError for bad text, an unknown game or one without ranges (stud games).
 
     >>> count_combos("AAxx", "omaha"), count_combos("QQ+,AKs", "holdem")
-    (6768, 22)
+    (6961, 22)
     """
     from pipeline.equity.games.spec import get_game
 
