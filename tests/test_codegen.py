@@ -197,7 +197,7 @@ def test_exact_range_chunk_keeps_no_refcounts_in_loops() -> None:
     chunk = nb.njit(_range_chunk.py_func)
     off = np.arange(4, dtype=np.int64)
     rows = np.zeros(3, np.int64)
-    chunk(0, 1, np.uint64(0), np.uint64(0), np.arange(3, dtype=np.int64), 0, np.zeros((1, 4), np.int64),
+    chunk(0, 1, np.arange(4, 7, dtype=np.int64), np.arange(3, dtype=np.int64), 0, np.zeros((1, 4), np.int64),
           off, rows, rows.copy(), np.ones(3), np.zeros(3, np.uint64), *_tables(), BINOM, False, -1,
           np.zeros((1, 3, 4), np.int64), np.zeros(1, np.int64), np.zeros((1, 3, 4)), np.zeros(1),
           np.zeros((1, 0, 5), np.int64), np.zeros((1, 0, 5)))

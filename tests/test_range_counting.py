@@ -14,24 +14,25 @@ import numpy as np
 import pytest
 from eval_once import eval_tables
 
+from pipeline.core.cards import parse_cards
 from pipeline.core.constants import SHARE_SCALE
 from pipeline.core.evalkeys import EvalTables, score_keys
-from pipeline.equity.engine import _seats_arrays, parse_table
 from pipeline.equity.exact.per_hand import split_rows
 from pipeline.equity.exact.range_random import range_random
 from pipeline.equity.exact.ranges import VISIT_MAX, range_exact, range_group
-from pipeline.equity.hands.starting_hands import HOLE_CARDS
+from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS
+from pipeline.equity.ranges.parse import Range, parse_range
 from pipeline.equity.spots.seats import Seats
 
 #: (seats, board): the last seat (the largest) counted or visited, weights, 3 and 4 seats
-SPOTS = [
-    pytest.param(["AA,KK", "QQ,JTs", "AK,AQ"], "9h 8h 2c 3d", id="counted"),  # 32 hands, turn
-    pytest.param(["AA,KK", "QQ", "JTs"], "9h 8h 2c 3d", id="visited"),
-    pytest.param(["KK:0.5,AKs:0.25,QJs", "AA:0.3,JJ", "66-88:0.7,T9s"], "Kd Jh 5c 2s", id="weighted"),
-    pytest.param(["AA,KK", "QQ", "JTs", "AK,AQ"], "9h 8h 2c 3d 4s", id="four-seats"),
+SPOTS: dict[str, tuple[list[str], str]] = {
+    "counted": (["AA,KK", "QQ,JTs", "AK,AQ"], "9h 8h 2c 3d"),  # 32 hands, turn
+    "visited": (["AA,KK", "QQ", "JTs"], "9h 8h 2c 3d"),
+    "weighted": (["KK:0.5,AKs:0.25,QJs", "AA:0.3,JJ", "66-88:0.7,T9s"], "Kd Jh 5c 2s"),
+    "four-seats": (["AA,KK", "QQ", "JTs", "AK,AQ"], "9h 8h 2c 3d 4s"),
     # one suit on the board: 6 suit symmetries fold the boards
-    pytest.param(["QQ,JJ", "AK", "T9s,98s,87s,76s,65s"], "Ks 9s 4s 2s", id="symmetric"),
-]
+    "symmetric": (["QQ,JJ", "AK", "T9s,98s,87s,76s,65s"], "Ks 9s 4s 2s"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -39,11 +40,26 @@ def ev() -> EvalTables:
     return eval_tables()
 
 
+def _ranges(texts: list[str], board: str) -> list[Range]:
+    """The seats' ranges without the hands touching the board (or a named hand's cards)."""
+    ranges = [parse_range(t) for t in texts]
+    known = 0
+    for c in [*parse_cards(board), *(c for r in ranges if r.is_single for c in r.cards())]:
+        known |= 1 << c
+    return [r if r.is_single else r.without(known, "the board") for r in ranges]
+
+
 def _spot(texts: list[str], board: str) -> tuple[Seats, np.ndarray, np.ndarray, int, list[int]]:
-    table = parse_table(None, texts[0], texts[1:], None, board, "")
-    seats = _seats_arrays(table.seats)
-    avail = np.array([c for c in range(52) if c not in table.board], np.int64)
-    return seats, np.array(table.board, np.int64), avail, 5 - len(table.board), list(table.board)
+    """The kernels' seats (in the order given), the board, the cards left, how many to come."""
+    ranges = _ranges(texts, board)
+    off = np.cumsum([0, *(r.combos for r in ranges)])
+    hands = np.concatenate([r.hands for r in ranges])
+    seats = Seats(off, HOLE_CARDS[hands, 0].copy(), HOLE_CARDS[hands, 1].copy(),
+                  np.concatenate([r.weights for r in ranges]), HOLE_MASKS[hands].copy(), 0)
+    ids = parse_cards(board)
+    gone = set(ids) | {c for r in ranges if r.is_single for c in r.cards()}
+    avail = np.array([c for c in range(52) if c not in gone], np.int64)
+    return seats, np.array(ids, np.int64), avail, 5 - len(ids), ids
 
 
 def _brute(seats: Seats, board: list[int], avail: np.ndarray, r: int, ev: EvalTables
@@ -80,7 +96,7 @@ def _brute(seats: Seats, board: list[int], avail: np.ndarray, r: int, ev: EvalTa
     return acc, total, wacc, wtotal
 
 
-@pytest.mark.parametrize("texts,board", SPOTS)
+@pytest.mark.parametrize("texts,board", SPOTS.values(), ids=SPOTS.keys())
 def test_range_kernel_equals_the_brute_force(ev: EvalTables, texts: list[str], board: str) -> None:
     seats, b, avail, r, board_ids = _spot(texts, board)
     acc, total, wacc, wtotal = _brute(seats, board_ids, avail, r, ev)
@@ -92,29 +108,31 @@ def test_range_kernel_equals_the_brute_force(ev: EvalTables, texts: list[str], b
 
 
 def test_both_ways_of_the_last_seat_are_used() -> None:
-    sizes = [int(np.diff(_spot(*p.values)[0].off)[-1]) for p in SPOTS]
+    sizes = [_ranges(*spot)[-1].combos for spot in SPOTS.values()]
     assert min(sizes) <= VISIT_MAX < max(sizes)
 
 
-@pytest.mark.parametrize("texts,board", [SPOTS[0], SPOTS[2], SPOTS[4]])  # unit, weights, symmetry
+SPLIT = ("counted", "weighted", "symmetric")
+
+
+@pytest.mark.parametrize("texts,board", [SPOTS[k] for k in SPLIT], ids=SPLIT)
 def test_rows_per_hand_add_up_and_equal_each_hands_own_spot(ev: EvalTables, texts: list[str],
                                                             board: str) -> None:
     """The per-hand rows of the first seat sum to its range total, and each row is the spot
     with that hand in the seat's place (counted again, the hand a one-hand range)."""
-    table = parse_table(None, texts[0], texts[1:], None, board, "")
-    h_i, h_f = split_rows(table.seats, table.board, table.dead, ev)
+    ranges = _ranges(texts, board)
+    h_i, h_f = split_rows(ranges, parse_cards(board), [], ev)
     seats, b, avail, r, board_ids = _spot(texts, board)
     a_i, t_i, a_f, t_f = range_exact(seats, b, avail, r, range_group(seats, [board_ids, []]), *ev)
     assert np.array_equal(h_i[:, :4].sum(axis=0), a_i[0]) and h_i[:, 4].sum() == t_i
     assert np.allclose(h_f[:, :4].sum(axis=0), a_f[0], rtol=1e-12)
     for k in (0, len(h_i) // 2, len(h_i) - 1):
-        a, c = (int(x) for x in HOLE_CARDS[table.seats[0].hands[k]])
+        a, c = (int(x) for x in HOLE_CARDS[ranges[0].hands[k]])
         one = [f"{_name(c)}{_name(a)}", *texts[1:]]
         s1, b1, av1, r1, bids = _spot(one, board)
-        av1 = np.array([x for x in av1 if x not in (a, c)], np.int64)  # a named hand's cards
         o_i, o_t, o_f, o_tf = range_exact(s1, b1, av1, r1, range_group(s1, [bids, []]), *ev)
         assert np.array_equal(h_i[k, :4], o_i[0]) and h_i[k, 4] == o_t
-        w = table.seats[0].weights[k]
+        w = ranges[0].weights[k]
         assert np.allclose(h_f[k, :4], w * o_f[0], rtol=1e-12)
 
 

@@ -31,7 +31,6 @@ from pipeline.equity.exact.ranges import (
     NS_PER_BOARD,
     NS_PER_ORBIT_TEST,
     SERIAL_SECONDS,
-    board_key,
 )
 from pipeline.equity.exact.scoresort import KEY_SHIFT, RADIX_COUNTS, sort_by_score
 from pipeline.equity.hands.assignments import next_outer, start_walk
@@ -87,13 +86,14 @@ def _add(acc_i: np.ndarray, acc_f: np.ndarray, p: int, col: int, n: int, sh: int
 
 
 @nb.njit(cache=True, nogil=True)
-def _count_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, avail: np.ndarray,
+def _count_chunk(ch: int, n_chunks: int, board0: np.ndarray, avail: np.ndarray,
                  r: int, perms: np.ndarray, off: np.ndarray, hand_a: np.ndarray,
                  hand_b: np.ndarray, hand_w: np.ndarray, hand_m: np.ndarray, keys: np.ndarray,
                  offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray,
                  acc_i: np.ndarray, tot_i: np.ndarray, acc_f: np.ndarray, tot_f: np.ndarray) -> None:
     """Chunk ``ch`` of the boards; rows 0..P-1 of the accumulators are the range seats, row P
     the random seat."""
+    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     P = off.shape[0] - 1
     n = avail.shape[0]
     nh = hand_a.shape[0]
@@ -253,8 +253,7 @@ def range_random(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, pe
     cards = np.ascontiguousarray(avail, dtype=np.int64)
     args: tuple[Any, ...] = (r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, keys,
             offsets, ranks, flush, BINOM, acc_i, tot_i, acc_f, tot_f)
-    b0key, b0mask = board_key(board, keys)
-    run_chunks(lambda ch: _count_chunk(ch, n_chunks, b0key, b0mask, cards, *args), n_chunks,
+    run_chunks(lambda ch: _count_chunk(ch, n_chunks, board, cards, *args), n_chunks,
                1 if small else get_num_threads())
     return acc_i.sum(axis=0), int(tot_i.sum()), acc_f.sum(axis=0), float(tot_f.sum())
 

@@ -54,10 +54,13 @@ VISIT_MAX = 16
 SERIAL_SECONDS = 0.002
 #: Every board completion is tested for being its orbit's representative: per suit permutation.
 NS_PER_ORBIT_TEST = 120.0
+#: The per-hand sums when no seat is split (never written; writable, or the kernel would be
+#: compiled a second time for read-only arrays).
+_NO_ROWS = (np.zeros((0, 0, HAND_COLUMNS), np.int64), np.zeros((0, 0, HAND_COLUMNS), np.float64))
 
 
 @nb.njit(cache=True, nogil=True)
-def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, avail: np.ndarray,
+def _range_chunk(ch: int, n_chunks: int, board0: np.ndarray, avail: np.ndarray,
                  r: int, perms: np.ndarray, off: np.ndarray, hand_a: np.ndarray, hand_b: np.ndarray,
                  hand_w: np.ndarray, hand_m: np.ndarray, keys: np.ndarray, offsets: np.ndarray,
                  ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray, weighted: bool, bd: int,
@@ -67,6 +70,7 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
     assignments to ``acc_i[ch]``/``tot_i[ch]`` and, when ``weighted``, the same weighted to
     ``acc_f``/``tot_f``. With ``bd >= 0`` (a seat other than the last) also per hand of that
     seat, by row: ``hand_i[ch, row]``/``hand_f[ch, row]`` = win, tie, lose, share, deals."""
+    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
     P = off.shape[0] - 1
     L = P - 1  # the counted seat; seats 0..L-1 are walked
     lo_l = off[L]
@@ -78,17 +82,20 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
     x = np.empty(BOARD_CARDS, np.int64)
     work = np.empty(BOARD_CARDS, np.int64)
     score = np.empty(nh, np.int64)
-    keyb = np.empty(n_l, np.int64)
-    tmp = np.empty(n_l, np.int64)
+    # a small last seat is visited hand by hand: its tables would cost more than they save
+    visit = n_l <= VISIT_MAX
+    t_l = 0 if visit else n_l  # the counted seat's tables: none when it is visited
+    keyb = np.empty(t_l, np.int64)
+    tmp = np.empty(t_l, np.int64)
     radix = np.empty(RADIX_COUNTS, np.int64)
-    ls = np.empty(n_l + 1, np.int64)
-    lw = np.empty(n_l, np.float64)
-    tw = np.zeros(n_l + 1, np.float64)
-    cc = np.empty((n_l + 1) * DECK_SIZE, np.int32)
-    cw = np.empty((n_l + 1) * DECK_SIZE if weighted else 0, np.float64)
-    pairpos = np.full(DECK_SIZE * DECK_SIZE, ABSENT, np.int64)
-    below = np.empty(lo_l, np.int64)
-    upto = np.empty(lo_l, np.int64)
+    ls = np.empty(t_l + 1, np.int64)
+    lw = np.empty(t_l, np.float64)
+    tw = np.zeros(t_l + 1, np.float64)
+    cc = np.empty((t_l + 1) * DECK_SIZE, np.int32)
+    cw = np.empty((t_l + 1) * DECK_SIZE if weighted else 0, np.float64)
+    pairpos = np.full(0 if visit else DECK_SIZE * DECK_SIZE, ABSENT, np.int64)
+    below = np.empty(0 if visit else lo_l, np.int64)
+    upto = np.empty(0 if visit else lo_l, np.int64)
     n_masks = 1 << L
     # last-seat hands below / level with / above the best of the walked seats, by the mask of
     # walked seats holding that best: this board (hb) and the chunk, times board weights (hc)
@@ -104,8 +111,6 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
     cards = np.empty(max(nf, 1), np.int64)
     q0 = np.empty((nf + 1) * (nf + 1), np.int64)  # C(nf, 2) + 2 nf + 1 pairs at most
     last_bit = np.int64(1) << (L - 1)
-    # a small last seat is visited hand by hand: its tables would cost more than they save
-    visit = n_l <= VISIT_MAX
     prev = np.int64(0)  # the counted seat's live hands on the board before
     for idx in range(start, stop):
         wb = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
@@ -142,8 +147,9 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
                 if s > best0:
                     best0 = s
                     m0 = np.int64(1) << p
-                    p_lo = below[k]
-                    p_le = upto[k]
+                    if not visit:
+                        p_lo = below[k]
+                        p_le = upto[k]
                 elif s == best0:
                     m0 |= np.int64(1) << p
                 cards[2 * p] = hand_a[k]
@@ -282,14 +288,6 @@ def _range_chunk(ch: int, n_chunks: int, b0key: np.uint64, b0mask: np.uint64, av
     resolve(hc_i, hc_f, L, weighted, acc_i[ch], acc_f[ch], tot_i, tot_f, ch)
 
 
-def board_key(board: np.ndarray, keys: np.ndarray) -> tuple[np.uint64, np.uint64]:
-    """The evaluator key and card mask of the known board cards, as the kernels sum them."""
-    mask = 0
-    for c in board.tolist():
-        mask |= 1 << c
-    return np.uint64(keys[board].sum(dtype=np.uint64)), np.uint64(mask)
-
-
 def range_group(seats: Seats, card_sets: list[list[int]]) -> np.ndarray:
     """Suit permutations fixing each card set and mapping every seat's weighted range onto
     itself (so board orbits under them give every seat the same counts)."""
@@ -331,15 +329,15 @@ def _run(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.
     tot_i = np.zeros(n_chunks, np.int64)
     acc_f = np.zeros((n_chunks, P, 4), np.float64)
     tot_f = np.zeros(n_chunks, np.float64)
-    rows = seats.hand_a.shape[0] if split >= 0 else 0
-    hand_i = np.zeros((n_chunks, rows, HAND_COLUMNS), np.int64)
-    hand_f = np.zeros((n_chunks, rows, HAND_COLUMNS), np.float64)
+    hand_i, hand_f = _NO_ROWS
+    if split >= 0:
+        hand_i = np.zeros((n_chunks, seats.hand_a.shape[0], HAND_COLUMNS), np.int64)
+        hand_f = np.zeros((n_chunks, seats.hand_a.shape[0], HAND_COLUMNS), np.float64)
     board = np.ascontiguousarray(board0, dtype=np.int64)
     cards = np.ascontiguousarray(avail, dtype=np.int64)
     args: tuple[Any, ...] = (r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, *tables,
             BINOM, weighted, split, acc_i, tot_i, acc_f, tot_f, hand_i, hand_f)
-    b0key, b0mask = board_key(board, tables[0])
-    run_chunks(lambda ch: _range_chunk(ch, n_chunks, b0key, b0mask, cards, *args), n_chunks,
+    run_chunks(lambda ch: _range_chunk(ch, n_chunks, board, cards, *args), n_chunks,
                1 if small else get_num_threads())
     return acc_i, tot_i, acc_f, tot_f, hand_i, hand_f, weighted
 
@@ -351,7 +349,7 @@ def range_exact(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, per
     float64[P, 4] the same weighted, weighted total)."""
     acc_i, tot_i, acc_f, tot_f, _, _, weighted = _run(seats, board0, avail, r, perms,
                                                       (keys, offsets, ranks, flush), -1)
-    a_i, t_i = acc_i.sum(axis=0), int(tot_i.sum())
+    a_i, t_i = acc_i.sum(axis=0) if len(acc_i) > 1 else acc_i[0], int(tot_i.sum())
     if not weighted:  # every weight 1: the weighted sums are the counts
         return a_i, t_i, a_i.astype(np.float64), float(t_i)
     return a_i, t_i, acc_f.sum(axis=0), float(tot_f.sum())
