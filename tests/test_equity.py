@@ -13,10 +13,10 @@ import pytest
 from cli_runner import run_main
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.exact.count import run_exact
+from pipeline.equity.exact.count import exact_counts
 from pipeline.equity.hand_api import DEFAULT_SAMPLES, equity
 from pipeline.equity.hands.starting_hands import hole_index
-from pipeline.equity.spots.question import make_spot
+from pipeline.equity.spots.spot import Spot
 
 
 def _counts(r):
@@ -204,8 +204,9 @@ def test_preflop_table_matches_equity_and_counts(artifacts, tables) -> None:
         a, b = parse_cards(text)
         # the engine answers this from preflop.h5 itself: check the file against the counting
         # kernel recomputed from seven.h5 instead of reading it back
-        r = run_exact(make_spot(text), tables.table(7), tables.eval_tables())
-        assert _counts(r) == (win[hole_index(a, b)], tie[hole_index(a, b)], lose[hole_index(a, b)])
+        acc, _ = exact_counts(Spot((a, b), (), (), (), 1), tables.table(7), tables.eval_tables())
+        assert tuple(int(v) for v in acc[0, :3]) == (win[hole_index(a, b)], tie[hole_index(a, b)],
+                                                     lose[hole_index(a, b)])
     assert list(opps) == list(range(2, 10))
     assert se.max() <= 0.001
     # Monte Carlo table vs independent Monte Carlo from equity(): AA vs 4 random hands

@@ -12,8 +12,9 @@ import pytest
 from cli_runner import run_main
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.engine import equity_seats, parse_table, preflop
+from pipeline.equity.engine import equity_seats, preflop
 from pipeline.equity.hands.starting_hands import HOLE_CARDS
+from pipeline.equity.seating import parse_table
 
 
 def brute_force(tables, table):  # type: ignore[no-untyped-def]
@@ -112,11 +113,13 @@ def test_preflop_ranges_equal_matchup_table(tables) -> None:  # type: ignore[no-
     res = preflop(tables, "QQ+,AKs", vs="JJ-88,AQs+,KQs")
     assert res.source and "matchups" in res.source
     # the same spot by enumerating every board (the range kernel, not the table)
-    from pipeline.equity.engine import _exact
+    from pipeline.equity.question import Question
+    from pipeline.equity.seating import seat_table
+    from pipeline.equity.solve_exact import range_enumeration
 
-    table = parse_table(tables, "QQ+,AKs", ["JJ-88,AQs+,KQs"], None, "", "")
-    enum = _exact(tables, table, True)
-    assert enum is not None and enum.counts == res.counts
+    q = Question.parse("QQ+,AKs", ["JJ-88,AQs+,KQs"], exact=True)
+    enum = range_enumeration(q, seat_table(q, tables), tables)
+    assert enum is not None and enum.run().counts == res.counts
     # and one pair cell against the exact hand-vs-hand engine
     from pipeline.equity.hand_api import equity
     from pipeline.equity.hands.starting_hands import hole_index
@@ -218,16 +221,16 @@ COUNTED = [
 
 @pytest.mark.parametrize("hero,vs,board,dead", COUNTED)
 def test_one_random_seat_counted_per_board_equals_the_deal_walk(tables, hero, vs, board, dead) -> None:  # type: ignore[no-untyped-def]
-    from pipeline.equity.engine import _seats_arrays
     from pipeline.equity.exact.range_random import range_random
     from pipeline.equity.exact.ranges import range_exact, range_group
+    from pipeline.equity.seating import seats_arrays
 
     table = parse_table(tables, hero, vs, None, board, dead)
     ranged = [s for s, r in zip(table.seats, table.random) if not r]
     rnd = [s for s, r in zip(table.seats, table.random) if r]
     assert len(rnd) == 1
-    walk = _seats_arrays(ranged + rnd)
-    counted = _seats_arrays(ranged)
+    walk = seats_arrays(ranged + rnd)
+    counted = seats_arrays(ranged)
     gone = set(table.board) | set(table.dead) | {c for s in ranged if s.is_single for c in s.cards()}
     avail = np.array([c for c in range(52) if c not in gone], np.int64)
     r = 5 - len(table.board)

@@ -200,7 +200,7 @@ def test_omaha_matches_brute_force(tables: Tables) -> None:
 
 
 def test_omaha_exact_river_agrees_with_monte_carlo(tables: Tables) -> None:
-    from pipeline.equity.games.omaha import omaha_equity
+    from pipeline.equity.hand_api import omaha_equity
 
     ex = omaha_equity(tables, "As Ad Ks Kd", "2c 7h 9s Qd 3c")
     assert ex.method == "exact" and ex.deals == comb(43, 4)

@@ -15,8 +15,8 @@ from eval_once import eval_tables
 
 from pipeline.core.evalkeys import EvalTables, score_keys
 from pipeline.core.fasteval import score_rows
-from pipeline.equity.engine import _seats_arrays, parse_table
 from pipeline.equity.exact.small_spots import headsup_small, is_small
+from pipeline.equity.seating import parse_table, seats_arrays
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,7 @@ def _kernel_and_numpy(ev: EvalTables, hero: str, villain: str, board: str, dead:
     from pipeline.equity.exact.ranges import range_exact, range_group
 
     table = parse_table(None, hero, [villain], None, board, dead)
-    seats = _seats_arrays(table.seats)
+    seats = seats_arrays(table.seats)
     gone = set(table.board) | set(table.dead) | {c for s in table.seats if s.is_single for c in s.cards()}
     avail = np.array([c for c in range(52) if c not in gone], np.int64)
     r = 5 - len(table.board)
@@ -112,7 +112,7 @@ def test_engine_answers_small_spots_without_numba(artifacts) -> None:  # type: i
         "from pipeline import Tables\n"
         "from pipeline.equity.engine import equity_seats\n"
         f"r = equity_seats(Tables({str(artifacts)!r}), 'QQ+,AKs', vs=['JJ-88'], board='2c 4c 5h')\n"
-        "print(json.dumps({'numba': 'numba' in sys.modules, 'counts': r.counts, 'method': r.method}))\n"
+        "print(json.dumps({'numba': 'numba' in sys.modules, 'counts': r.counts.to_json(), 'method': r.method}))\n"
     )
     out = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                     check=True).stdout)

@@ -169,7 +169,7 @@ class BucketLookup:
             if wrong.any():
                 j = int(np.flatnonzero(wrong)[0])
                 raise ArtifactError(f"{tab.path} row {index[j]} disagrees with the 7-card scores; "
-                                    f"rebuild with `pokertables build abstraction --force`")
+                                    "rebuild the abstraction stage (a forced build of it)")
             river = {"wins": w.sum(axis=1).tolist(), "ties": t.sum(axis=1).tolist()}
             if groups is not None:
                 river.update(w=w.tolist(), t=t.tolist(), n=n.tolist())

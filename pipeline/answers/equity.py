@@ -4,15 +4,16 @@ by one seat's combos), ``preflop`` (from the preflop tables), ``range`` (the 13x
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pipeline.answers import Context
 from pipeline.errors import InputError, clip
 
 if TYPE_CHECKING:
-    import numpy as np
+    from pipeline.equity.question import Question
+    from pipeline.equity.spots.answer import Json
 
 #: a progress callback: (fraction done 0..1, what is being done)
 Progress = Callable[[float, str], None]
@@ -26,70 +27,31 @@ def number(x: Fraction) -> int | float:
     return int(x) if x.denominator == 1 else float(x)
 
 
-def strength_loader(ctx: Context) -> Callable[..., np.ndarray]:
-    """A callable giving the ``N%`` ordering (against ``opponents`` random hands, one by
-    default), reading preflop.h5 only when a token needs it."""
-    def get(opponents: int = 1) -> np.ndarray:
-        from pipeline.equity.tables.preflop import hand_strength
-        from pipeline.errors import ArtifactError
+def equity(ctx: Context, q: Question, progress: Progress | None = None) -> dict[str, Json]:
+    """``equity --json``: every seat's answer; with a ``breakdown`` seat (0 = hero) also that
+    seat's classes and combos (``equity --breakdown --json``)."""
+    if q.breakdown is not None:
+        from pipeline.equity.breakdown import breakdown
 
-        try:
-            return hand_strength(ctx.tables(), opponents)
-        except ArtifactError as exc:
-            raise InputError(f"a top-% range needs the preflop table: {exc}") from None
-    return get
+        return breakdown(q, ctx.tables()).to_json()
+    from pipeline.equity.planner import solve
+
+    return solve(q, ctx.tables(), progress).to_json()
 
 
-def equity(ctx: Context, hero: str, vs: Sequence[str] = (), opponents: int | None = None,
-           board: str = "", dead: str = "", exact: bool = False, samples: int | None = None,
-           stderr: float | None = None, time_limit: float | None = None, seed: int | None = None,
-           breakdown: int | None = None, progress: Progress | None = None,
-           game: str | None = None) -> dict[str, Any]:
-    """``equity --json``: every seat's answer; with ``breakdown`` (a seat index, 0 = hero) also
-    that seat's classes and combos (``equity --breakdown --json``). ``game`` names a game other
-    than hold'em (``--game``: omaha, omaha5, omaha6, omaha-hi-lo, short-deck, stud, stud-hi-lo,
-    razz)."""
-    from pipeline.equity.engine import equity_seats
+def preflop(ctx: Context, q: Question) -> dict[str, Json]:
+    """``preflop --json``: from the preflop tables (vs random, vs 2..9, range vs range); ``q``
+    asked with :attr:`~pipeline.equity.question.Ask.PREFLOP`."""
+    from pipeline.equity.planner import solve
 
-    if breakdown is not None and game is not None and game.strip().lower() != "holdem":
-        raise InputError(f"--breakdown splits a hold'em range by combo; not for --game {game}")
-    if breakdown is not None:
-        return _breakdown(ctx, hero, vs, opponents, board, dead, exact, samples, stderr,
-                          time_limit, seed, breakdown, progress)
-    res = equity_seats(ctx.tables(), hero, list(vs), opponents=opponents, board=board, dead=dead,
-                       exact=True if exact else None, samples=samples, stderr=stderr,
-                       time_limit=time_limit, seed=seed, progress=progress, game=game)
-    return res.to_json()
-
-
-def _breakdown(ctx: Context, hero: str, vs: Sequence[str], opponents: int | None, board: str,
-               dead: str, exact: bool, samples: int | None, stderr: float | None,
-               time_limit: float | None, seed: int | None, seat: int,
-               progress: Progress | None) -> dict[str, Any]:
-    from pipeline.equity.breakdown import equity_breakdown
-
-    if time_limit is not None:
-        raise InputError("--breakdown runs one answer per combo: give --samples or --stderr, not --time")
-    if isinstance(seat, bool) or seat < 0:
-        raise InputError(f"breakdown seat {seat!r}: give a seat index, 0 for the hero")
-    bd = equity_breakdown(ctx.tables(), hero, list(vs), opponents=opponents, board=board, dead=dead,
-                          exact=True if exact else None, samples=samples, stderr=stderr, seed=seed,
-                          seat=seat)
-    return bd.to_json()
-
-
-def preflop(ctx: Context, hand: str, vs: str | None = None, opponents: int | None = None) -> dict[str, Any]:
-    """``preflop --json``: from the preflop tables (vs random, vs 2..9, range vs range)."""
-    from pipeline.equity.engine import preflop as preflop_answer
-
-    return preflop_answer(ctx.tables(), hand, vs=vs, opponents=opponents).to_json()
+    return solve(q, ctx.tables()).to_json()
 
 
 range_of = range  # ``range_answer`` names its argument ``range`` (the HTTP field)
 
 
 def range_answer(ctx: Context, range: str, board: str = "", dead: str = "",
-                 game: str | None = None, listed: bool = False) -> dict[str, Any]:
+                 game: str | None = None, listed: bool = False) -> dict[str, Json]:
     """``range --json``: the 13x13 grid (each class's weight, combos, live combos), the totals,
     the classes each ``N%`` token chose and ``grid``, the 169 class names as 13 rows (row and
     column 0 the ace: pairs on the diagonal, suited above it, offsuit below). With an Omaha
@@ -98,26 +60,25 @@ def range_answer(ctx: Context, range: str, board: str = "", dead: str = "",
     counts the cards below six as dead; stud games have no ranges."""
     from pipeline.core.cards import format_cards
     from pipeline.equity.games.spec import get_game
-    from pipeline.equity.ranges.grid import board_and_dead, range_grid
+    from pipeline.equity.question import Ask, Question
+    from pipeline.equity.ranges.grid import range_grid
     from pipeline.equity.ranges.parse import parse_range
+    from pipeline.equity.seating import strength_loader
 
     other = get_game(game) if game is not None else None
-    if other is not None and other.ranges != "holdem":
+    if other is not None and other.ranges != "holdem" and other.ranges != "omaha":
+        raise InputError(f"{other.name} has no ranges: a seat is its known cards", field="game")
+    q = Question.parse(range, board=board, dead=dead, ask=Ask.RANGE)
+    b, d = list(q.board), list(q.dead)
+    if other is not None and other.ranges == "omaha":
         from pipeline.equity.games.ranges import range_listing
 
-        if other.ranges != "omaha":
-            raise InputError(f"{other.name} has no ranges: a seat is its known cards")
-        b, d = board_and_dead(board, dead, (0, 3, 4, 5))
         return {**range_listing(range, other.hole, other.name, b + d, listed),
                 "board": format_cards(b), "dead": format_cards(d)}
     if other is not None:  # short deck: the cards below six are out of the deck
-        from pipeline.core.cards import parse_cards
-
-        given = set(parse_cards(dead)) if dead.strip() else set()
-        dead = format_cards(sorted(given | set(range_of(4 * other.lowest_rank))))
-    strength = strength_loader(ctx)
+        d = sorted(set(d) | set(range_of(4 * other.lowest_rank)))
+    strength = strength_loader(ctx.tables)
     rng = parse_range(range, strength)
-    b, d = board_and_dead(board, dead, (0, 3, 4, 5))
     g = range_grid(rng, range, strength, b + d)
     return {
         "range": rng.text, "board": format_cards(b), "dead": format_cards(d),
@@ -156,26 +117,26 @@ def class_grid() -> list[list[str]]:
     return grid
 
 
-def hits(ctx: Context, range: str, board: str, dead: str = "") -> dict[str, Any]:
-    """``hits --json``: every made-hand and draw category of the range's live combos on the board."""
+def hits(ctx: Context, q: Question) -> dict[str, Json]:
+    """``hits --json``: every made-hand and draw category of the range's live combos on the
+    board; ``q`` asked with :attr:`~pipeline.equity.question.Ask.HITS` (one range seat)."""
     from pipeline.core.cards import format_cards
-    from pipeline.equity.ranges.grid import board_and_dead
-    from pipeline.equity.ranges.hits import range_hits
+    from pipeline.equity.ranges.hits import HitRow, range_hits
     from pipeline.equity.ranges.parse import parse_range
+    from pipeline.equity.seating import strength_loader
 
-    rng = parse_range(range, strength_loader(ctx))
-    b, d = board_and_dead(board, dead, (3, 4, 5))
+    rng = parse_range(q.seats[0].text, strength_loader(ctx.tables))
+    b, d = list(q.board), list(q.dead)
     h = range_hits(rng, b, d, ctx.tables().eval_tables())
     total = h.live_combos
 
-    def rows(kind: str, items: Any) -> list[dict[str, Any]]:
-        out = []
+    def rows(kind: str, items: list[HitRow]) -> list[Json]:
+        out: list[Json] = []
         for r in items:
-            row = {"kind": kind, "category": r.name, "combos": number(r.combos), "hands": r.hands,
-                   "percent": float(PERCENT * r.combos / total)}
-            listed = getattr(r, "combo_list", None)  # each category's combos, once hits lists them
-            if listed is not None:
-                row["combo_list"] = list(listed)
+            row: dict[str, Json] = {"kind": kind, "category": r.name, "combos": number(r.combos),
+                                    "hands": r.hands, "percent": float(PERCENT * r.combos / total)}
+            if r.combo_list is not None:
+                row["combo_list"] = list(r.combo_list)
             out.append(row)
         return out
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.answers import Context
-from pipeline.answers.equity import PERCENT, hits, number, strength_loader
+from pipeline.answers.equity import PERCENT, hits, number
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, hand_classes
 from pipeline.equity.ranges import hits as h
 from pipeline.errors import InputError
@@ -82,10 +82,11 @@ def exact_sums(weights: np.ndarray, groups: list[np.ndarray]) -> tuple[list[Frac
 def _classify(ctx: Context, range: str, board: str, dead: str
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(live hands, their weights, made code, draw flags) of the range on the board."""
-    from pipeline.equity.ranges.grid import board_and_dead
+    from pipeline.equity.question import board_and_dead
     from pipeline.equity.ranges.parse import parse_range
+    from pipeline.equity.seating import strength_loader
 
-    rng = parse_range(range, strength_loader(ctx))
+    rng = parse_range(range, strength_loader(ctx.tables))
     b, d = board_and_dead(board, dead, (3, 4, 5))
     m = 0
     for c in b + d:
@@ -112,7 +113,9 @@ def hits_view(ctx: Context, range: str, board: str, dead: str = "", vs: str | No
     (rows of :data:`COMBINED` with combos, %, classes, combo_list); ``by_class`` (each class's
     live combos and the rows they fall in); with ``vs`` (an opponent range, ``random`` for a
     random hand) ``equity`` on every row: the category's combos' equity against it."""
-    out = hits(ctx, range, board, dead)
+    from pipeline.equity.question import Ask, Question
+
+    out: dict[str, Any] = hits(ctx, Question.parse(range, board=board, dead=dead, ask=Ask.HITS))
     hands, weights, made, draws = _classify(ctx, range, board, dead)
     groups = [made == k for k, _ in enumerate(h.MADE)] + \
              [(draws & np.uint8(1 << k)) != 0 for k, _ in enumerate(h.DRAWS)] + \
@@ -155,8 +158,10 @@ def _equity_by_row(ctx: Context, out: dict[str, Any], rows: list[dict[str, Any]]
     from pipeline.answers.equity import equity
     from pipeline.core.cards import parse_cards
     from pipeline.equity.hands.starting_hands import hole_index
+    from pipeline.equity.question import Question
 
-    bd = equity(ctx, range, [vs], board=board, dead=dead, samples=samples, seed=seed, breakdown=0)
+    bd: dict[str, Any] = equity(ctx, Question.parse(range, [vs], board=board, dead=dead,
+                                                    samples=samples, seed=seed, breakdown=0))
     by_hand: dict[int, dict[str, Any]] = {}
     for c in bd["breakdown"]["combos"]:
         a, b = parse_cards(c["hand"])

@@ -66,11 +66,12 @@ def range_view(ctx: Context, range: str, board: str = "", dead: str = "",
     (weighted combos as % of all 1,326 hands) and ``live_percent`` (live weighted combos as % of
     the hands the board and dead cards leave), the board and dead cards as lists, and with
     ``cell`` (a class name) that class's combos one by one (``hand``, ``weight``, ``live``)."""
-    from pipeline.answers.equity import strength_loader
+    from pipeline.equity.question import board_and_dead
     from pipeline.equity.ranges.format import format_weights
-    from pipeline.equity.ranges.grid import board_and_dead, live_mask
+    from pipeline.equity.ranges.grid import live_mask
+    from pipeline.equity.seating import strength_loader
 
-    w = painted_weights(range, paint, strength_loader(ctx))
+    w = painted_weights(range, paint, strength_loader(ctx.tables))
     b, d = board_and_dead(board, dead, (0, 1, 2, 3, 4, 5))
     live = live_mask(b + d)
     cls, names, rows, cols, _ = hand_classes()

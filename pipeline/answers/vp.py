@@ -100,7 +100,7 @@ def _analyze_extras(ctx: Context, info: dict[str, Any], pt: Any, source: Any, st
     from pipeline.videopoker.solver.bankroll import bankroll_figures
 
     if use_chart and not strategy:
-        raise InputError("--chart needs --strategy GAME (whose chart to play)")
+        raise InputError("{chart} needs {strategy} GAME (whose chart to play)", "chart")
     t0 = time.perf_counter()
     figs = None
     if isinstance(source, Path):
@@ -204,19 +204,19 @@ def breakeven(ctx: Context, game: str, line: str = "royal flush", target: str = 
 
     t0 = time.perf_counter()
     goal = parse_target(target)
-    grid = parse_amount(step, "--step") if step else None
+    grid = parse_amount(step, "step") if step else None
     if grid is not None and grid <= 0:
-        raise InputError("--step must be above 0")
-    cap = parse_amount(max_pay, "--max-pay")
+        raise InputError("{step} must be above 0", "step")
+    cap = parse_amount(max_pay, "max_pay")
     if cap <= 0:
-        raise InputError("--max-pay must be above 0")
-    bets = [parse_amount(b, "--bet") for b in (bet or DEFAULT_BETS)]
+        raise InputError("{max_pay} must be above 0", "max_pay")
+    bets = [parse_amount(b, "bet") for b in (bet or DEFAULT_BETS)]
     if any(b <= 0 for b in bets):
-        raise InputError("--bet must be above 0")
-    first = parse_amount(start, "--start") if start else None
-    last = parse_amount(stop, "--stop") if stop else None
+        raise InputError("{bet} must be above 0", "bet")
+    first = parse_amount(start, "start") if start else None
+    last = parse_amount(stop, "stop") if stop else None
     if not table and (first is not None or last is not None):
-        raise InputError("--start and --stop go with --table")
+        raise InputError("{start} and {stop} go with {table}", "start")
     pt = load_game(game, pay)
     idx = find_line(pt, line)
     solver = PaySolver(pt, idx, ctx.deal_classes(pt.deck_size))

@@ -73,8 +73,11 @@ def _quiet_exit() -> None:
 
 def _user_message(exc: BaseException) -> str | None:
     """The one-line message of an error the user can fix, or None for a bug."""
-    from pipeline.errors import PokertablesError
+    from pipeline.cli.common import flag
+    from pipeline.errors import InputError, PokertablesError
 
+    if isinstance(exc, InputError):
+        return exc.render(flag)  # the question's fields as this command line's flags
     if isinstance(exc, PokertablesError):
         return str(exc)
     if isinstance(exc, (FileNotFoundError, PermissionError, IsADirectoryError, NotADirectoryError)):

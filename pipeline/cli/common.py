@@ -94,6 +94,16 @@ def _root(
     set_config_dirs(config_dir or [])
 
 
+#: The flags whose names are not ``--`` and the field's name (errors name a question's fields,
+#: :class:`pipeline.errors.InputError`; the command line shows them as its flags).
+FLAGS = {"opponents": "-n", "time_limit": "--time"}
+
+
+def flag(field: str) -> str:
+    """The command line's flag for a question's field (``opponents`` -> ``-n``)."""
+    return FLAGS.get(field, "--" + field.replace("_", "-"))
+
+
 def artifacts_dir() -> Path:
     """The artifacts folder chosen on the command line (an empty text is refused: it would mean
     the current folder, where a build's clean-up has no business)."""

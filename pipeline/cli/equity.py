@@ -113,16 +113,18 @@ def equity_cmd(
     """
     from pipeline.answers import Context
     from pipeline.answers.equity import HERO, equity
+    from pipeline.equity.question import Question
 
     if breakdown_seat is not None:
         breakdown = True
+    q = Question.parse(" ".join(hero), vs or [], opponents, board, dead, game=game, exact=exact,
+                       samples=samples, stderr=stderr, time=time_limit, seed=seed,
+                       breakdown=(HERO if breakdown_seat is None else breakdown_seat)
+                       if breakdown else None)
     update, close = progress_bar()
     try:
-        out = equity(Context(artifacts_dir()), " ".join(hero), vs or [], opponents=opponents,
-                     board=board, dead=dead, exact=exact, samples=samples, stderr=stderr,
-                     time_limit=time_limit, seed=seed,
-                     breakdown=(HERO if breakdown_seat is None else breakdown_seat) if breakdown else None,
-                     progress=None if breakdown else update, game=game)
+        out: dict[str, Any] = equity(Context(artifacts_dir()), q,
+                                     progress=None if breakdown else update)
     finally:
         close()
     if as_json:
@@ -176,8 +178,10 @@ def preflop_cmd(
     preflop_matchups.h5 (enumerated instead, and said so, when that table is not built)."""
     from pipeline.answers import Context
     from pipeline.answers.equity import preflop
+    from pipeline.equity.question import Ask, Question
 
-    out = preflop(Context(artifacts_dir()), " ".join(hand), vs=vs, opponents=opponents)
+    q = Question.parse(" ".join(hand), [vs] if vs is not None else [], opponents, ask=Ask.PREFLOP)
+    out: dict[str, Any] = preflop(Context(artifacts_dir()), q)
     if as_json:
         typer.echo(json.dumps(out))
         return
@@ -259,7 +263,8 @@ def range_cmd(
     from pipeline.answers.equity import range_answer, range_blocks
 
     text = " ".join(expr)
-    out = range_answer(Context(artifacts_dir()), text, board=board, dead=dead, game=game)
+    out: dict[str, Any] = range_answer(Context(artifacts_dir()), text, board=board, dead=dead,
+                                       game=game)
     omaha = "shown" in out
     if list_all and not omaha:
         raise InputError("--list lists an Omaha range's hands (--game omaha, omaha5, omaha6, "
@@ -334,8 +339,10 @@ def hits_cmd(
     combos and percentages of the range's live weighted combos. Definitions: docs/hits.md."""
     from pipeline.answers import Context
     from pipeline.answers.equity import hits
+    from pipeline.equity.question import Ask, Question
 
-    out = hits(Context(artifacts_dir()), " ".join(rng_text), board, dead=dead)
+    q = Question.parse(" ".join(rng_text), board=board, dead=dead, ask=Ask.HITS)
+    out: dict[str, Any] = hits(Context(artifacts_dir()), q)
     if as_json:
         typer.echo(json.dumps(out))
         return

@@ -8,9 +8,10 @@ each other (product of their weights). Random seats, the board's missing cards a
 hands then come from a deck of the same size whatever h is, so they scale every A(h) alike and
 drop out. A(h) is counted exactly (integers for unit weights).
 
-Each combo's win/tie/lose/equity is the engine's answer with the hero holding that combo
-(:func:`pipeline.equity.engine.equity_seats`: exact when the spot is, else Monte Carlo with a
-standard error). The range total is the frequency-weighted mean of the rows, which is the
+Each combo's win/tie/lose/equity is the planner's answer to the question with the hero holding
+that combo (:func:`pipeline.equity.planner.solve`: exact when the spot is, else Monte Carlo with
+a standard error; one enumeration gives every combo's row when the spot is answered by
+enumerating its ranges). The range total is the frequency-weighted mean of the rows, which is the
 engine's range answer exactly when the rows are exact (the deals split by the hero's hand).
 """
 
@@ -18,25 +19,25 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pipeline.core.cards import format_cards
 from pipeline.core.constants import SHARE_SCALE
-from pipeline.equity.engine import (
-    DEFAULT_SAMPLES,
-    EXACT_SECONDS,
-    OMAHA_HOLE,
-    equity_seats,
-    hole_cards_given,
-    parse_table,
-)
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS, hand_classes
-from pipeline.equity.spots.result import EquityResult
+from pipeline.equity.montecarlo.stopping import DEFAULT_SAMPLES
+from pipeline.equity.planner import solve
+from pipeline.equity.question import EXACT_SECONDS, Budget, Question
+from pipeline.equity.seating import Table, seat_table
+from pipeline.equity.spots.answer import Answer, Json, Method, SeatRow
+from pipeline.equity.spots.seats import Seat
 from pipeline.errors import InputError
+
+if TYPE_CHECKING:
+    from pipeline.query.tables import Tables
 
 #: Assignment visits the frequency count may make (hero combos x other seats' products).
 MAX_ASSIGNMENT_VISITS = 2_000_000_000
@@ -63,9 +64,9 @@ class BreakdownRow:
     frequency_exact: Fraction | None = None
     equity_exact: Fraction | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         """The row as the command line's JSON object (fractions as ``"p/q"`` text)."""
-        out: dict[str, Any] = {"hand": self.label, "combos": self.combos, "weight": self.weight,
+        out: dict[str, Json] = {"hand": self.label, "combos": self.combos, "weight": self.weight,
                                "frequency": self.frequency, "win": self.win, "tie": self.tie,
                                "lose": self.lose, "equity": self.equity, "stderr": self.stderr}
         if self.frequency_exact is not None and self.equity_exact is not None:
@@ -78,67 +79,64 @@ class BreakdownRow:
 class Breakdown:
     """The range's answer with its rows per combo and per class, each sorted by equity."""
 
-    result: EquityResult
+    result: Answer
     combos: list[BreakdownRow]
     classes: list[BreakdownRow]
     #: the seat whose range is split (0 = the hero)
     seat: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         """The engine's JSON answer plus ``breakdown: {seat, player, range, combos: [...],
         classes: [...]}`` (``player``: the seat's name in ``players``, ``hero`` or ``vsN``)."""
         out = self.result.to_json()
         p = self.result.players[self.seat]
-        out["breakdown"] = {"seat": self.seat, "player": p["player"], "range": p["range"],
+        out["breakdown"] = {"seat": self.seat, "player": p.player, "range": p.range,
                             "combos": [r.to_json() for r in self.combos],
                             "classes": [r.to_json() for r in self.classes]}
         return out
 
 
-def equity_breakdown(tables: Any, hero: str, vs: Sequence[str] = (), opponents: int | None = None,
-                     board: str = "", dead: str = "", exact: bool | None = None,
-                     samples: int | None = None, stderr: float | None = None,
-                     seed: int | None = None, seat: int = HERO) -> Breakdown:
-    """The answer with one seat's range split by that seat's combo (see the module docstring);
-    ``seat`` 0 is the hero, 1.. the ``vs`` seats in order, then the random opponents.
+def breakdown(q: Question, tables: Tables) -> Breakdown:
+    """The answer with seat ``q.breakdown``'s range split by that seat's combo (see the module
+    docstring); seat 0 is the hero, 1.. the named opponents in order, then the random ones.
 
     Monte Carlo rows share the deals: ``samples`` (default :data:`DEFAULT_SAMPLES`) split over
     the combos, at least :data:`MIN_ROW_SAMPLES` each; ``stderr`` asks it of every row instead.
     """
+    seat = q.breakdown or HERO
+    plain = replace(q, breakdown=None)
     if seat == HERO:
-        return _seat_breakdown(tables, hero, vs, opponents, board, dead, exact, samples, stderr,
-                               seed)
-    n_seats = len(parse_table(tables, hero, vs, opponents, board, dead).seats)  # checks -n too
-    texts = [hero, *vs, *["random"] * (n_seats - 1 - len(vs))]
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(texts):
-        raise InputError(f"breakdown seat {seat!r}: give 0 (the hero) to {len(texts) - 1} "
-                         f"(the last of the {len(texts)} seats)")
+        return _seat_breakdown(plain, tables)
     # the seat's combos are the hero's of the same deal with that seat moved first; the other
     # seats' answers come from the question as asked
-    moved = [texts[seat], *texts[:seat], *texts[seat + 1:]]
-    bd = _seat_breakdown(tables, moved[0], moved[1:], 0, board, dead, exact, samples, stderr, seed)
-    res = equity_seats(tables, hero, list(vs), opponents=opponents, board=board, dead=dead,
-                       exact=exact, samples=samples, stderr=stderr, seed=seed)
-    row = {**bd.result.players[0], "player": res.players[seat]["player"]}
-    res.players = [row if i == seat else p for i, p in enumerate(res.players)]
+    bd = _seat_breakdown(plain.with_first(seat), tables)
+    res = solve(plain, tables)
+    row = replace(bd.result.players[0], player=res.players[seat].player)
+    res = replace(res, players=tuple(row if i == seat else p for i, p in enumerate(res.players)))
     return Breakdown(res, bd.combos, bd.classes, seat)
 
 
-def _seat_breakdown(tables: Any, hero: str, vs: Sequence[str], opponents: int | None, board: str,
-                    dead: str, exact: bool | None, samples: int | None, stderr: float | None,
-                    seed: int | None) -> Breakdown:
+def equity_breakdown(tables: Tables, hero: str, vs: Sequence[str] = (),
+                     opponents: int | None = None, board: str = "", dead: str = "",
+                     exact: bool | None = None, samples: int | None = None,
+                     stderr: float | None = None, seed: int | None = None,
+                     seat: int = HERO) -> Breakdown:
+    """:func:`breakdown` of a question given as text (:meth:`Question.parse`)."""
+    return breakdown(Question.parse(hero, list(vs), opponents, board, dead, exact=bool(exact),
+                                    samples=samples, stderr=stderr, seed=seed, breakdown=seat),
+                     tables)
+
+
+def _seat_breakdown(q: Question, tables: Tables) -> Breakdown:
     """The hero range's answer split by the hero's combo."""
-    if hole_cards_given(hero) == OMAHA_HOLE:
-        raise InputError("--breakdown splits a hold'em range by combo; an Omaha hand is one combo")
-    table = parse_table(tables, hero, vs, opponents, board, dead)
-    mc_rows = samples is not None or stderr is not None
-    res = equity_seats(tables, table.seats[0].text, list(vs), opponents=opponents, board=board,
-                       dead=dead, exact=exact, samples=samples if mc_rows else None, stderr=stderr,
-                       seed=seed)
+    table = seat_table(q, tables)
+    b = q.budget
+    mc_rows = b.monte_carlo
+    res = solve(replace(q, budget=Budget(b.exact, b.samples if mc_rows else None, b.stderr, None,
+                                         b.seed)), tables)
     split = None if mc_rows else _one_pass(tables, table, res)
     if split is None:
-        rows, hands, sampled = _combo_by_combo(tables, table, vs, opponents, board, dead, exact,
-                                               samples, stderr, seed)
+        rows, hands, sampled = _combo_by_combo(tables, q, table)
     else:
         (rows, hands), sampled = split, 0
     classes = _classes(rows, hands)
@@ -147,19 +145,20 @@ def _seat_breakdown(tables: Any, hero: str, vs: Sequence[str], opponents: int | 
     return Breakdown(result, sorted(rows, key=key), sorted(classes, key=key))
 
 
-def _one_pass(tables: Any, table: Any, res: EquityResult) -> tuple[list[BreakdownRow], np.ndarray] | None:
+def _one_pass(tables: Tables, table: Table, res: Answer
+              ) -> tuple[list[BreakdownRow], np.ndarray] | None:
     """Every combo's row from one enumeration of the spot (:mod:`pipeline.equity.exact.per_hand`),
     when the spot is answered by enumerating its ranges; else None."""
     from pipeline.equity.exact.per_hand import DEALS, split_cost, split_rows
 
     h = table.seats[0]
-    if (res.method != "exact" or res.source is not None or h.is_single or sum(table.random) > 1
+    if (res.method is not Method.EXACT or res.source is not None or h.is_single or sum(table.random) > 1
             or split_cost(table.seats, table.board, table.dead) > EXACT_SECONDS):
         return None
     h_i, h_f = split_rows(table.seats, table.board, table.dead, tables.eval_tables())
     keep = np.flatnonzero(h_i[:, DEALS] > 0)
     if keep.size == 0:
-        raise InputError("no hero hand can be dealt alongside the other seats")
+        raise InputError("no hero hand can be dealt alongside the other seats", field="hero")
     unit = all(s.unit_weights for s in table.seats)
     total_i = int(h_i[keep, DEALS].sum())
     total_f = float(h_f[keep, DEALS].sum())
@@ -179,9 +178,8 @@ def _one_pass(tables: Any, table: Any, res: EquityResult) -> tuple[list[Breakdow
     return rows, h.hands[keep]
 
 
-def _combo_by_combo(tables: Any, table: Any, vs: Sequence[str], opponents: int | None, board: str,
-                    dead: str, exact: bool | None, samples: int | None, stderr: float | None,
-                    seed: int | None) -> tuple[list[BreakdownRow], np.ndarray, int]:
+def _combo_by_combo(tables: Tables, q: Question, table: Table
+                    ) -> tuple[list[BreakdownRow], np.ndarray, int]:
     """Every combo's row asked of the engine as its own question; the combos' frequencies
     from a walk over the other range seats. Also the Monte Carlo deals the rows took."""
     from pipeline.equity.hands.assignments import count_assignments
@@ -193,8 +191,9 @@ def _combo_by_combo(tables: Any, table: Any, vs: Sequence[str], opponents: int |
     off[1:] = np.cumsum([s.combos for s in others])
     visits = h.combos * math.prod(s.combos for s in others)
     if visits > MAX_ASSIGNMENT_VISITS:
-        raise InputError(f"--breakdown would visit {visits:.2g} hand assignments to weigh the "
-                         f"combos (limit {MAX_ASSIGNMENT_VISITS:.0e}); narrow the ranges")
+        raise InputError("{breakdown} would visit {visits} hand assignments to weigh the combos "
+                         "(limit {limit}); narrow the ranges", field="breakdown",
+                         visits=f"{visits:.2g}", limit=f"{MAX_ASSIGNMENT_VISITS:.0e}")
     hand_m = np.ascontiguousarray(np.concatenate([HOLE_MASKS[s.hands] for s in others])
                                   if others else np.zeros(0, np.uint64))
     hand_w = np.ascontiguousarray(np.concatenate([s.weights for s in others])
@@ -205,27 +204,32 @@ def _combo_by_combo(tables: Any, table: Any, vs: Sequence[str], opponents: int |
     unit = all(s.unit_weights for s in table.seats)
     keep = np.flatnonzero(a_i > 0)
     if keep.size == 0:
-        raise InputError("no hero hand can be dealt alongside the other seats")
+        raise InputError("no hero hand can be dealt alongside the other seats", field="hero")
+    b = q.budget
     row_samples = None
-    if samples is not None and stderr is None:
-        row_samples = max(MIN_ROW_SAMPLES, (samples or DEFAULT_SAMPLES) // keep.size)
+    if b.samples is not None and b.stderr is None:
+        row_samples = max(MIN_ROW_SAMPLES, (b.samples or DEFAULT_SAMPLES) // keep.size)
+    row_budget = Budget(b.exact, row_samples, b.stderr, None, b.seed)
     total_i = int((a_i[keep]).sum())
     total_f = float((h.weights[keep] * a_f[keep]).sum())
     rows: list[BreakdownRow] = []
     sampled = 0
     for k in keep:
-        a, b = (int(c) for c in HOLE_CARDS[h.hands[k]])
-        text = "".join(format_cards([b, a]).split())
-        r = equity_seats(tables, text, list(vs), opponents=opponents, board=board, dead=dead,
-                         exact=exact, samples=row_samples, stderr=stderr, seed=seed)
+        lo, hi = (int(c) for c in HOLE_CARDS[h.hands[k]])
+        label = format_cards([hi, lo])
+        # the combo's question: the hero holds it (cards as ids, nothing to read again)
+        r = solve(replace(q, seats=(Seat("", label, (hi, lo)), *q.seats[1:]), budget=row_budget),
+                  tables)
         sampled += r.samples or 0
         freq = float(h.weights[k] * a_f[k] / total_f)
         f_exact = e_exact = None
-        if unit and r.method == "exact" and "equity_numerator" in r.counts:
+        c = r.counts
+        if unit and r.method is Method.EXACT and c is not None and c.equity_numerator is not None \
+                and c.equity_denominator is not None:
             f_exact = Fraction(int(a_i[k]), total_i)
-            e_exact = Fraction(r.counts["equity_numerator"], r.counts["equity_denominator"])
-        rows.append(BreakdownRow(format_cards([b, a]), float(h.weights[k]), freq, r.win, r.tie,
-                                 r.lose, r.equity, r.stderr, 1, f_exact, e_exact))
+            e_exact = Fraction(c.equity_numerator, c.equity_denominator)
+        rows.append(BreakdownRow(label, float(h.weights[k]), freq, r.win, r.tie, r.lose, r.equity,
+                                 r.stderr, 1, f_exact, e_exact))
     return rows, h.hands[keep], sampled
 
 
@@ -256,19 +260,19 @@ def _classes(rows: list[BreakdownRow], hands: np.ndarray) -> list[BreakdownRow]:
     return out
 
 
-def _total(res: EquityResult, rows: list[BreakdownRow], sampled: int) -> EquityResult:
+def _total(res: Answer, rows: list[BreakdownRow], sampled: int) -> Answer:
     """The hero's answer ``res`` made the frequency-weighted mean of the rows; the other seats
     keep the engine's range answer (exact spots), or the rows' own samples."""
-    res.win, res.tie, res.lose, res.equity = (
-        sum(r.frequency * getattr(r, k) for r in rows) for k in ("win", "tie", "lose", "equity"))
+    win, tie, lose, equity = (sum(r.frequency * getattr(r, k) for r in rows)
+                              for k in ("win", "tie", "lose", "equity"))
+    stderr, method, samples = res.stderr, res.method, res.samples
     if any(r.stderr is not None for r in rows):
-        res.stderr = math.sqrt(sum((r.frequency * (r.stderr or 0.0)) ** 2 for r in rows))
-        res.method = "monte-carlo"
-        res.samples = sampled
-    hero = dict(res.players[0])
-    hero.update(win=res.win, tie=res.tie, lose=res.lose, equity=res.equity, stderr=res.stderr)
-    res.players = [hero, *res.players[1:]]
-    return res
+        stderr = math.sqrt(sum((r.frequency * (r.stderr or 0.0)) ** 2 for r in rows))
+        method, samples = Method.MONTE_CARLO, sampled
+    hero: SeatRow = replace(res.players[0], win=win, tie=tie, lose=lose, equity=equity,
+                            stderr=stderr)
+    return replace(res, win=win, tie=tie, lose=lose, equity=equity, stderr=stderr, method=method,
+                   samples=samples, players=(hero, *res.players[1:]))
 
 
-__all__ = ["Breakdown", "BreakdownRow", "equity_breakdown", "MAX_ASSIGNMENT_VISITS"]
+__all__ = ["Breakdown", "BreakdownRow", "breakdown", "equity_breakdown", "MAX_ASSIGNMENT_VISITS"]

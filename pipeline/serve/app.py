@@ -102,16 +102,14 @@ def answer(ctx: Context, kind: str, body: m.Body, limits: Limits,
         check_samples(b.samples, limits)
         if b.time is not None and b.time > limits.answer_seconds:
             raise InputError(f"time {b.time:g}: at most {limits.answer_seconds:g} s on this server")
-        return eq.equity(ctx, b.hero, b.vs, opponents=b.opponents, board=b.board, dead=b.dead,
-                         exact=b.exact, samples=b.samples, stderr=b.stderr, time_limit=b.time,
-                         seed=b.seed, breakdown=b.breakdown, game=b.game,
+        return eq.equity(ctx, b.question(),
                          progress=progress or deadline_progress(limits.answer_seconds))
     if kind == "preflop":
-        return eq.preflop(ctx, b.hand, vs=b.vs, opponents=b.opponents)
+        return eq.preflop(ctx, b.question())
     if kind == "range":
         return eq.range_answer(ctx, b.range, board=b.board, dead=b.dead, game=b.game)
     if kind == "hits":
-        return eq.hits(ctx, b.range, b.board, dead=b.dead)
+        return eq.hits(ctx, b.question())
     if kind == "eval":
         return hands.eval_hand(ctx, b.cards, safe_rules(b.rules))
     if kind == "showdown":
@@ -172,11 +170,12 @@ def warm(ctx: Context) -> None:
     loaded) before the first request: the first client waits no longer than the others."""
     from pipeline.answers import equity as eq
     from pipeline.answers import hands, vp
+    from pipeline.equity.question import Ask, Question
 
-    eq.equity(ctx, "AsKs", ["QhQd"])
-    eq.equity(ctx, "AK,QQ", [], board="Ks 9d 4c")
-    eq.equity(ctx, "AsKs", ["QhQd"], board="2c 7d 9h", samples=1_000, seed=1)
-    eq.hits(ctx, "QQ+,AKs", "Ks 9d 4c")
+    eq.equity(ctx, Question.parse("AsKs", ["QhQd"]))
+    eq.equity(ctx, Question.parse("AK,QQ", [], board="Ks 9d 4c"))
+    eq.equity(ctx, Question.parse("AsKs", ["QhQd"], board="2c 7d 9h", samples=1_000, seed=1))
+    eq.hits(ctx, Question.parse("QQ+,AKs", board="Ks 9d 4c", ask=Ask.HITS))
     hands.eval_hand(ctx, "As Ks Qs Js Ts")
     if (ctx.artifacts / "five.h5").is_file():
         hands.showdown(ctx, ["2H 3D 5S 9C KD 2C 3H 4S 8C AH"])  # maps five.h5 (2 s the first time)

@@ -4,12 +4,14 @@ every text and list capped (:mod:`pipeline.serve.security`), unknown fields refu
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from pipeline.core.constants import MAX_PLAYERS
 from pipeline.serve.security import MAX_BATCH, MAX_LINES, MAX_LIST, MAX_TEXT
+
+if TYPE_CHECKING:
+    from pipeline.equity.question import Question as EquityQuestion
 
 #: a text field (cards, a range, a game's name ...)
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
@@ -23,7 +25,6 @@ MAX_DEALS = 10_000
 MAX_CHART_LINES = 200
 #: most games compared side by side
 MAX_COMPARE = 8
-OPPONENTS = MAX_PLAYERS - 1
 DEFAULT_GAME = "jacks-or-better-9-6"
 
 
@@ -36,21 +37,31 @@ class Body(BaseModel):
 
 
 class EquityBody(Body):
-    """``equity``: the hero and each opponent seat (hand, range or random)."""
+    """``equity``: the hero and each opponent seat (hand, range or random). Numbers are checked
+    by the question (:meth:`question`), with the command line's messages naming these fields."""
 
     hero: Text
-    vs: Annotated[list[Text], Field(max_length=OPPONENTS)] = []
-    opponents: Annotated[Optional[int], Field(ge=0, le=OPPONENTS)] = None
+    vs: Annotated[list[Text], Field(max_length=MAX_LIST)] = []
+    opponents: Optional[int] = None
     board: Text = ""
     dead: Text = ""
     exact: bool = False
-    samples: Annotated[Optional[int], Field(ge=1)] = None
-    stderr: Annotated[Optional[float], Field(gt=0, le=1)] = None
-    time: Annotated[Optional[float], Field(gt=0)] = None
-    seed: Optional[Seed] = None
-    breakdown: Annotated[Optional[int], Field(ge=0, le=OPPONENTS)] = None
+    samples: Optional[int] = None
+    stderr: Optional[float] = None
+    time: Optional[float] = None
+    seed: Optional[int] = None
+    breakdown: Optional[int] = None
     #: holdem (default), omaha, omaha5, omaha6, omaha-hi-lo, short-deck, stud, stud-hi-lo, razz
     game: Optional[Text] = None
+
+    def question(self) -> EquityQuestion:
+        """The one equity question of this body (InputError naming the bad field)."""
+        from pipeline.equity.question import Question as EquityQuestion
+
+        return EquityQuestion.parse(self.hero, self.vs, self.opponents, self.board, self.dead,
+                              game=self.game, exact=self.exact, samples=self.samples,
+                              stderr=self.stderr, time=self.time, seed=self.seed,
+                              breakdown=self.breakdown)
 
 
 class PreflopBody(Body):
@@ -58,7 +69,15 @@ class PreflopBody(Body):
 
     hand: Text
     vs: Optional[Text] = None
-    opponents: Annotated[Optional[int], Field(ge=1, le=OPPONENTS)] = None
+    opponents: Optional[int] = None
+
+    def question(self) -> EquityQuestion:
+        """The preflop tables' question of this body."""
+        from pipeline.equity.question import Ask
+        from pipeline.equity.question import Question as EquityQuestion
+
+        return EquityQuestion.parse(self.hand, [self.vs] if self.vs is not None else [], self.opponents,
+                              ask=Ask.PREFLOP)
 
 
 class RangeBody(Body):
@@ -77,6 +96,13 @@ class HitsBody(Body):
     range: Text
     board: Text
     dead: Text = ""
+
+    def question(self) -> EquityQuestion:
+        """The question of the hands this range makes on this board."""
+        from pipeline.equity.question import Ask
+        from pipeline.equity.question import Question as EquityQuestion
+
+        return EquityQuestion.parse(self.range, board=self.board, dead=self.dead, ask=Ask.HITS)
 
 
 class EvalBody(Body):

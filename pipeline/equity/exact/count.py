@@ -16,7 +16,6 @@ is an integer numerator over ``SHARE_SCALE * deals``.
 from __future__ import annotations
 
 import math
-import time
 
 import numba as nb
 import numpy as np
@@ -34,8 +33,7 @@ from pipeline.equity.hands.boardindex import score_live_pairs
 from pipeline.equity.hands.standing import rivals
 from pipeline.equity.hands.starting_hands import hole_index
 from pipeline.equity.hands.symmetry import orbit_step, stabilizer
-from pipeline.equity.spots.question import Spot, spot_result
-from pipeline.equity.spots.result import EquityResult
+from pipeline.equity.spots.spot import Spot
 
 #: Chunks the board completions are split into (parallel work units).
 N_CHUNKS = 64
@@ -339,18 +337,6 @@ def exact_counts(spot: Spot, table7: np.ndarray, evaluator: EvalTables) -> tuple
     return acc, deals
 
 
-def run_exact(spot: Spot, table7: np.ndarray, evaluator: EvalTables) -> EquityResult:
-    """:func:`exact_counts` of ``spot`` as an answer (hero's counts, and a row per player when
-    there are named hands)."""
-    t0 = time.perf_counter()
-    acc, deals = exact_counts(spot, table7, evaluator)
-    win, tie, lose, eqn = (int(v) for v in acc[0])
-    return spot_result(spot, "exact", acc, deals, time.perf_counter() - t0, stderr=None,
-                       deals=deals, counts={"win": win, "tie": tie, "lose": lose,
-                                            "equity_numerator": eqn,
-                                            "equity_denominator": SHARE_SCALE * deals})
-
-
 __all__ = ["exact_kernel", "exact_cost", "exact_counts", "ordered_tuples", "is_heads_up_preflop",
-           "is_two_hands_preflop", "run_exact",
+           "is_two_hands_preflop",
            "N_CHUNKS"]

@@ -1,12 +1,10 @@
 """Equity of every seat in Omaha (4/5/6 cards, hi and hi-lo), short-deck hold'em and stud games.
 
-The question and the answer are hold'em's (:func:`pipeline.equity.engine.equity_seats` hands
-over when a game is named, or when the hero has four hole cards): seats are hands, ranges or
-random; stud seats are each seat's known cards (down and up), dealt up to seven; folded up
-cards are dead cards. The method follows hold'em's rule: exact (every deal, counted in
-integers) when the cost estimate is at most :data:`EXACT_SECONDS` (or :data:`EXACT_HARD_SECONDS`
-with ``exact=True``), Monte Carlo with a standard error otherwise, with the same stopping rules
-and seeds. Kernels: :mod:`pipeline.equity.games.kernels`.
+The question and the answer are hold'em's (:class:`pipeline.equity.question.Question`, checked
+there; :mod:`pipeline.equity.solve_games` plans): seats are hands, ranges or random; stud seats
+are each seat's known cards (down and up), dealt up to seven; folded up cards are dead cards.
+Here: the seats as the kernels read them, the exact count's cost estimate, the exact count and
+Monte Carlo. Kernels: :mod:`pipeline.equity.games.kernels`.
 
 Pot shares: a pot goes to the best high hand; in hi-lo games, when some hand makes an eight-or-
 better low, half goes to the best high and half to the best low. Ties split their part evenly,
@@ -17,19 +15,16 @@ from __future__ import annotations
 
 import functools
 import math
-import os
-import re
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
 
-from pipeline.core.cards import BINOM, card_text, format_cards, parse_cards
-from pipeline.core.constants import MAX_PLAYERS, SHARE_SCALE
+from pipeline.core.cards import BINOM
+from pipeline.core.constants import SHARE_SCALE
 from pipeline.equity.games.evaluate import (
     OMAHA,
     OMAHA_HILO,
@@ -61,14 +56,15 @@ from pipeline.equity.montecarlo.driver import (
     drive_rounds,
     stop_note,
 )
-from pipeline.equity.montecarlo.stopping import check_method
-from pipeline.equity.spots.result import EquityResult, seat_row
+from pipeline.equity.spots.answer import Counts, Method, SeatRow, Solution
+from pipeline.equity.spots.seats import Seat
 from pipeline.errors import InputError, clip
 
-#: Exact counting is chosen when its estimated time is at most this (s) ...
-EXACT_SECONDS = 2.0
-#: ... and ``exact=True`` refuses spots estimated above this (s).
-EXACT_HARD_SECONDS = 600.0
+if TYPE_CHECKING:
+    from pipeline.query.tables import Tables
+
+#: Game ranges parsed per process.
+RANGE_CACHE = 256
 #: Seconds per hand evaluation (one two-plus-three Omaha hand, or one seven-card score), and per
 #: deal for dealing it, on one thread: the exact-or-sample cost model.
 EVAL_SECONDS = 3e-9
@@ -83,12 +79,9 @@ MAX_TASKS = 1 << 12
 SPLITS = 64
 #: Position of the game code among mc_chunks_literal's arguments.
 LITERAL_ARG = 3
-#: A seat given as bare cards.
-_ONLY_CARDS = re.compile(r"(?:(?:10|[2-9tjqka])[cdhs])+", re.IGNORECASE)
-_RANDOM = ("random", "any", "anytwo", "anyhand")
 
 
-@dataclass
+@dataclass(frozen=True)
 class GameSeats:
     """Seats as the kernels read them, plus what the answer shows of each."""
 
@@ -98,36 +91,19 @@ class GameSeats:
     hw: np.ndarray      # float64[N] weights in (0, 1]
     off: np.ndarray     # int64[P + 1]
     fill: np.ndarray    # int64[P] cards each seat is still dealt
-    labels: list[str]
-    random: list[bool]
-    single: list[list[int] | None]
+    labels: tuple[str, ...]
+    single: tuple[bool, ...]
+
+    @property
+    def n_seats(self) -> int:
+        """Seats at the table."""
+        return len(self.labels)
 
 
-def _check_deck(cards: Sequence[int], game: Game, what: str) -> None:
-    for c in cards:
-        if c >> 2 < game.lowest_rank:
-            raise InputError(f"card {card_text(c)} in {what} is not in the {game.name} deck "
-                             f"(ranks 6 to A)")
-
-
-def _seat(text: str, game: Game, i: int) -> tuple[np.ndarray, np.ndarray, int, str, bool]:
-    """(rows, weights, cards to deal, label, random) of one seat's text."""
-    t = "".join(text.split())
-    if t.lower() in _RANDOM:
-        return np.zeros((1, 0), np.int64), np.ones(1), game.hole, "random", True
-    who = "the hero" if i == 0 else f"seat {i + 1}"
-    if _ONLY_CARDS.fullmatch(t):
-        cards = parse_cards(t)
-        _check_deck(cards, game, who)
-        if game.stud:
-            if not 1 <= len(cards) <= game.hole:
-                raise InputError(f"{game.name}: {who} has 1 to {game.hole} known cards, got "
-                                 f"{len(cards)}: {clip(text)}")
-        elif len(cards) != game.hole:
-            raise InputError(f"{game.name} hands have {game.hole} hole cards; {who} has "
-                             f"{len(cards)}: {clip(text)}")
-        return (np.array([cards], np.int64), np.ones(1), game.hole - len(cards),
-                format_cards(cards), False)
+@functools.lru_cache(maxsize=RANGE_CACHE)
+def game_range(text: str, game: Game, who: str) -> tuple[np.ndarray, np.ndarray]:
+    """(rows of cards, weights) of a range of ``game``'s hands (read-only, cached: the question
+    reads it to find a one-hand range, the solver again); ``who`` names the seat in errors."""
     if game.ranges == "omaha":
         rows, w = parse_game_range(text, game.hole, game.name)
     elif game.ranges == "holdem":
@@ -149,30 +125,39 @@ def _seat(text: str, game: Game, i: int) -> tuple[np.ndarray, np.ndarray, int, s
     else:
         raise InputError(f"{game.name} seats are cards (down and up cards, e.g. \"As Kd Qh\"), "
                          f"not ranges: got {clip(text)} for {who}")
-    return rows, w, 0, (format_cards(rows[0]) if len(rows) == 1 else text.strip()), False
+    rows = np.asarray(rows, np.int64)
+    w = np.asarray(w, np.float64)
+    rows.flags.writeable = False
+    w.flags.writeable = False
+    return rows, w
 
 
-def parse_game_seats(game: Game, texts: Sequence[str], board: list[int],
-                     dead: list[int]) -> tuple[GameSeats, np.ndarray]:
-    """The seats and the live deck (every card not on the board, dead or in a one-hand seat)."""
-    parsed = [_seat(t, game, i) for i, t in enumerate(texts)]
-    owner: dict[int, str] = {}
-    groups = [("the board", board), ("dead", dead)] + [
-        (f"seat {i + 1} ({p[3]})", p[0][0].tolist()) for i, p in enumerate(parsed) if len(p[0]) == 1]
-    for name, cards in groups:
-        for c in cards:
-            if c in owner:
-                raise InputError(f"card {card_text(c)} appears twice (in {owner[c]} and {name})")
-            owner[c] = name
-    known = sum(1 << c for c in owner)
+def _seat_rows(seat: Seat, game: Game, i: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """(rows, weights, cards still to deal) of one checked seat."""
+    if seat.random:
+        return np.zeros((1, 0), np.int64), np.ones(1), game.hole
+    if seat.hand:
+        return np.array([seat.hand], np.int64), np.ones(1), game.hole - len(seat.hand)
+    return (*game_range(seat.text, game, "the hero" if i == 0 else f"seat {i + 1}"), 0)
+
+
+def game_seats(game: Game, seats: Sequence[Seat], board: Sequence[int],
+               dead: Sequence[int]) -> tuple[GameSeats, np.ndarray]:
+    """The kernels' seats and the live deck (every card not on the board, dead or in a one-hand
+    seat) of a checked question's seats: ranges lose the hands the known cards take."""
+    known = 0
+    for c in (*board, *dead, *(c for s in seats for c in s.hand)):
+        known |= 1 << c
     rows_all, w_all, off, fill = [], [], [0], []
-    for i, (rows, w, k, label, _) in enumerate(parsed):
+    for i, seat in enumerate(seats):
+        rows, w, k = _seat_rows(seat, game, i)
         masks = np.array([sum(1 << int(c) for c in r) for r in rows], np.int64)
         if len(rows) > 1:
             keep = (masks & known) == 0
             if not keep.any():
-                raise InputError(f"range {clip(label)} of seat {i + 1} has no hand left once "
-                                 "the board, dead cards and named hands are removed")
+                raise InputError("range {label} of seat {n} has no hand left once the board, dead "
+                                 "cards and named hands are removed", field="hero" if i == 0 else "vs",
+                                 label=clip(seat.label), n=i + 1)
             rows, w, masks = rows[keep], w[keep], masks[keep]
         padded = np.full((len(rows), 7), -1, np.int64)
         padded[:, :rows.shape[1]] = rows
@@ -180,14 +165,13 @@ def parse_game_seats(game: Game, texts: Sequence[str], board: list[int],
         w_all.append(np.asarray(w, np.float64))
         off.append(off[-1] + len(rows))
         fill.append(k)
-    seats = GameSeats(np.concatenate([r[0] for r in rows_all]),
-                      np.concatenate([r[1] for r in rows_all]),
-                      np.concatenate([r[2] for r in rows_all]), np.concatenate(w_all),
-                      np.array(off, np.int64), np.array(fill, np.int64),
-                      [p[3] for p in parsed], [p[4] for p in parsed],
-                      [p[0][0].tolist() if len(p[0]) == 1 and not p[4] else None for p in parsed])
+    out = GameSeats(np.concatenate([r[0] for r in rows_all]),
+                    np.concatenate([r[1] for r in rows_all]),
+                    np.concatenate([r[2] for r in rows_all]), np.concatenate(w_all),
+                    np.array(off, np.int64), np.array(fill, np.int64),
+                    tuple(s.label for s in seats), tuple(bool(s.hand) for s in seats))
     deck = np.array([c for c in range(4 * game.lowest_rank, 52) if not known >> c & 1], np.int64)
-    return seats, deck
+    return out, deck
 
 
 def _evals(game: Game) -> int:
@@ -236,7 +220,7 @@ def _omaha(path: str) -> OmahaTables:
     return omaha_tables(ev.offsets, ev.ranks)
 
 
-def _tables(tables: Any, game: Game) -> tuple[np.ndarray, ...]:
+def _tables(tables: Tables, game: Game) -> tuple[np.ndarray, ...]:
     """The evaluator arrays the kernels take: short-deck ones only for short deck, Omaha's only
     for Omaha, razz's only for razz (the other games get stand-ins of the same types, so the
     same compiled kernel)."""
@@ -249,71 +233,30 @@ def _tables(tables: Any, game: Game) -> tuple[np.ndarray, ...]:
     return (ev.card_keys, ev.offsets, ev.ranks, ev.flush, *om, *sd, razz)
 
 
-def game_equity(tables: Any, game: Game, hero: str, vs: Sequence[str] = (),
-                opponents: int | None = None, board: str = "", dead: str = "",
-                exact: bool | None = None, samples: int | None = None,
-                stderr: float | None = None, time_limit: float | None = None,
-                seed: int | None = None,
-                progress: Callable[[float, str], None] | None = None) -> EquityResult:
-    """Win/tie/lose and pot equity of every seat of ``game``; see the module docstring."""
-    t0 = time.perf_counter()
-    mc_asked = check_method(exact, samples, stderr, time_limit, seed)
-    b = parse_cards(board) if board and board.strip() else []
-    d = parse_cards(dead) if dead and dead.strip() else []
-    if game.stud and b:
-        raise InputError(f"{game.name} has no board: give each seat's known cards (down and "
-                         "up) and folded up cards as --dead")
-    if not game.stud and len(b) not in (0, 3, 4, 5):
-        raise InputError(f"the board must have 0, 3, 4 or 5 cards, got {len(b)}: {format_cards(b)}")
-    _check_deck(b, game, "the board")
-    _check_deck(d, game, "the dead cards")
-    if opponents is None:
-        opponents = 0 if vs else 1
-    if opponents < 0:
-        raise InputError(f"-n must be 0 or more random opponents, got {clip(str(opponents))}")
-    if opponents + len(vs) + 1 > MAX_PLAYERS:
-        raise InputError(f"at most {MAX_PLAYERS - 1} opponents in all ({MAX_PLAYERS} players), "
-                         f"got -n {clip(str(opponents))} and {len(vs)} --vs")
-    texts = [hero, *vs, *(["random"] * opponents)]
-    if len(texts) < 2:
-        raise InputError("need at least one opponent (-n K or --vs HAND)")
-    seats, deck = parse_game_seats(game, texts, b, d)
-    P = len(texts)
-    bneed = game.board - len(b)
+def exact_cost(game: Game, seats: GameSeats, deck: np.ndarray, bneed: int) -> tuple[float, int]:
+    """(estimated seconds, assignments of the ranges' hands) of counting every deal exactly."""
+    P = seats.n_seats
     multi = [p for p in range(P) if seats.off[p + 1] - seats.off[p] > 1]
-    need = bneed + int(seats.fill.sum()) + sum(game.hole for _ in multi)
-    if need > len(deck):
-        raise InputError(f"deck exhausted: {P} seats and {bneed} board cards need {need} cards "
-                         f"but only {len(deck)} are left")
-    if progress is not None:
-        progress(0.0, "")
     n_assign = math.prod(int(seats.off[p + 1] - seats.off[p]) for p in range(P))
     m = len(deck) - sum(game.hole for _ in multi)
     deals = n_assign * _deal_count(seats, m, bneed)
     threads = max(1, int(numba.get_num_threads()))
     cost = (deals * (P * _evals(game) * EVAL_SECONDS + DEAL_SECONDS)
             + n_assign * ASSIGN_SECONDS) / threads
-    limit = EXACT_HARD_SECONDS if exact else EXACT_SECONDS
-    arrays = _tables(tables, game)
-    board0 = np.array(b, np.int64)
-    if not mc_asked and cost <= limit:
-        tasks = min(MAX_TASKS, n_assign * SPLITS)
-        acc_i, acc_f = exact_kernel(game.code, board0, bneed, deck, seats.hands, seats.hlen,
-                                    seats.hmask, seats.hw, seats.off, seats.fill, n_assign,
-                                    tasks, BINOM, *arrays)
-        res = _exact_result(game, seats, acc_i, acc_f, b, d)
-    elif exact:
-        raise InputError(f"exact {game.name} equity of this spot would take too long (about "
-                         f"{cost:,.0f} s); use Monte Carlo (--samples, --stderr or --time)")
-    else:
-        res = _monte_carlo(game, seats, deck, board0, bneed, arrays, samples, stderr, time_limit,
-                           seed if seed is not None else int.from_bytes(os.urandom(4), "little"),
-                           progress, b, d)
-    res.seconds = time.perf_counter() - t0
-    return res
+    return cost, n_assign
 
 
-def _literal_kernel(code: int) -> Callable[..., Any]:
+def run_exact(game: Game, seats: GameSeats, deck: np.ndarray, board: Sequence[int], bneed: int,
+              n_assign: int, tables: Tables) -> Solution:
+    """Every deal counted in integers (weighted sums for weighted ranges)."""
+    tasks = min(MAX_TASKS, n_assign * SPLITS)
+    acc_i, acc_f = exact_kernel(game.code, np.array(board, np.int64), bneed, deck, seats.hands,
+                                seats.hlen, seats.hmask, seats.hw, seats.off, seats.fill, n_assign,
+                                tasks, BINOM, *_tables(tables, game))
+    return _exact_result(game, seats, acc_i, acc_f)
+
+
+def _literal_kernel(code: int) -> Callable[..., tuple[np.ndarray, np.ndarray]]:
     """:func:`mc_chunks_literal` for one game code: once compiled (or loaded from the cache),
     its compiled entry point itself, since asking the dispatcher resolves the literal
     argument again on every call (tens of milliseconds a round)."""
@@ -324,12 +267,14 @@ def _literal_kernel(code: int) -> Callable[..., Any]:
     return mc_chunks_literal
 
 
-def _monte_carlo(game: Game, seats: GameSeats, deck: np.ndarray, board0: np.ndarray, bneed: int,
-                 arrays: tuple[np.ndarray, ...], samples: int | None, stderr: float | None,
-                 time_limit: float | None, seed: int,
-                 progress: Callable[[float, str], None] | None, b: list[int],
-                 d: list[int]) -> EquityResult:
-    P = len(seats.labels)
+def run_monte_carlo(game: Game, seats: GameSeats, deck: np.ndarray, board: Sequence[int],
+                    bneed: int, tables: Tables, samples: int | None, stderr: float | None,
+                    time_limit: float | None, seed: int,
+                    progress: Callable[[float, str], None] | None) -> Solution:
+    """Deals until the stopping rule holds (:data:`DEFAULT_SAMPLES` when none is given)."""
+    P = seats.n_seats
+    board0 = np.array(board, np.int64)
+    arrays = _tables(tables, game)
     thr = seats.hw.copy()
     for p in range(P):
         lo, hi = seats.off[p], seats.off[p + 1]
@@ -345,7 +290,7 @@ def _monte_carlo(game: Game, seats: GameSeats, deck: np.ndarray, board0: np.ndar
                                *arrays)
         if (tries < 0).any():
             raise InputError("the ranges hardly ever fit together without sharing a card "
-                             f"(over {MAX_TRIES:,} tries for one deal); narrow them")
+                             f"(over {MAX_TRIES:,} tries for one deal); narrow them", field="vs")
         extra[:] += acc
         return acc[:, :5], int(tries.sum())
 
@@ -357,76 +302,48 @@ def _monte_carlo(game: Game, seats: GameSeats, deck: np.ndarray, board0: np.ndar
                        progress=progress)
     se = tot.stderr() / scale
     n = tot.deals
-    rows = []
-    for p in range(P):
-        a = extra[p]
-        rows.append(_row(game, seats, p, a[WIN] / n, a[TIE] / n, a[LOSE] / n, a[SHARE] / (POT * n),
-                         float(se[p]), a[HIGH] / (POT * n), a[LOW] / (POT * n)))
+    rows = tuple(_row(game, seats, p, extra[p], n, float(se[p])) for p in range(P))
     h = extra[0]
-    counts = {"win": int(h[WIN]), "tie": int(h[TIE]), "lose": int(h[LOSE])}
+    counts = Counts(int(h[WIN]), int(h[TIE]), int(h[LOSE]),
+                    assignment_draws=tot.tries if tot.tries > n else None)
     note = stop_note(tot, None if stderr is None else stderr * scale, time_limit)
     if note and stderr is not None:
         note = note.replace(str(stderr * scale), str(stderr))
-    res = _result(game, seats, "monte-carlo", rows, counts, b, d, note=note)
-    res.samples, res.seed = n, seed
-    if tot.tries > n:
-        res.counts["assignment_draws"] = tot.tries
-    return res
+    return Solution(Method.MONTE_CARLO, rows, counts, samples=n, seed=seed, note=note)
 
 
-def _exact_result(game: Game, seats: GameSeats, acc_i: np.ndarray, acc_f: np.ndarray,
-                  b: list[int], d: list[int]) -> EquityResult:
-    P = len(seats.labels)
+def _exact_result(game: Game, seats: GameSeats, acc_i: np.ndarray, acc_f: np.ndarray) -> Solution:
     unit = bool(np.all(seats.hw == 1.0))
     deals = int(acc_i[0, WIN] + acc_i[0, TIE] + acc_i[0, LOSE])
     acc = acc_i if unit else acc_f
     total = float(acc[0, WIN] + acc[0, TIE] + acc[0, LOSE])
     if total == 0:
         raise InputError("the ranges cannot all be dealt at once: every assignment of hands "
-                         "shares a card")
-    rows = []
-    for p in range(P):
-        a = acc[p]
-        rows.append(_row(game, seats, p, a[WIN] / total, a[TIE] / total, a[LOSE] / total,
-                         a[SHARE] / (POT * total), None, a[HIGH] / (POT * total),
-                         a[LOW] / (POT * total)))
-        if unit:
-            rows[-1]["equity_fraction"] = str(Fraction(int(a[SHARE]), POT * deals))
-    counts: dict[str, int] = {}
-    if unit:
-        h = acc_i[0]
-        counts = {"win": int(h[WIN]), "tie": int(h[TIE]), "lose": int(h[LOSE]),
-                  "equity_numerator": int(h[SHARE]), "equity_denominator": POT * deals}
-        if game.hilo:
-            counts.update(high_numerator=int(h[HIGH]), low_numerator=int(h[LOW]))
-    res = _result(game, seats, "exact", rows, counts, b, d)
-    res.deals = deals if unit else None  # weighted: fractions of the weighted total
-    return res
+                         "shares a card", field="vs")
+    rows = tuple(_row(game, seats, p, acc[p], total, None,
+                      str(Fraction(int(acc[p, SHARE]), POT * deals)) if unit else None)
+                 for p in range(seats.n_seats))
+    if not unit:  # weighted: fractions of the weighted total
+        return Solution(Method.EXACT, rows)
+    h = acc_i[0]
+    counts = Counts(int(h[WIN]), int(h[TIE]), int(h[LOSE]), int(h[SHARE]), POT * deals,
+                    int(h[HIGH]) if game.hilo else None, int(h[LOW]) if game.hilo else None)
+    return Solution(Method.EXACT, rows, counts, deals=deals)
 
 
-def _row(game: Game, seats: GameSeats, p: int, win: float, tie: float, lose: float, eq: float,
-         se: float | None, high: float, low: float) -> dict[str, Any]:
+def _row(game: Game, seats: GameSeats, p: int, a: np.ndarray, total: float, se: float | None,
+         fraction: str | None = None) -> SeatRow:
+    """Seat ``p``'s row from its column sums ``a`` (win, tie, lose, pot shares of the whole, the
+    high and the low in units of :data:`POT`) over ``total`` deals or weight."""
     n = int(seats.off[p + 1] - seats.off[p])
-    row = seat_row("hero" if p == 0 else f"vs{p}", seats.labels[p], n, win, tie, lose, eq, se,
-                   hand=seats.labels[p] if seats.single[p] is not None else None)
-    if game.hilo:
-        # win is a scoop here: the whole pot alone
-        row.update(scoop=win, high=high, low=low)
-    return row
+    win = float(a[WIN] / total)
+    # win is a scoop in a hi-lo game: the whole pot alone
+    scoop, high, low = ((win, float(a[HIGH] / (POT * total)), float(a[LOW] / (POT * total)))
+                        if game.hilo else (None, None, None))
+    return SeatRow("hero" if p == 0 else f"vs{p}", seats.labels[p], n, win, float(a[TIE] / total),
+                   float(a[LOSE] / total), float(a[SHARE] / (POT * total)), se,
+                   hand=seats.labels[p] if seats.single[p] else None, scoop=scoop, high=high,
+                   low=low, equity_fraction=fraction)
 
 
-def _result(game: Game, seats: GameSeats, method: str, rows: list[dict[str, Any]],
-            counts: dict[str, int], b: list[int], d: list[int],
-            note: str | None = None) -> EquityResult:
-    h = rows[0]
-    vs = [s for s, r in zip(seats.single[1:], seats.random[1:]) if s is not None and not r]
-    vs_text = [lab for lab, r in zip(seats.labels[1:], seats.random[1:]) if not r]
-    return EquityResult(
-        hole=seats.single[0] or [], board=b, dead=d, vs=vs, vs_text=vs_text,
-        opponents=len(rows) - 1, method=method, win=h["win"], tie=h["tie"], lose=h["lose"],
-        equity=h["equity"], stderr=h["stderr"], seconds=0.0, counts=counts, players=rows,
-        hero_range=None if seats.single[0] is not None else seats.labels[0], game=game.name,
-        note=note)
-
-
-__all__ = ["game_equity", "parse_game_seats", "GameSeats", "EXACT_SECONDS"]
+__all__ = ["GameSeats", "exact_cost", "game_range", "game_seats", "run_exact", "run_monte_carlo"]

@@ -46,6 +46,7 @@ from pipeline.equity.games.rank_classes import (
     live_sizes,
     multisets,
 )
+from pipeline.equity.spots.answer import Json
 from pipeline.errors import InputError, clip
 
 #: Most hands the multisets an exact card or a suit suffix splits may hold: they are listed.
@@ -358,7 +359,7 @@ def describe(rows: np.ndarray) -> str:
 
 
 def range_listing(text: str, hole: int, game: str, known: list[int],
-                  listed: bool = False) -> dict[str, object]:
+                  listed: bool = False) -> dict[str, Json]:
     """``range --game omaha`` (and the other Omaha games): the range's weighted count, the
     hands left once ``known`` cards (board, dead) are removed, ``shown``: its first
     :data:`SHOWN` hands as range text, and with ``listed`` ``text``: every hand
@@ -366,7 +367,7 @@ def range_listing(text: str, hole: int, game: str, known: list[int],
     r = omaha_range(text, hole, game)
     live, live_w = r.live_counts(sum(1 << c for c in known))
     bits, w = r.first(SHOWN)
-    out: dict[str, object] = {
+    out: dict[str, Json] = {
         "range": r.text, "game": game, "combos": r.combos, "weighted": r.weighted,
         "live": live, "live_weighted": live_w,
         "shown": hand_texts(bits, w, hole)}

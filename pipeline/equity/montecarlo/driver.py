@@ -36,13 +36,7 @@ from pipeline.core.parallel import claim
 from pipeline.core.rng import seed_state
 from pipeline.equity.montecarlo.fixed import fixed_chunk, hist_to_sums
 from pipeline.equity.montecarlo.ranged import joint_chunk, prepare_joint, prepare_seats, range_chunk
-from pipeline.equity.montecarlo.stopping import (  # noqa: F401  (the Monte Carlo names in one place)
-    DEFAULT_SAMPLES,
-    MAX_SECONDS,
-    MAX_STDERR,
-    MIN_STDERR,
-    check_stop_rule,
-)
+from pipeline.equity.montecarlo.stopping import DEFAULT_SAMPLES
 from pipeline.equity.spots.seats import Seats
 
 #: Deals per chunk (one generator stream each).
@@ -280,4 +274,4 @@ def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.nda
 
 
 __all__ = ["DEFAULT_SAMPLES", "CHUNK", "Seats", "McTotals", "mc_round", "ranged_seats", "run_mc",
-           "drive_rounds", "check_stop_rule", "stop_note"]
+           "drive_rounds", "stop_note"]

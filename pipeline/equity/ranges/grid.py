@@ -13,11 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.core.cards import format_cards, parse_cards
+from pipeline.core.cards import format_cards
 from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS, hand_classes
 from pipeline.equity.ranges.parse import Range, percent_choices
-from pipeline.errors import InputError
 
 #: Rows and columns of the grid (A..2).
 GRID_SIDE = 13
@@ -75,19 +74,6 @@ def exact_weight(w: float) -> Fraction:
     return Fraction(repr(float(w)))
 
 
-def board_and_dead(board: str, dead: str, sizes: tuple[int, ...]) -> tuple[list[int], list[int]]:
-    """Parse board and dead cards; InputError for a board size not in ``sizes`` or a card twice."""
-    b = parse_cards(board) if board and board.strip() else []
-    if len(b) not in sizes:
-        want = ", ".join(str(s) for s in sizes[:-1]) + f" or {sizes[-1]}"
-        raise InputError(f"the board must have {want} cards, got {len(b)}: {format_cards(b) or '(none)'}")
-    d = parse_cards(dead) if dead and dead.strip() else []
-    both = set(b) & set(d)
-    if both:
-        raise InputError(f"card {format_cards(sorted(both))} is both on the board and dead")
-    return b, d
-
-
 def live_mask(cards: list[int]) -> np.ndarray:
     """Boolean[1326]: hands touching none of ``cards``."""
     m = 0
@@ -141,5 +127,5 @@ def range_grid(rng: Range, text: str, strength: Any, removed: list[int]) -> Rang
                      int(live.sum()), percent)
 
 
-__all__ = ["ClassRow", "RangeGrid", "range_grid", "board_and_dead", "live_mask", "exact_weight",
+__all__ = ["ClassRow", "RangeGrid", "range_grid", "live_mask", "exact_weight",
            "GRID_SIDE"]

@@ -230,8 +230,8 @@ def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
         except ValueError as exc:
             raise InputError(str(exc)) from None
         if len(cards) != 2:
-            raise InputError(f"expected 2 hole cards, got {len(cards)}: {format_cards(cards)} "
-                             "(hold'em; other games: --game)")
+            raise InputError("expected 2 hole cards, got {n}: {cards} (hold'em; other games: "
+                             "{game})", "hero", n=len(cards), cards=format_cards(cards))
     raise _bad(raw, "expected a hand class (QQ, AKs, AKo, AK), a run (QQ+, AQs+, 22-66, "
                     "A5s-A2s, T9s-54s), a combo (AsKs), generic suits (AxKx, xx), random, any two, "
                     "or a top fraction (15%, 15%vs3)")

@@ -21,13 +21,14 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.constants import DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
+from pipeline.equity.spots.answer import Counts
 from pipeline.errors import ArtifactError, InputError
 
 #: Boards for one pair of disjoint hole-card pairs: C(48, 5).
 BOARDS_PER_MATCHUP = comb(DECK_SIZE - 4, 5)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class SeatNumbers:
     """One seat's answer from a table: probabilities, and integer counts when exact."""
 
@@ -36,15 +37,13 @@ class SeatNumbers:
     lose: float | None
     equity: float
     stderr: float | None
-    counts: dict[str, int] | None = None
+    counts: Counts | None = None
     deals: int | None = None
 
 
-def _counts(win: int, tie: int, lose: int, deals: int) -> dict[str, int]:
+def _counts(win: int, tie: int, lose: int, deals: int) -> Counts:
     """Integer counts with the equity as a fraction in SHARE_SCALE units (as every exact path)."""
-    return {"win": win, "tie": tie, "lose": lose,
-            "equity_numerator": SHARE_SCALE * win + SHARE_SCALE // 2 * tie,
-            "equity_denominator": SHARE_SCALE * deals}
+    return Counts(win, tie, lose, SHARE_SCALE * win + SHARE_SCALE // 2 * tie, SHARE_SCALE * deals)
 
 
 def _read(tables: Any, names: tuple[str, ...]) -> dict[str, np.ndarray]:

@@ -364,7 +364,8 @@ def _candidates_for(st: _State, runs: list[list[int]], run: tuple[int, ...]
 def _check_lines(max_lines: int) -> None:
     if max_lines < 2:
         from pipeline.errors import InputError
-        raise InputError(f"--max-lines {max_lines}: a chart needs at least 2 lines")
+        raise InputError("{max_lines} {n}: a chart needs at least 2 lines", "max_lines",
+                         n=max_lines)
 
 
 def derive_chart(data: StrategyData, max_lines: int = DEFAULT_MAX_LINES) -> Chart:

@@ -64,12 +64,14 @@ EV_TIE = 1e-12
 KEEP = 2
 
 
-def parse_amount(text: str | float, what: str, *, pay: bool = True) -> Fraction:
+def parse_amount(text: str | float, field: str, *, pay: bool = True) -> Fraction:
     """A number the user typed as an exact fraction (``"0.995"``, ``"99.5%"``, ``"976"``).
 
     ``pay`` amounts must be in ``[0, MAX_PAY]`` with at most three decimals (what a paytable
-    accepts); other amounts only need to be finite. ``InputError`` names the option and value.
+    accepts); other amounts only need to be finite. ``InputError`` names the field and value.
     """
+    what = f"{{{field}}}"  # the field, as each door names it (pipeline.errors.InputError)
+    got = clip(str(text))
     raw = str(text).strip()
     scale = Fraction(1)
     if raw.endswith("%"):
@@ -77,23 +79,25 @@ def parse_amount(text: str | float, what: str, *, pay: bool = True) -> Fraction:
     try:  # ASCII digits only: Fraction() reads "٨" as 8 and "8_0" as 80
         value = strict_fraction(raw) * scale
     except ValueError:
-        raise InputError(f"{what} must be a finite number, got {clip(str(text))}") from None
+        raise InputError(what + " must be a finite number, got {got}", field, got=got) from None
     if pay:
         if value < 0:
-            raise InputError(f"{what} must not be negative, got {clip(str(text))}")
+            raise InputError(what + " must not be negative, got {got}", field, got=got)
         if value > MAX_PAY:
-            raise InputError(f"{what} {clip(str(text))} is more than {MAX_PAY:,} per credit")
+            raise InputError(what + " {got} is more than {most} per credit", field, got=got,
+                             most=f"{MAX_PAY:,}")
         if MAX_PAY_DENOMINATOR % value.denominator:
-            raise InputError(f"{what} {clip(str(text))}: at most 3 decimal places")
+            raise InputError(what + " {got}: at most 3 decimal places", field, got=got)
     return value
 
 
 def parse_target(text: str | float) -> Fraction:
     """The target return as a fraction of the bet: ``1``, ``1.0``, ``100%``; in (0, 5]."""
-    t = parse_amount(text, "--target", pay=False)
+    t = parse_amount(text, "target", pay=False)
     if not 0 < t <= MAX_TARGET:
-        raise InputError(f"--target must be above 0 and at most {MAX_TARGET} "
-                         f"({percent(MAX_TARGET)} of the bet), got {clip(str(text))}")
+        raise InputError("{target} must be above 0 and at most {most} ({pct} of the bet), got "
+                         "{got}", "target", most=MAX_TARGET, pct=percent(MAX_TARGET),
+                         got=clip(str(text)))
     return t
 
 
@@ -115,7 +119,8 @@ def find_line(pt: Paytable, text: str) -> int:
     lines = ", ".join(repr(ln.label) for ln in pt.lines)
     why = "several lines pay it, name one" if by_hand else \
         "a hand" if want in HAND_NAMES else "not a line"
-    raise InputError(f"--line {clip(text)}: {why} of {pt.name} (lines: {lines})")
+    raise InputError("{line} {got}: {why} of {name} (lines: {lines})", "line", got=clip(text),
+                     why=why, name=pt.name, lines=lines)
 
 
 def with_pay(pt: Paytable, line: int, pay: Fraction) -> Paytable:
@@ -376,18 +381,19 @@ def meter(pay: Fraction, coins: int, bet: Fraction | None) -> dict[str, Any]:
 def table_pays(start: Fraction, stop: Fraction, step: Fraction | None) -> list[Fraction]:
     """The pays of ``--table``: ``start`` to ``stop`` by ``step`` (default: 10 steps)."""
     if stop < start:
-        raise InputError(f"--stop {pay_text(stop)} is below --start {pay_text(start)}")
+        raise InputError("{stop} {b} is below {start} {a}", "stop", b=pay_text(stop),
+                         a=pay_text(start))
     if step is None:
         step = (stop - start) / (DEFAULT_TABLE_ROWS - 1) if stop > start else Fraction(1)
         step = max(Fraction(math.ceil(step * MAX_PAY_DENOMINATOR), MAX_PAY_DENOMINATOR),
                    Fraction(1, MAX_PAY_DENOMINATOR))
     if step <= 0:
-        raise InputError("--step must be above 0")
+        raise InputError("{step} must be above 0", "step")
     rows = math.floor((stop - start) / step) + 1
     if rows > MAX_TABLE_ROWS:
-        raise InputError(f"--start {pay_text(start)} to --stop {pay_text(stop)} by "
-                         f"{pay_text(step)} is {rows:,} rows; at most {MAX_TABLE_ROWS} "
-                         "(each is an exact solve)")
+        raise InputError("{start} {a} to {stop} {b} by {by} is {rows} rows; at most {most} "
+                         "(each is an exact solve)", "start", a=pay_text(start), b=pay_text(stop),
+                         by=pay_text(step), rows=f"{rows:,}", most=MAX_TABLE_ROWS)
     return [start + i * step for i in range(rows)]
 
 

@@ -89,8 +89,9 @@ def cross_play(strategy: StrategyData, target: StrategyData, use_chart: bool = F
     """
     a_pt, b_pt = strategy.paytable, target.paytable
     if a_pt.deck_size != b_pt.deck_size:
-        raise InputError(f"--strategy {a_pt.name} uses a {a_pt.deck_size}-card deck, "
-                         f"{b_pt.name} a {b_pt.deck_size}-card deck: holds cannot be transferred")
+        raise InputError("{strategy} {a} uses a {a_n}-card deck, {b} a {b_n}-card deck: holds "
+                         "cannot be transferred", "strategy", a=a_pt.name, a_n=a_pt.deck_size,
+                         b=b_pt.name, b_n=b_pt.deck_size)
     if not np.array_equal(strategy.hands, target.hands):
         raise InputError("the two games' deal classes differ; rebuild both artifacts")
     holds = derive_chart(strategy, DEFAULT_MAX_LINES).holds if use_chart else strategy.best

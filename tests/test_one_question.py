@@ -1,0 +1,203 @@
+"""Issue 41: one question from every door. The same bad question asked through the command line,
+the HTTP API, the Python API, the breakdown, hits and every game gets the same message naming the
+same field (the command line writing the field as its flag); and a board given on the command
+line reaches the planner inside one question object, read once.
+
+Cheap by design: the command line in process (its process behaviour is tested elsewhere), the
+HTTP API through FastAPI's in-process client (no socket is under test), no kernel runs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_runner import run_main
+
+import pipeline
+from pipeline.cli.common import flag
+from pipeline.equity.breakdown import equity_breakdown
+from pipeline.equity.engine import equity_seats, preflop
+from pipeline.equity.games.spec import GAMES
+from pipeline.equity.hand_api import omaha_equity
+from pipeline.equity.question import Ask, Question
+from pipeline.errors import InputError
+from pipeline.query.tables import Tables
+
+#: a valid hero of each game (hold'em first), and whether the game has a board
+HEROES = {"holdem": ("AsKs", True), "omaha": ("AsAdKsKd", True), "omaha5": ("AsAdKsKdQc", True),
+          "omaha6": ("AsAdKsKdQcJc", True), "omaha-hi-lo": ("AsAdKsKd", True),
+          "short-deck": ("AsKs", True), "stud": ("AsKs2c", False), "stud-hi-lo": ("AsKs2c", False),
+          "razz": ("AsKs2c", False)}
+assert set(HEROES) == {"holdem", *GAMES}
+
+#: the bad questions: (name, keyword arguments of Question.parse, the field at fault)
+BAD = [
+    ("thirty opponents", {"opponents": 30}, "opponents"),
+    ("a dead card in the hero's hand", {"dead": "As"}, "hero"),
+    ("no samples", {"samples": 0}, "samples"),
+    ("a negative seed", {"samples": 1000, "seed": -1}, "seed"),
+]
+#: the same, for the games with a board: a card both on the board and dead
+BOARD_BAD = ("a board card dead too", {"board": "Ks 7d 2c", "dead": "Ks"}, "dead")
+
+
+def expected(hero: str, game: str, kw: dict[str, Any]) -> InputError:
+    """The one validator's error for the question."""
+    with pytest.raises(InputError) as info:
+        Question.parse(hero, **kw, game=None if game == "holdem" else game)
+    return info.value
+
+
+def cli_args(hero: str, game: str, kw: dict[str, Any]) -> list[str]:
+    """The command line of the question."""
+    args = ["equity", hero]
+    if game != "holdem":
+        args += ["--game", game]
+    for k, v in kw.items():
+        args += ["-n" if k == "opponents" else f"--{k}", str(v)]
+    return args
+
+
+@pytest.fixture(scope="module")
+def http(artifacts: Path) -> Iterator[Callable[[str, dict[str, Any]], tuple[int, str]]]:
+    """POST a body to the API in process: (status, the error message)."""
+    from fastapi.testclient import TestClient
+
+    from pipeline.serve.app import create_app
+
+    with TestClient(create_app(artifacts, warm_up=False), base_url="http://127.0.0.1") as client:
+        def post(path: str, body: dict[str, Any]) -> tuple[int, str]:
+            r = client.post(path, json=body)
+            return r.status_code, r.json().get("error", "")
+        yield post
+
+
+def _cli_error(capsys: pytest.CaptureFixture[str], artifacts: Path, args: list[str]) -> str:
+    code, _, err = run_main(capsys, "-a", str(artifacts), *args)
+    assert code == 2, (args, err)
+    return err.strip()
+
+
+def _python_error(call: Callable[[], object]) -> InputError:
+    with pytest.raises(InputError) as info:
+        call()
+    return info.value
+
+
+CASES = [(game, *bad) for game in HEROES for bad in BAD] + \
+        [(game, *BOARD_BAD) for game, (_, board) in HEROES.items() if board]
+
+
+@pytest.mark.parametrize(("game", "name", "kw", "field"), CASES,
+                         ids=[f"{c[0]}: {c[1]}" for c in CASES])
+def test_every_door_gives_the_same_message(capsys: pytest.CaptureFixture[str], artifacts: Path,
+                                           tables: Tables, http: Any, game: str, name: str,
+                                           kw: dict[str, Any], field: str) -> None:
+    hero = HEROES[game][0]
+    want = expected(hero, game, kw)
+    assert want.field == field, (want.field, str(want))
+    assert field in str(want), str(want)  # the message names the field ...
+    on_cli = want.render(flag)
+    assert flag(field) in on_cli  # ... and the command line its flag
+    # the command line, equity and its breakdown
+    assert _cli_error(capsys, artifacts, cli_args(hero, game, kw)) == f"error: {on_cli}"
+    # the HTTP API, equity
+    body = {"hero": hero, **kw, **({} if game == "holdem" else {"game": game})}
+    assert http("/api/equity", body) == (400, str(want))
+    # the Python API
+    g = None if game == "holdem" else game
+    got = _python_error(lambda: equity_seats(tables, hero, game=g, **kw))
+    assert (got.field, str(got)) == (field, str(want))
+    if game == "holdem":
+        for call in (lambda: pipeline.hand_equity(tables, hero, **kw),
+                     lambda: equity_breakdown(tables, "AK,QQ", **kw),
+                     lambda: equity_breakdown(tables, "AK,QQ", **kw, seat=1)):
+            got = _python_error(call)
+            assert (got.field, str(got)) == (field, str(want))
+        assert _cli_error(capsys, artifacts, [*cli_args(hero, game, kw), "--breakdown"]) == \
+            f"error: {on_cli}"
+        assert http("/api/equity", {**body, "breakdown": 0}) == (400, str(want))
+    if game == "omaha":
+        got = _python_error(lambda: omaha_equity(tables, hero, **{k: v for k, v in kw.items()
+                                                                  if k != "opponents"},
+                                                 opponents=kw.get("opponents", 1)))
+        assert (got.field, str(got)) == (field, str(want))
+
+
+def test_preflop_and_hits_doors(capsys: pytest.CaptureFixture[str], artifacts: Path,
+                                tables: Tables, http: Any) -> None:
+    """The preflop command's player cap and hits' card check are the equity question's."""
+    want = expected("AK", "holdem", {"opponents": 30})
+    assert _cli_error(capsys, artifacts, ["preflop", "AK", "-n", "30"]) == f"error: {want.render(flag)}"
+    assert http("/api/preflop", {"hand": "AK", "opponents": 30}) == (400, str(want))
+    got = _python_error(lambda: preflop(tables, "AK", opponents=30))
+    assert (got.field, str(got)) == ("opponents", str(want))
+    want = expected("AK", "holdem", BOARD_BAD[1])
+    assert _cli_error(capsys, artifacts, ["hits", "AK", "--board", "Ks 7d 2c", "--dead", "Ks"]) == \
+        f"error: {want.render(flag)}"
+    assert http("/api/hits", {"range": "AK", "board": "Ks 7d 2c", "dead": "Ks"}) == (400, str(want))
+    got = _python_error(lambda: Question.parse("AK", board="Ks 7d 2c", dead="Ks", ask=Ask.HITS))
+    assert (got.field, str(got)) == ("dead", str(want))
+
+
+def test_engine_messages_name_no_flag() -> None:
+    """No message the engine, video poker or the answers write names a command-line flag: they
+    name fields (``{samples}``), which each door writes its own way."""
+    import ast
+    import re
+
+    root = Path(pipeline.__file__).parent
+    flag_text = re.compile(r"(^|[\s(/'\"])(--[a-z][a-z-]*|-[a-z])\b")
+    bad = []
+    for sub in ("equity", "videopoker", "answers"):
+        for path in sorted((root / sub).rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
+                        "InputError", "ConfigError", "ArtifactError", "BuildError"):
+                    for part in ast.walk(node):
+                        if isinstance(part, ast.Constant) and isinstance(part.value, str) \
+                                and flag_text.search(part.value):
+                            bad.append(f"{path.relative_to(root)}:{part.lineno}: {part.value!r}")
+    assert bad == []
+
+
+def test_a_board_walks_to_the_planner_in_one_question(capsys: pytest.CaptureFixture[str],
+                                                      artifacts: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--board`` is read once, into the one question the planner gets whole."""
+    import pipeline.core.cards as cards
+    import pipeline.equity.planner as planner
+    import pipeline.equity.question as question
+
+    board = "2c 7h 9s"
+    question._card_text.cache_clear()
+    reads: list[object] = []
+    made: list[Question] = []
+    solved: list[Question] = []
+    parse_cards, from_cards, solve = cards.parse_cards, Question.from_cards, planner.solve
+
+    def counting_parse(text: Any, count: Any = None) -> list[int]:
+        if text == board:
+            reads.append(text)
+        return parse_cards(text, count)
+
+    def counting_from_cards(*args: Any, **kw: Any) -> Question:
+        q = from_cards(*args, **kw)
+        made.append(q)
+        return q
+
+    def counting_solve(q: Question, *args: Any, **kw: Any) -> Any:
+        solved.append(q)
+        return solve(q, *args, **kw)
+
+    monkeypatch.setattr(question, "parse_cards", counting_parse)
+    monkeypatch.setattr(Question, "from_cards", counting_from_cards)
+    monkeypatch.setattr(planner, "solve", counting_solve)
+    code, out, err = run_main(capsys, "-a", str(artifacts), "equity", "AsKs", "--vs", "QdQc",
+                              "--board", board, "--json")
+    assert code == 0, err
+    assert len(reads) == 1 and len(made) == 1 and solved == made
+    assert made[0].board == tuple(parse_cards(board))
