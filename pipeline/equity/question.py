@@ -381,7 +381,7 @@ def _game_seat(text: str, rules: Game, i: int) -> Seat:
     who = "the hero" if i == 0 else f"seat {i + 1}"
     if _ONLY_CARDS.fullmatch(t):
         cards = tuple(parse_cards(t))
-        _check_in_deck(cards, rules, who)
+        _check_in_deck(cards, rules, who, "hero" if i == 0 else "vs")
         if rules.stud and not 1 <= len(cards) <= rules.hole:
             raise InputError(f"{rules.name}: {who} has 1 to {rules.hole} known cards, got "
                              f"{len(cards)}: {clip(text)}")
@@ -395,24 +395,25 @@ def _game_seat(text: str, rules: Game, i: int) -> Seat:
     return Seat(text, text.strip())
 
 
-def _check_in_deck(cards: Sequence[int], rules: Game | None, what: str) -> None:
+def _check_in_deck(cards: Sequence[int], rules: Game | None, what: str, field: str) -> None:
     """Cards a short deck lacks are refused."""
     if rules is None or not rules.lowest_rank:
         return
     for c in cards:
         if c >> 2 < rules.lowest_rank:
-            raise InputError(f"card {card_text(c)} in {what} is not in the {rules.name} deck "
-                             f"(ranks 6 to A)")
+            raise InputError("card {card} in {what} is not in the {name} deck (ranks 6 to A)",
+                             field, card=card_text(c), what=what, name=rules.name)
 
 
 def _check_distinct(board: tuple[int, ...], dead: tuple[int, ...], seats: tuple[Seat, ...],
                     rules: Game | None) -> None:
     """The one rule that no card is dealt twice: board, dead cards and one-hand seats."""
-    _check_in_deck(board, rules, "the board")
-    _check_in_deck(dead, rules, "the dead cards")
+    _check_in_deck(board, rules, "the board", "board")
+    _check_in_deck(dead, rules, "the dead cards", "dead")
     owner: dict[int, str] = {}
     groups = [("the board", "board", board), ("dead", "dead", dead)] + [
-        (f"seat {i + 1} ({s.label})", "hero" if i == 0 else "vs", s.hand)
+        (f"the hero's {s.label}" if i == 0 else f"vs{i}'s {s.label}", "hero" if i == 0 else "vs",
+         s.hand)
         for i, s in enumerate(seats) if s.hand]
     for name, where, cards in groups:
         for c in cards:
