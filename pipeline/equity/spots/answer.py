@@ -66,6 +66,9 @@ class SeatRow:
         """A JSON key's value (``row["win"]``, as the rows read when they were dicts)."""
         return self.to_json()[key]
 
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and key in self.to_json()
+
 
 #: The keys of ``counts`` in the documented order.
 COUNT_KEYS = ("win", "tie", "lose", "equity_numerator", "equity_denominator", "high_numerator",
