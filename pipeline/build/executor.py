@@ -142,12 +142,11 @@ def runtime_versions() -> dict[str, str]:
 
 
 def tree_digest(root: Path, versions: dict[str, str]) -> str:
-    """sha256 of every file under ``root`` (path and bytes; ``__pycache__`` left out) and of
-    ``versions``."""
-    h = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        h.update(path.relative_to(root).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
+    """sha256 of every file under ``root`` (path and bytes; ``__pycache__`` left out:
+    :func:`pipeline.core.kernel_cache.digest_sources`) and of ``versions``."""
+    from pipeline.core.kernel_cache import digest_sources
+
+    h = hashlib.sha256(digest_sources(root, skip=(), suffix="").encode())
     for name, ver in sorted(versions.items()):
         h.update(f"{name} {ver}\0".encode())
     return h.hexdigest()

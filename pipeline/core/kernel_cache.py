@@ -43,16 +43,20 @@ STALE_AFTER = 3600.0
 _FOLDER = re.compile(rf"{PREFIX}[0-9a-f]{{{DIGEST_HEX}}}")
 
 
-def digest_sources(package: Path = PACKAGE, skip: tuple[str, ...] = UNCOMPILED) -> str:
-    """The sha256 (hex) over the path and bytes of every ``.py`` file of ``package`` outside
-    its top-level folders ``skip`` (about 1 MB in ~140 files: a few milliseconds)."""
+def digest_sources(package: Path = PACKAGE, skip: tuple[str, ...] = UNCOMPILED,
+                   suffix: str = ".py") -> str:
+    """The sha256 (hex) over the path and bytes of every file of ``package`` whose name ends with
+    ``suffix`` (``""``: every file) outside its top-level folders ``skip`` and any
+    ``__pycache__`` (the ``.py`` files: about 1 MB in ~140 files, a few milliseconds). The one
+    source hash: the kernel cache's folder, the video-poker solver's fingerprint and the Dask
+    workers' code digest all come from it."""
     h = hashlib.sha256()
     files: list[str] = []
     for folder, dirs, names in os.walk(package):
         if folder == str(package):
             dirs[:] = [d for d in dirs if d not in skip]
         dirs[:] = [d for d in dirs if d != "__pycache__"]
-        files.extend(os.path.join(folder, n) for n in names if n.endswith(".py"))
+        files.extend(os.path.join(folder, n) for n in names if n.endswith(suffix))
     for path in sorted(files):
         with open(path, "rb") as f:
             data = f.read()
