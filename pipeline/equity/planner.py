@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pipeline.equity.assembly import answer_of
@@ -77,7 +76,7 @@ def _solve_holdem(q: Question, table: Table, tables: Tables,
             if plan is not None and plan.seconds <= q.limit:
                 sol = plan.run()
                 if solver not in (preflop_table, matchups) and _matchup_question(table):
-                    sol = replace(sol, note=NO_MATCHUPS)
+                    sol = sol._replace(note=NO_MATCHUPS)
                 return sol
         if q.budget.exact or q.ask is Ask.PREFLOP:
             if table.n_random > MAX_EXACT_RANDOM:

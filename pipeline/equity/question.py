@@ -152,9 +152,13 @@ class Question:
         ``opponents`` random hands more (default 1 without ``vs``); cards as text."""
         if not isinstance(hero, str) or not all(isinstance(v, str) for v in vs):
             raise InputError("seats are text: a hand, a range or random", field="hero")
-        return cls.from_cards(hero, board, opponents, vs, dead, game=game, exact=exact,
-                              samples=samples, stderr=stderr, time=time, seed=seed, ask=ask,
-                              breakdown=breakdown)
+        args = (hero, tuple(vs), opponents, board, dead, game, bool(exact), samples, stderr, time,
+                seed, ask, breakdown)
+        try:
+            hash(args)
+        except TypeError:  # a value of a type no door sends: checked, not cached
+            return _from_text(*args)
+        return _parsed_question(*args)
 
     @classmethod
     def from_cards(cls, hero: CardsInput, board: CardsInput = (), opponents: int | None = None,
@@ -202,6 +206,19 @@ class Question:
         return Question(tuple(order), self.board, self.dead, self.game, self.budget, self.ask)
 
 
+def _from_text(hero: str, vs: tuple[str, ...], opponents: int | None, board: str, dead: str,
+               game: str | None, exact: bool, samples: int | None, stderr: float | None,
+               time: float | None, seed: int | None, ask: Ask, breakdown: int | None) -> Question:
+    return Question.from_cards(hero, board, opponents, vs, dead, game=game, exact=exact,
+                               samples=samples, stderr=stderr, time=time, seed=seed, ask=ask,
+                               breakdown=breakdown)
+
+
+#: :meth:`Question.parse` once per distinct question text (a small spot is asked again and again:
+#: its checks cost more than its answer); typed, so ``samples=True`` is never ``samples=1``.
+_parsed_question = functools.lru_cache(maxsize=PARSE_CACHE, typed=True)(_from_text)
+
+
 # --------------------------------------------------------------------------- the parts
 def _game_of(hero: CardsInput, game: str | None, ask: Ask) -> Game | None:
     """The question's game (None: hold'em): the one named, else Omaha for four bare cards."""
@@ -230,8 +247,11 @@ def _game_of(hero: CardsInput, game: str | None, ask: Ask) -> Game | None:
 
 def _bare_cards(seat: CardsInput) -> int | None:
     """How many cards a seat names when it is bare cards (text of card names, or ids), else None."""
-    if not isinstance(seat, str):
-        return len(parse_cards(seat))
+    return _bare_text(seat) if isinstance(seat, str) else len(parse_cards(seat))
+
+
+@functools.lru_cache(maxsize=PARSE_CACHE)
+def _bare_text(seat: str) -> int | None:
     text = "".join(seat.split())
     return len(parse_cards(text)) if _ONLY_CARDS.fullmatch(text) else None
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, SHARE_SCALE
 from pipeline.equity.assembly import Numbers, seat_rows, symmetric_random
-from pipeline.equity.question import PARSE_CACHE, Question
+from pipeline.equity.question import EXACT_HARD_SECONDS, PARSE_CACHE, Question
 from pipeline.equity.seating import Table, seats_arrays
 from pipeline.equity.solver import ENGINE_LOOKUPS_PER_S, Plan
 from pipeline.equity.spots.answer import Counts, Method, Solution
@@ -152,26 +152,40 @@ def small_spot(q: Question, table: Table, tables: Tables) -> Plan | None:
 
 def range_enumeration(q: Question, table: Table, tables: Tables) -> Plan | None:
     """Every board and every assignment of the ranges' hands, folded by the suit symmetries."""
-    from numba import get_num_threads
-
-    from pipeline.equity.exact.range_random import range_random, range_random_cost
-    from pipeline.equity.exact.ranges import range_exact, range_exact_cost
-    from pipeline.equity.hands.symmetry import SUIT_PERMS, range_stabilizer
-
     walk = walk_of(table)
-    estimate = range_random_cost if walk.counted else range_exact_cost
-    args = (walk.seats, len(walk.avail), walk.to_come)
-    # a bound without the symmetries first: the symmetry group is not worth finding for a spot
-    # no symmetry could make cheap enough
-    if estimate(*args, 1) / len(SUIT_PERMS) > q.limit:
+    bound, perms, cost = _enumeration_cost(table)
+    if perms is None or bound > q.limit:
         return None
-    perms = range_stabilizer([table.board, table.dead], [(s.hands, s.weights) for s in walk.walked])
+    from pipeline.equity.exact.range_random import range_random
+    from pipeline.equity.exact.ranges import range_exact
+
     kernel = range_random if walk.counted else range_exact
 
     def run() -> Solution:
         return _sums(table, walk, *kernel(walk.seats, walk.board, walk.avail, walk.to_come, perms,
                                           *tables.eval_tables()))
-    return Plan(estimate(*args, len(perms)) / max(1, get_num_threads()), run)
+    return Plan(cost, run)
+
+
+@functools.lru_cache(maxsize=PARSE_CACHE)
+def _enumeration_cost(table: Table) -> tuple[float, np.ndarray | None, float]:
+    """(a bound without the symmetries, the symmetries, the estimated seconds) of enumerating
+    ``table``, once per (cached) table; no symmetries (None) for a spot beyond any limit, whose
+    group is not worth finding."""
+    from numba import get_num_threads
+
+    from pipeline.equity.exact.range_random import range_random_cost
+    from pipeline.equity.exact.ranges import range_exact_cost
+    from pipeline.equity.hands.symmetry import SUIT_PERMS, range_stabilizer
+
+    walk = walk_of(table)
+    estimate = range_random_cost if walk.counted else range_exact_cost
+    args = (walk.seats, len(walk.avail), walk.to_come)
+    bound = estimate(*args, 1) / len(SUIT_PERMS)
+    if bound > EXACT_HARD_SECONDS:
+        return bound, None, bound
+    perms = range_stabilizer([table.board, table.dead], [(s.hands, s.weights) for s in walk.walked])
+    return bound, perms, estimate(*args, len(perms)) / max(1, get_num_threads())
 
 
 def _sums(table: Table, walk: Walk, acc_i: np.ndarray, tot_i: int, acc_f: np.ndarray,

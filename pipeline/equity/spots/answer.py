@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Union
+from typing import NamedTuple, Union
 
 from pipeline.core.cards import format_cards
 
@@ -174,12 +174,12 @@ class Answer:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Solution:
+class Solution(NamedTuple):
     """What a solver found: the method, a row per seat, the hero's counts and how much was
     counted (``deals``) or sampled (``samples`` with its ``seed``); where read numbers came
     from (``source``) and a remark (``note``). The planner times it and makes the
-    :class:`Answer`."""
+    :class:`Answer` (a named tuple: immutable, and made on every answer's path at the cost of
+    a tuple)."""
 
     method: Method
     rows: tuple[SeatRow, ...]

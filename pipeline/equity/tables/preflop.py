@@ -28,7 +28,7 @@ from pipeline.errors import ArtifactError, InputError
 BOARDS_PER_MATCHUP = comb(DECK_SIZE - 4, 5)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SeatNumbers:
     """One seat's answer from a table: probabilities, and integer counts when exact."""
 
