@@ -36,7 +36,6 @@ from pipeline.casino.uth.simple_rules import (
     prepare_river_rule,
     river_rule_plays,
 )
-from pipeline.core.parallel import even_chunk
 
 #: Count columns per (hole, blind line): player wins / dealer qualifies, wins / not, loses /
 #: qualifies, loses / not, boards counted.
@@ -71,15 +70,28 @@ def hole_value(cnt: np.ndarray, h: int, bet: int, scale: int, blind: np.ndarray)
     return v
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def flop_chunk(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, lo_f: int, hi_f: int,
                avail: np.ndarray, qual: int, line_of: np.ndarray, blind: np.ndarray, scale: int,
                flop_bet: int, river_bet: int, river_rule: int, flop_rule: int, card_keys: np.ndarray,
                offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, ev: np.ndarray,
                pre_bet: np.ndarray, pre_chk: np.ndarray, pre_fold: np.ndarray, ties: np.ndarray) -> None:
-    """The pass over flop rows ``lo_f .. hi_f - 1`` on one thread (:func:`flop_block`), adding to
-    one chunk's totals ``pre_bet[h, line, :]``, ``pre_chk[h, branch, line, :]``, ``pre_fold[h]``
-    and ``ties[:]``."""
+    """Run the pass (module docstring) over flop rows ``lo_f .. hi_f - 1`` of ``flops`` (3 card
+    ids each, all in ``avail``, the game's sorted live deck), each standing for ``weight``
+    flops; it releases the GIL, so threads run chunks side by side.
+
+    ``fperms[f, :g]`` are the g suit permutations (``perm[suit]`` = image suit; rows past g
+    are -1) that map flop f and the deck onto themselves: only one turn-river pair per orbit
+    of that group is dealt, counted with its orbit size, and each hole's counts are then
+    averaged over the group (the same symmetrisation as the pre-flop totals', one level down;
+    a monotone flop deals a sixth of its boards).
+
+    Writes ``ev[f, h, EV_BET | EV_CHECK]`` (flop values of hole h on flop row f; 0 for holes
+    touching the flop) and adds the weighted pre-flop totals: ``pre_bet[h, line, :]`` (every
+    deal of the hole), ``pre_chk[h, branch, line, :]`` (the deals played after a pre-flop
+    check: bet at the flop, or played at the river, as the flop and river decisions take them)
+    and ``pre_fold[h]`` (deals folded at the river). ``ties[0 | 1]`` counts exact ties of the
+    river and flop decisions (optimal codes only)."""
     n_lines = blind.shape[0]
     n_avail = avail.shape[0]
     m = n_avail - 3
@@ -193,36 +205,6 @@ def flop_chunk(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, lo_f: 
                     pre_fold[h] += w * folds
 
 
-@nb.njit(cache=True, parallel=True)
-def flop_block(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, avail: np.ndarray, qual: int,
-               line_of: np.ndarray, blind: np.ndarray, scale: int, flop_bet: int, river_bet: int,
-               river_rule: int, flop_rule: int, card_keys: np.ndarray, offsets: np.ndarray,
-               ranks: np.ndarray, flush: np.ndarray, n_chunks: int, ev: np.ndarray,
-               pre_bet: np.ndarray, pre_chk: np.ndarray, pre_fold: np.ndarray,
-               ties: np.ndarray) -> None:
-    """Run the pass (module docstring) over the flop rows of ``flops`` (3 card ids each, all in
-    ``avail``, the game's sorted live deck), each standing for ``weight`` flops.
-
-    ``fperms[f, :g]`` are the g suit permutations (``perm[suit]`` = image suit; rows past g
-    are -1) that map flop f and the deck onto themselves: only one turn-river pair per orbit
-    of that group is dealt, counted with its orbit size, and each hole's counts are then
-    averaged over the group (the same symmetrisation as the pre-flop totals', one level down;
-    a monotone flop deals a sixth of its boards).
-
-    Writes ``ev[f, h, EV_BET | EV_CHECK]`` (flop values of hole h on flop row f; 0 for holes
-    touching the flop) and adds, per chunk ``ch`` of flops, the weighted pre-flop totals:
-    ``pre_bet[ch, h, line, :]`` (every deal of the hole), ``pre_chk[ch, h, branch, line, :]``
-    (the deals played after a pre-flop check: bet at the flop, or played at the river, as the
-    flop and river decisions take them) and ``pre_fold[ch, h]`` (deals folded at the river).
-    ``ties[ch, 0 | 1]`` counts exact ties of the river and flop decisions (optimal codes only).
-    """
-    for ch in nb.prange(n_chunks):
-        lo_f, hi_f = even_chunk(flops.shape[0], n_chunks, ch)
-        flop_chunk(flops, weight, fperms, lo_f, hi_f, avail, qual, line_of, blind, scale, flop_bet,
-                   river_bet, river_rule, flop_rule, card_keys, offsets, ranks, flush, ev, pre_bet[ch],
-                   pre_chk[ch], pre_fold[ch], ties[ch])
-
-
 @nb.njit(cache=True, inline="always")
 def _image(c: int, perm: np.ndarray) -> int:
     return 4 * (c >> 2) + perm[c & 3]
@@ -281,5 +263,5 @@ def symmetrise_hole(cnt: np.ndarray, images: np.ndarray, g: int, sym_b: np.ndarr
 
 
 __all__ = ["WQ", "WN", "LQ", "LN", "BOARDS", "N_COUNTS", "N_HOLES", "FLOP_BET", "RIVER_PLAY",
-           "EV_BET", "EV_CHECK", "play_value", "hole_value", "flop_chunk", "flop_block", "pair_orbit",
+           "EV_BET", "EV_CHECK", "play_value", "hole_value", "flop_chunk", "pair_orbit",
            "hole_images", "symmetrise_hole"]

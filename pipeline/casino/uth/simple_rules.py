@@ -57,6 +57,13 @@ def category(score: int) -> int:
 
 
 @nb.njit(cache=True)
+def _score(key: int, mask: int, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray) -> int:
+    """:func:`hand_score` as a call, not inlined: the rule's 48 scores per board are few, and
+    each inlined copy of the scorer lengthened the pass's compile."""
+    return hand_score(key, mask, offsets, ranks, flush)
+
+
+@nb.njit(cache=True)
 def board_outs_scratch() -> np.ndarray:
     """Per-thread buffer of :func:`prepare_river_rule`."""
     return np.zeros(_N_SORTED + 1, np.int64)
@@ -69,18 +76,21 @@ def prepare_river_rule(rule: int, board: np.ndarray, live: np.ndarray, n_live: i
     """What the river rule needs once per board: the board's category and ranks, and the
     6-card score of the board with each live card (the dealer-outs count), also sorted.
     ``rule`` is the rule's code (every rule so far needs the same)."""
-    out[_BOARD_CAT] = category(hand_score(bkey, bmask, offsets, ranks, flush))
+    out[_BOARD_CAT] = category(_score(bkey, bmask, offsets, ranks, flush))
     rmask = 0
     for q in range(5):
         rmask |= 1 << (board[q] >> 2)
     out[_BOARD_RANKS] = rmask
     for i in range(n_live):
         c = live[i]
-        s = hand_score(np.int64(bkey) + np.int64(card_keys[c]), np.int64(bmask) | (np.int64(1) << c),
-                       offsets, ranks, flush)
+        s = _score(np.int64(bkey) + np.int64(card_keys[c]), np.int64(bmask) | (np.int64(1) << c),
+                   offsets, ranks, flush)
         out[_S6 + c] = s
-        out[_SORTED + i] = s
-    out[_SORTED:_SORTED + n_live] = np.sort(out[_SORTED:_SORTED + n_live])
+        j = _SORTED + i  # insertion sort: 47 keys (numba's np.sort took seconds to compile)
+        while j > _SORTED and out[j - 1] > s:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = s
     out[_N_SORTED] = n_live
 
 

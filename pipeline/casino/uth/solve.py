@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from math import comb
 from typing import Any
 
 import numpy as np
 
-from pipeline.casino.uth.flop_pass import N_COUNTS, N_HOLES, flop_block
+from pipeline.casino.uth.flop_pass import N_COUNTS, N_HOLES, flop_chunk
 from pipeline.casino.uth.rules import UthRules
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import unrank_many
@@ -41,8 +42,6 @@ from pipeline.errors import InputError
 FLOP_CARDS = 3
 #: Flop blocks a solve is cut into (tasks; on a full deck about 55 flops, ~2 s of work each).
 DEFAULT_BLOCKS = 32
-#: Parallel chunks inside one block (numba threads of the process running it).
-CHUNKS_PER_BLOCK = 2
 #: Fewest cards a deck may have: two holes and a board, plus two spare (a river with one
 #: dealer hole would still be a game, but a deck this small is only ever a test).
 MIN_DECK = 2 + 2 + BOARD_CARDS + 2
@@ -136,7 +135,7 @@ class BlockResult:
 
 def flop_stabilizers(flops: np.ndarray, avail: np.ndarray) -> np.ndarray:
     """int64[flops, 24, 4]: per flop, the suit permutations mapping it and the deck onto
-    themselves (rows past the group's size are -1), for :func:`flop_block`."""
+    themselves (rows past the group's size are -1), for :func:`flop_chunk`."""
     dead = sorted(set(range(DECK_SIZE)) - set(avail.tolist()))
     out = np.full((len(flops), len(SUIT_PERMS), N_SUITS), -1, np.int64)
     for i, f in enumerate(flops.tolist()):
@@ -146,19 +145,31 @@ def flop_stabilizers(flops: np.ndarray, avail: np.ndarray) -> np.ndarray:
 
 
 def solve_block(flops: np.ndarray, weights: np.ndarray, plan: Plan, tables: EvalTables) -> BlockResult:
-    """Pure task: the pass over one block of canonical flops (:func:`flop_block`)."""
+    """Pure task: the pass over one block of canonical flops (:func:`flop_chunk`), cut into
+    one chunk per numba thread of this process (1 on a Dask worker), run side by side."""
+    import numba
+
     n_lines = len(plan.blind)
-    ch = CHUNKS_PER_BLOCK
+    ch = max(1, min(numba.get_num_threads(), len(flops)))
     ev = np.zeros((len(flops), N_HOLES, 2), np.int64)
     pre_bet = np.zeros((ch, N_HOLES, n_lines, N_COUNTS), np.int64)
     pre_chk = np.zeros((ch, N_HOLES, 2, n_lines, N_COUNTS), np.int64)
     pre_fold = np.zeros((ch, N_HOLES), np.int64)
     ties = np.zeros((ch, 2), np.int64)
     flops = np.ascontiguousarray(flops, np.int64)
-    flop_block(flops, np.ascontiguousarray(weights, np.int64), flop_stabilizers(flops, plan.avail),
-               plan.avail, plan.qual, plan.line_of, plan.blind, plan.scale, plan.flop_bet,
-               plan.river_bet, plan.river_rule, plan.flop_rule, *tables, ch, ev, pre_bet, pre_chk,
-               pre_fold, ties)
+    weights = np.ascontiguousarray(weights, np.int64)
+    fperms = flop_stabilizers(flops, plan.avail)
+
+    def chunk(i: int) -> None:
+        flop_chunk(flops, weights, fperms, len(flops) * i // ch, len(flops) * (i + 1) // ch, plan.avail,
+                   plan.qual, plan.line_of, plan.blind, plan.scale, plan.flop_bet, plan.river_bet,
+                   plan.river_rule, plan.flop_rule, *tables, ev, pre_bet[i], pre_chk[i], pre_fold[i], ties[i])
+
+    if ch == 1:
+        chunk(0)
+    else:
+        with ThreadPoolExecutor(ch) as pool:
+            list(pool.map(chunk, range(ch)))
     return BlockResult(ev, pre_bet.sum(axis=0), pre_chk.sum(axis=0), pre_fold.sum(axis=0),
                        ties.sum(axis=0))
 
