@@ -23,12 +23,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pipeline.core.cards import RANKS, n_combinations
 from pipeline.core.category import CATEGORY_NAMES, Category
 from pipeline.core.constants import ACE
+
+if TYPE_CHECKING:
+    from pipeline.core.evaluate import RankTables
 
 #: three-card categories, weakest first (index = category code): three-card poker's order of
 #: the project's categories (a straight beats a flush, trips a straight)
@@ -169,11 +173,18 @@ def three_card_table() -> ThreeCardTable:
 
 # ---------------------------------------------------------------- five cards
 @functools.cache
-def five_card_ranking() -> Ranking:
-    """The five-card ranking's classes (category and ranks of each of the 7,462 scores)."""
+def _rank_tables() -> RankTables:
+    """The evaluator's lookup tables, built once per process (0.1 s of CPU each time: the
+    ranking, the five-card scores and the score counts all read them)."""
     from pipeline.core.evaluate import build_rank_tables
 
-    rt = build_rank_tables()
+    return build_rank_tables()
+
+
+@functools.cache
+def five_card_ranking() -> Ranking:
+    """The five-card ranking's classes (category and ranks of each of the 7,462 scores)."""
+    rt = _rank_tables()
     return Ranking("five", FIVE_CATEGORIES, rt.class_category, rt.class_ranks)
 
 
@@ -181,10 +192,10 @@ def five_card_ranking() -> Ranking:
 def five_card_scores() -> np.ndarray:
     """uint16[2,598,960]: the score of every five-card hand by colex index (computed once per
     process; read-only)."""
-    from pipeline.core.evaluate import build_rank_tables, score_table
+    from pipeline.core.evaluate import score_table
 
     out = np.empty(n_combinations(5), np.uint16)
-    score_table(5, build_rank_tables(), out)
+    score_table(5, _rank_tables(), out)
     out.flags.writeable = False
     return out
 
@@ -192,11 +203,11 @@ def five_card_scores() -> np.ndarray:
 @functools.cache
 def score_counts(cards: int) -> np.ndarray:
     """int64[7463]: how many hands of ``cards`` cards (5, 6 or 7; best five) have each score."""
-    from pipeline.core.evaluate import build_rank_tables, score_table
+    from pipeline.core.evaluate import score_table
 
     if cards == 5:
         return np.bincount(five_card_scores(), minlength=five_card_ranking().n_scores + 1).astype(np.int64)
-    return score_table(cards, build_rank_tables(), None).astype(np.int64)
+    return score_table(cards, _rank_tables(), None).astype(np.int64)
 
 
 def ranking(name: str) -> Ranking:
