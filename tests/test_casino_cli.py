@@ -68,6 +68,23 @@ def test_bad_game_files_name_the_file_and_line(tmp_path: Path, text: str, messag
     assert str(path) in str(exc.value)
 
 
+def test_a_game_file_that_shadows_itself_through_each_door(capsys: pytest.CaptureFixture[str],
+                                                           tmp_path: Path) -> None:
+    """Found by name in a config folder (analyze, list, build) or given by path: one error line
+    naming the file and the line, exit 2, nothing written."""
+    cfg, art = tmp_path / "cfg", tmp_path / "art"
+    (cfg / "casino").mkdir(parents=True)
+    art.mkdir()
+    game = cfg / "casino" / "mine.toml"
+    game.write_text(GOOD + '[[table.line]]\nhand = "straight flush"\npays = 4\n')
+    for args in (["casino", "analyze", "mine"], ["casino", "list"], ["build", "casino:mine"],
+                 ["casino", "analyze", str(game)]):
+        code, out, err = run_main(capsys, "-a", str(art), "--config-dir", str(cfg), *args)
+        line = one_error_line(err)
+        assert code == 2 and out == "" and str(game) in line and "could never pay" in line, (args, err)
+    assert _files(art) == set()
+
+
 def test_a_user_game_file_by_path_and_the_json_shape(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "mine.toml").write_text(GOOD)
     code, out, err = run_main(capsys, "-a", str(tmp_path), "casino", "analyze", str(tmp_path / "mine.toml"), "--json")
