@@ -45,7 +45,11 @@ from pipeline.videopoker.paytables.hands import (
     WILD_ROYAL,
 )
 from pipeline.videopoker.paytables.paytable import Paytable, rank_set_text
-from pipeline.videopoker.paytables.wild import WILD_CODE, is_wild
+from pipeline.videopoker.paytables.wild import WILD_CODE
+from pipeline.videopoker.paytables.wild import is_wild as wild_card
+
+#: :func:`pipeline.videopoker.paytables.wild.is_wild` compiled into the kernels here
+is_wild = nb.njit(inline="always", cache=True)(wild_card)
 
 # families (bits 0-3 of a code)
 DISCARD, WILDS, PAT, MULTI, ROYAL_DRAW, SF_DRAW, FLUSH_DRAW, STRAIGHT_DRAW, HIGH, OTHER = range(10)

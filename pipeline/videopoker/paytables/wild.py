@@ -10,8 +10,6 @@ wild in deuces-wild games.
 
 from __future__ import annotations
 
-import numba as nb
-
 #: card id of the first joker; every id at or above it is a joker (53 is the second one)
 JOKER = 52
 #: the wild modes a paytable may name; a kernel receives a mode as its index here
@@ -23,9 +21,11 @@ WILD_CODE = {mode: i for i, mode in enumerate(WILD_MODES)}
 DEUCE_RANK = 0
 
 
-@nb.njit(inline="always", cache=True)
 def is_wild(card: int, wild_mode: int) -> bool:
-    """Whether ``card`` is wild under ``wild_mode`` (a code from ``WILD_CODE``)."""
+    """Whether ``card`` is wild under ``wild_mode`` (a code from ``WILD_CODE``).
+
+    Plain Python, so reading a paytable loads no numba; the kernels that need it compile it
+    where they use it (``nb.njit(inline="always")(is_wild)``)."""
     if wild_mode == WILD_JOKER:
         return card >= JOKER
     if wild_mode == WILD_DEUCES:

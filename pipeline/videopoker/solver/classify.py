@@ -33,7 +33,11 @@ from pipeline.videopoker.paytables.hands import (
     WILD_ROYAL,
 )
 from pipeline.videopoker.paytables.paytable import Paytable
-from pipeline.videopoker.paytables.wild import WILD_CODE, is_wild
+from pipeline.videopoker.paytables.wild import WILD_CODE
+from pipeline.videopoker.paytables.wild import is_wild as wild_card
+
+#: :func:`pipeline.videopoker.paytables.wild.is_wild` compiled into the kernels here
+is_wild = nb.njit(inline="always", cache=True)(wild_card)
 
 # multiset-index table sizes C(12+n, n) for n = 0..5 natural cards
 _MS_SIZE = np.array([1, 13, 91, 455, 1820, 6188], dtype=np.int64)

@@ -54,7 +54,7 @@ def draw_denominators(deck_size: int) -> tuple[np.ndarray, np.ndarray, int]:
 
 
 @nb.njit(cache=True)
-def _better(a: int, b: int, e: np.ndarray, kept: np.ndarray, s2: np.ndarray, ways: np.ndarray,
+def better_hold(a: int, b: int, e: np.ndarray, kept: np.ndarray, s2: np.ndarray, ways: np.ndarray,
             mode: int) -> bool:
     """Is hold ``a`` preferred to hold ``b`` (exact EV, then the tie-break rule)?"""
     if e[a] != e[b]:
@@ -72,7 +72,7 @@ def _better(a: int, b: int, e: np.ndarray, kept: np.ndarray, s2: np.ndarray, way
 
 
 @nb.njit(cache=True, inline="always")
-def _hold_counts(hands: np.ndarray, i: int, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray,
+def hold_counts(hands: np.ndarray, i: int, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray,
                  c3: np.ndarray, c4: np.ndarray, pay_cat: np.ndarray, binom: np.ndarray,
                  g: np.ndarray, kept: np.ndarray) -> None:
     """``g[H, p]`` = final hands in pay category ``p`` when deal ``i`` holds the cards of bit
@@ -116,7 +116,7 @@ def _solve(hands: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray, c3
         e = np.empty(32, np.int64)
         s2 = np.empty(32, np.int64)
         kept = np.empty(32, np.int64)
-        _hold_counts(hands, i, c0, c1, c2, c3, c4, pay_cat, binom, g, kept)
+        hold_counts(hands, i, c0, c1, c2, c3, c4, pay_cat, binom, g, kept)
         for m in range(32):
             d = 5 - kept[m]
             s = np.int64(0)
@@ -130,11 +130,11 @@ def _solve(hands: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray, c3
         best = 0
         for m in range(1, 32):
             # np.int64: best and second start as literals (0, -1), one specialization each
-            if _better(m, np.int64(best), e, kept, s2, ways, mode):
+            if better_hold(m, np.int64(best), e, kept, s2, ways, mode):
                 best = m
         second = -1
         for m in range(32):
-            if e[m] < e[best] and (second < 0 or _better(m, np.int64(second), e, kept, s2, ways, mode)):
+            if e[m] < e[best] and (second < 0 or better_hold(m, np.int64(second), e, kept, s2, ways, mode)):
                 second = m
         best_out[i] = best
         best_num[i] = e[best]
@@ -211,7 +211,7 @@ def _final_counts_many(hands: np.ndarray, weight: np.ndarray, c0: np.ndarray, c1
                 c += (m >> t) & 1
             hold_mult[m] = mult[5 - c]
         for i in range(blk * n // blocks, (blk + 1) * n // blocks):
-            _hold_counts(hands, i, c0, c1, c2, c3, c4, pay_cat, binom, g, kept)
+            hold_counts(hands, i, c0, c1, c2, c3, c4, pay_cat, binom, g, kept)
             for p in range(k_cat):
                 for m in range(32):
                     gt[p, m] = g[m, p]
@@ -233,7 +233,7 @@ def _final_counts_many(hands: np.ndarray, weight: np.ndarray, c0: np.ndarray, c1
                     e[m] *= hold_mult[m]
                 best = 0
                 for m in range(1, 32):
-                    if e[m] >= e[best] and _better(m, np.int64(best), e, kept, s2, ways, mode):
+                    if e[m] >= e[best] and better_hold(m, np.int64(best), e, kept, s2, ways, mode):
                         best = m
                 f = weight[i] * hold_mult[best]
                 for p in range(k_cat):

@@ -1,13 +1,16 @@
 """Break-even pays: the smallest pay of one paytable line (a progressive royal's meter) at which
 the optimal-strategy return reaches a target, and the return against that pay.
 
-Every figure is an exact solve (:func:`pipeline.videopoker.solver.analysis.analyze`) of the paytable
-with only that line's pay changed, reusing what does not depend on the pay, as ``vp sweep``
-does: the deal classes are loaded once, and the pay categories with their subset counts are
-computed once per *order* of the pays. Without wild cards they never depend on the pays; with
-wild cards a hand is paid by its best reading, which depends only on how the lines' pays
-compare (higher, equal, lower), so they are recomputed only when the changed pay crosses
-another line's pay.
+Every figure is an exact solve of the paytable with only that line's pay changed: the final-hand
+counts of the optimal strategy at that pay, equal to a full analysis's
+(:func:`pipeline.videopoker.solver.analysis.analyze`), read from a line range
+(:mod:`pipeline.videopoker.solver.linepay`: one pass over the deal classes keeps the holds that
+can be best somewhere in the pays searched, then each pay is a lookup). What does not depend on
+the pay is reused, as ``vp sweep`` does: the deal classes are loaded once, and the pay
+categories with their subset counts are computed once per *order* of the pays. Without wild
+cards they never depend on the pays; with wild cards a hand is paid by its best reading, which
+depends only on how the lines' pays compare (higher, equal, lower), so they are recomputed (with
+a range of their own) only when the changed pay crosses another line's pay.
 
 The search. ``f(p)``, the optimal return when the line pays ``p``, is the largest of the
 returns of all strategies, each linear in ``p`` with slope ``P(line)`` >= 0: so ``f`` is
@@ -27,20 +30,23 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pipeline.core.strict_numbers import strict_fraction
 from pipeline.errors import ConfigError, InputError, clip
-from pipeline.videopoker.paytables.deal_text import vp_cards_text
 from pipeline.videopoker.paytables.hands import HAND_NAMES
 from pipeline.videopoker.paytables.paytable import MAX_PAY, MAX_PAY_DENOMINATOR, Paytable
-from pipeline.videopoker.solver.analysis import Analysis, analyze, check_pays, compute_counts
-from pipeline.videopoker.solver.deals import DealClasses
+from pipeline.videopoker.tools.changes import EV_TIE, group_changes, strategy_changes
+
+if TYPE_CHECKING:  # the solver's modules load numba: imported where a solve happens
+    from pipeline.videopoker.solver.analysis import Analysis
+    from pipeline.videopoker.solver.deals import DealClasses
+    from pipeline.videopoker.solver.linepay import LineRange
 
 #: the line ``vp breakeven`` moves when none is named
 DEFAULT_LINE = "royal flush"
@@ -54,12 +60,8 @@ MAX_TARGET = Fraction(5)
 MAX_TABLE_ROWS = 101
 #: rows of a default ``--table``: from the paytable's pay to twice it
 DEFAULT_TABLE_ROWS = 11
-#: changed holds listed, largest return effect first
-TOP_CHANGES = 5
 #: Newton steps before the search falls back to bisection (never reached in practice)
 MAX_NEWTON = 60
-#: float EVs closer than this count as a tie (the exact EVs of tied holds are equal)
-EV_TIE = 1e-12
 #: full analyses kept in memory besides the paytable's own (each holds ~50 MB of EVs)
 KEEP = 2
 
@@ -147,7 +149,6 @@ class Point:
     pay: Fraction
     ret: Fraction
     slope: Fraction
-    best: np.ndarray = field(repr=False, compare=False)  # best hold of every deal class
 
     def as_json(self) -> dict[str, Any]:
         """``pay``, ``return`` (float and exact) and the line's probability and cycle."""
@@ -158,10 +159,19 @@ class Point:
 
 
 class PaySolver:
-    """Exact solves of one paytable with one line's pay changed (see the module doc)."""
+    """Exact solves of one paytable with one line's pay changed (see the module doc).
+
+    A point (return and slope at a pay) comes from a :class:`~pipeline.videopoker.solver.linepay.LineRange`:
+    one pass over the deal classes per order of the pays (one for a game without wild cards)
+    keeps the holds that can be best anywhere in the pays asked (``span``), and then every pay
+    of it is a lookup of milliseconds. ``analysis`` is a full solve (every hold's EV) where one
+    is wanted. ``own_counts``: the final-hand counts at the paytable's own pay when a solve
+    already made them (the build's), so its point needs no pass.
+    """
 
     def __init__(self, pt: Paytable, line: int, classes: DealClasses,
-                 counts: tuple[np.ndarray, list[np.ndarray]] | None = None) -> None:
+                 counts: tuple[np.ndarray, list[np.ndarray]] | None = None,
+                 own_counts: list[int] | None = None) -> None:
         self.pt, self.line, self.classes = pt, line, classes
         self.own = pt.lines[line].pays
         self.solves = 0
@@ -169,8 +179,12 @@ class PaySolver:
         self._counts: dict[tuple[int, ...], tuple[np.ndarray, list[np.ndarray]]] = {}
         if counts is not None:
             self._counts[self._order(self.own)] = counts
+        self._own_counts = own_counts
         self._points: dict[Fraction, Point] = {}
         self._full: OrderedDict[Fraction, Analysis] = OrderedDict()
+        self._ranges: list[tuple[tuple[int, ...], LineRange]] = []
+        self._span: tuple[Fraction, Fraction] | None = None
+        self.grid = Fraction(1)
 
     def _order(self, pay: Fraction) -> tuple[int, ...]:
         """What the pay categories depend on: nothing without wild cards; with them, how
@@ -181,35 +195,115 @@ class PaySolver:
 
     def check(self, pay: Fraction) -> None:
         """``ConfigError`` if the solver's exact 64-bit arithmetic cannot take this pay."""
+        from pipeline.videopoker.solver.analysis import check_pays
+
         check_pays(with_pay(self.pt, self.line, pay))
+
+    def span(self, lo: Fraction, hi: Fraction, grid: Fraction) -> None:
+        """The pays the next points will be asked at: ``[lo, hi]``, on multiples of ``grid``
+        (and the paytable's own pay)."""
+        self._span, self.grid = (lo, hi), grid
+
+    def counts(self, pay: Fraction) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Pay categories and subset counts at ``pay`` (shared by every pay of its order)."""
+        from pipeline.videopoker.solver.analysis import compute_counts
+
+        key = self._order(pay)
+        if key not in self._counts:
+            self._counts[key] = compute_counts(with_pay(self.pt, self.line, pay))
+        return self._counts[key]
 
     def analysis(self, pay: Fraction) -> Analysis:
         """The full analysis at ``pay`` (the paytable's own pay and the latest ones are kept)."""
+        from pipeline.videopoker.solver.analysis import analyze
+
         if pay in self._full:
             self._full.move_to_end(pay)
             return self._full[pay]
         t0 = time.perf_counter()
         variant = with_pay(self.pt, self.line, pay)
-        key = self._order(pay)
-        if key not in self._counts:
-            self._counts[key] = compute_counts(variant)
-        a = analyze(variant, self.classes, self._counts[key])
-        self.solves += 1
+        a = analyze(variant, self.classes, self.counts(pay))
+        if pay not in self._points:
+            self.solves += 1
+            self._points[pay] = Point(pay, a.return_exact,
+                                      Fraction(a.final_counts[self.line], a.denominator))
         self.seconds += time.perf_counter() - t0
         self._full[pay] = a
         extra = [p for p in self._full if p != self.own]
         while len(extra) > KEEP:
             del self._full[extra.pop(0)]
-        self._points.setdefault(pay, Point(pay, a.return_exact,
-                                           Fraction(a.final_counts[self.line], a.denominator),
-                                           a.best.copy()))
         return a
+
+    def range_at(self, pay: Fraction) -> LineRange | None:
+        """The line range serving ``pay`` (made now if none does), or None when the range's
+        pay units would not fit the exact 64-bit arithmetic (then points are full solves)."""
+        from pipeline.videopoker.solver.linepay import RangeTooLarge, line_range
+
+        key = self._order(pay)
+        for k, r in self._ranges:
+            if k == key and r.lo <= pay <= r.hi:
+                try:
+                    r.units(pay)
+                    return r
+                except ValueError:
+                    continue
+        lo, hi = self._span if self._span is not None and \
+            self._span[0] <= pay <= self._span[1] else (Fraction(0), MAX_SEARCH_PAY)
+        lo, hi = min(lo, pay), max(hi, pay)
+        # a wild game's pay categories hold between the other pays next to this one
+        for p in self.pt.pays[:self.line] + self.pt.pays[self.line + 1:]:
+            if self.pt.wild != "none":
+                if p <= pay:
+                    lo = max(lo, p)
+                if p >= pay:
+                    hi = min(hi, p)
+        try:
+            r = line_range(self.pt, self.line, self.classes, self.counts(pay), lo, hi, self.grid,
+                           (self.own, pay))
+        except RangeTooLarge:
+            return None
+        self._ranges.append((key, r))
+        return r
 
     def point(self, pay: Fraction) -> Point:
         """Return and slope at ``pay`` (solved once per pay)."""
+        from pipeline.videopoker.solver.analysis import checked_total
+
         if pay not in self._points:
-            self.analysis(pay)
+            t0 = time.perf_counter()
+            if pay == self.own and self._own_counts is not None:
+                counts = self._own_counts
+            else:
+                r = self.range_at(pay)
+                if r is None:
+                    self.analysis(pay)
+                    return self._points[pay]
+                counts = r.counts_at(pay)[0]
+            den = checked_total(counts, self.pt.deck_size)
+            pays = with_pay(self.pt, self.line, pay).pays
+            ret = sum((Fraction(c) * p for c, p in zip(counts, pays)), Fraction(0)) / den
+            self._points[pay] = Point(pay, ret, Fraction(counts[self.line], den))
+            self.solves += 1
+            self.seconds += time.perf_counter() - t0
         return self._points[pay]
+
+    def changes(self, before: Fraction, after: Fraction) -> dict[str, Any]:
+        """:func:`strategy_changes` from the pay ``before`` to ``after``: from one line range
+        when one serves both pays, else from two full analyses."""
+        r = self.range_at(after)
+        if r is None or self._order(before) != self._order(after) or not r.lo <= before <= r.hi:
+            return strategy_changes(self.analysis(before), self.analysis(after))
+        _, rows_before = r.counts_at(before)
+        _, rows_after = r.counts_at(after)
+        n = len(self.classes)
+        old = np.zeros(n, np.int64)
+        new = np.zeros(n, np.int64)
+        gain = np.zeros(n, np.float64)
+        old[r.deals] = r.hold[rows_before]
+        new[r.deals] = r.hold[rows_after]
+        gain[r.deals] = r.ev(rows_after, after) - r.ev(rows_before, after)
+        return group_changes(self.classes.hands, self.classes.weight, self.pt.deck_size, old, new,
+                             gain)
 
 
 def max_admissible(solver: PaySolver, step: Fraction, cap: Fraction) -> Fraction:
@@ -263,6 +357,14 @@ def break_even(solver: PaySolver, target: Fraction, step: Fraction = DEFAULT_STE
     optimal return reach ``target``; ``InputError`` if no pay up to ``max_pay`` does."""
     cap = max_admissible(solver, step, max_pay)
     own = solver.point(solver.own)
+    # every pay the search asks lies between a grid pay known to fall short (or 0) and the
+    # tangent root (or the pay itself when it reaches the target): one line range serves them
+    if own.ret < target:
+        root = _tangent_root(own, target)
+        solver.span(math.floor(own.pay / step) * step,
+                    cap if root is None else min(_ceil(root, step), cap), step)
+    else:
+        solver.span(Fraction(0), _ceil(own.pay, step), step)
     lo_k = -1                 # a grid index whose pay is known to fall short (-1: none)
     hi: Point | None = None   # a grid point known to reach the target
     top = own                 # where the next Newton step starts (at or above the break-even)
@@ -315,59 +417,6 @@ def _bounds(lo: Point | None, hi: Point, target: Fraction) -> tuple[Fraction, Fr
             upper = root
     lower = lo.pay + (target - lo.ret) * (hi.pay - lo.pay) / (hi.ret - lo.ret)
     return max(lower, lo.pay), upper
-
-
-@dataclass(frozen=True)
-class Change:
-    """One change of best hold between two pays, over the deal classes that make it (the holds
-    as the cards of the class's representative deal, so classes differing only in the
-    discarded cards come together)."""
-
-    old_hold: str
-    new_hold: str
-    example: str    # the deal where the change adds the most
-    classes: int
-    deals: int
-    gain: float     # EV per credit the new hold adds, averaged over the deals, at the new pay
-    effect: float   # the return the change adds at the new pay (gain x deals / all deals)
-
-    def as_json(self) -> dict[str, Any]:
-        """The change as a JSON object."""
-        return {"hold_before": self.old_hold, "hold_after": self.new_hold,
-                "example_deal": self.example, "classes": self.classes, "deals": self.deals,
-                "ev_gain": self.gain, "return_gain": self.effect}
-
-
-def _hold_text(hand: np.ndarray, mask: int) -> str:
-    return vp_cards_text(int(hand[t]) for t in range(5) if mask >> t & 1) or "discard all"
-
-
-def strategy_changes(before: Analysis, after: Analysis, top: int = TOP_CHANGES) -> dict[str, Any]:
-    """How the optimal holds at ``after``'s pay differ from those at ``before``'s: deal classes
-    and deals whose best hold changes (to a strictly better hold at the new pay), the return
-    re-optimising adds at the new pay, and the ``top`` changes that add the most."""
-    rows = np.arange(len(after.best))
-    gain = after.ev[rows, after.best] - after.ev[rows, before.best]
-    changed = (after.best != before.best) & (gain > EV_TIE)
-    weight = after.classes.weight
-    deals = comb(after.paytable.deck_size, 5)
-    effect = np.where(changed, gain * weight, 0.0)
-    hands = after.classes.hands
-    groups: dict[tuple[str, str], list[int]] = {}
-    for i in np.flatnonzero(changed):
-        key = (_hold_text(hands[i], int(before.best[i])), _hold_text(hands[i], int(after.best[i])))
-        groups.setdefault(key, []).append(int(i))
-    listed = []
-    for (old, new), members in groups.items():
-        idx = np.array(members)
-        n = int(weight[idx].sum())
-        best = members[int(np.argmax(effect[idx]))]
-        listed.append(Change(old, new, vp_cards_text(hands[best]), len(members), n,
-                             float(effect[idx].sum() / n), float(effect[idx].sum() / deals)))
-    listed.sort(key=lambda c: (-c.effect, c.old_hold, c.new_hold))
-    return {"classes": int(changed.sum()), "deals": int(weight[changed].sum()),
-            "deal_fraction": float(weight[changed].sum() / deals),
-            "return_gain": float(effect.sum() / deals), "kinds": len(listed), "top": listed[:top]}
 
 
 def meter(pay: Fraction, coins: int, bet: Fraction | None) -> dict[str, Any]:
