@@ -11,7 +11,8 @@ and waited for; then, in the same run:
   keep-alive connection each; failures (anything but 200 with the expected answer), p50/p99,
   requests/s and the server's peak RSS (``VmHWM``).
 
-Targets (issue 30): preflop range vs range p50 <= 5 ms, vp grade p50 <= 20 ms, 0 load failures.
+Targets (issue 30): preflop range vs range p50 <= 5 ms, vp grade p50 <= 20 ms, 0 load failures;
+(issue 39) vp compare of 3 games p50 <= 200 ms, vp breakeven of a stored line p50 <= 20 ms.
 
 Run alone: ``python bench/run.py serve``.
 """
@@ -47,6 +48,11 @@ KINDS: list[tuple[str, str, dict[str, Any], list[str]]] = [
     ("vp grade", "/api/vp/grade", {"deal": "Js Jd 5h 8c Qs", "hold": "Js Qs"},
      ["vp", "grade", "Js Jd 5h 8c Qs", "Js Qs"]),
     ("vp deal", "/api/vp/deal", {"seed": 7, "count": 10}, ["vp", "deal", "--seed", "7", "--count", "10"]),
+    ("vp compare 3 games", "/api/vp/compare",
+     {"paytables": ["jacks-or-better-9-6", "deuces-wild-full-pay", "double-double-bonus-9-6"]},
+     ["vp", "compare", "jacks-or-better-9-6", "deuces-wild-full-pay", "double-double-bonus-9-6"]),
+    ("vp breakeven royal", "/api/vp/breakeven", {"paytable": "double-double-bonus-9-6"},
+     ["vp", "breakeven", "double-double-bonus-9-6"]),
 ]
 #: sequential requests timed per kind (Monte Carlo 1 M deals costs ~0.1 s of 2 cores each)
 ROUNDS = {"Monte Carlo 1 M deals": 20}
@@ -59,7 +65,9 @@ LOAD_REQUESTS = 2_000
 #: the load test's mix: cheap questions a page or a script asks all the time
 LOAD_MIX = ["preflop range vs range", "exact flop spot", "hits", "vp grade", "vp deal"]
 #: targets of issue 30 (ms at the HTTP client)
-TARGETS_MS = {"preflop range vs range": 5.0, "vp grade": 20.0}
+TARGETS_MS = {"preflop range vs range": 5.0, "vp grade": 20.0,
+              # issue 39: the page's compare and break-even read what the build stored
+              "vp compare 3 games": 200.0, "vp breakeven royal": 20.0}
 START_SECONDS = 300.0
 MS = 1000.0
 P99 = 0.99

@@ -14,6 +14,9 @@ Charts (issue 12): ``vp chart`` derives a strategy chart from the optimal strate
 it exactly; timed per paytable in process (best of ``ROUNDS`` after a warm-up) and as the
 command a user runs (fresh process, artifacts of this checkout or computed now). Target: < 5 s.
 
+Stored answers (issue 39): ``vp compare`` of 4 games and ``vp breakeven GAME`` read the break-even
+royal the build stored; each fresh process at most 0.2 s above ``pokertables eval``'s.
+
 Run alone: ``python bench/run.py vp``.
 """
 
@@ -56,6 +59,53 @@ def _phases(pt: Any, classes: Any) -> dict[str, float]:
 
 
 LIST_TARGET_S = 1.0
+#: issue 39: answers the build stores, run as a user runs them (a fresh process each), against
+#: the CLI's own start-up (``pokertables eval``)
+STORED_CLI = (
+    ("vp compare, 4 games", ["vp", "compare", "jacks-or-better-9-6", "deuces-wild-full-pay",
+                             "double-double-bonus-9-6", "joker-poker-kings"]),
+    ("vp breakeven, stored royal", ["vp", "breakeven", "double-double-bonus-9-6"]),
+)
+STORED_ABOVE_EVAL_S = 0.2
+#: fresh processes per command (the median is reported)
+STORED_RUNS = 5
+
+
+def _cli_median(args: list[str]) -> tuple[float, float]:
+    """Median wall and CPU seconds of ``pokertables args`` on this checkout's artifacts (after
+    a warm-up run)."""
+    import resource
+
+    cmd = [sys.executable, "-m", "pipeline", "--artifacts", str(ROOT / "artifacts"), *args]
+    runs = []
+    for i in range(STORED_RUNS + 1):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, cwd=ROOT, check=True)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if i:
+            runs.append((wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
+    return statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs)
+
+
+def bench_stored(report: Any) -> None:
+    """``vp compare`` and ``vp breakeven`` read what the build stored: each at most
+    ``STORED_ABOVE_EVAL_S`` above ``pokertables eval`` (wall, median of fresh processes)."""
+    import os
+
+    load = os.getloadavg()
+    eval_wall, eval_cpu = _cli_median(["eval", "As Ks Qs Js Ts"])
+    report.say(f"stored answers (issue 39), fresh processes, median of {STORED_RUNS}; load "
+               f"{load[0]:.2f}: pokertables eval {eval_wall:.3f} s wall, {eval_cpu:.3f} s CPU")
+    for label, args in STORED_CLI:
+        wall, cpu = _cli_median(args)
+        above = wall - eval_wall
+        report.value(f"{args[1]}_stored_wall_s", wall)
+        report.value(f"{args[1]}_stored_above_eval_s", above)
+        report.say(f"  {label}: {wall:.3f} s wall ({above:+.3f} s vs eval), {cpu:.3f} s CPU")
+        report.target(f"{label} <= eval + {STORED_ABOVE_EVAL_S} s", above <= STORED_ABOVE_EVAL_S,
+                      f"{above:+.3f} s")
 
 
 def bench_list(report: Any) -> None:
@@ -105,6 +155,7 @@ def run(report: Any) -> None:
 
     report.head("vp")
     bench_list(report)
+    bench_stored(report)
     files = sorted(PAYTABLES.glob("*.toml"))
     t0 = time.perf_counter()
     classes = {n: deal_classes(n) for n in (52, 53, 54)}

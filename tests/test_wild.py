@@ -48,6 +48,8 @@ BOUNDSCHECKED = (
     "tests/test_range_counting.py::test_range_kernel_equals_the_brute_force[weighted]",
     "tests/test_range_counting.py::test_range_kernel_equals_the_brute_force[visited]",
     "tests/test_range_counting.py::test_rows_per_hand_add_up_and_equal_each_hands_own_spot[symmetric]",
+    # one line's pay over a range (scan, fill, lookup) against the sweep kernel
+    "tests/test_vp_stored.py::test_line_range_counts_are_the_solvers_with_the_low_variance_rule",
 )
 #: LLVM optimisation level of the bounds-checked compiles (numba's default is 3)
 BOUNDSCHECK_OPT = 1

@@ -22,6 +22,8 @@ from pipeline.errors import InputError
 
 if TYPE_CHECKING:
     from pipeline.videopoker.paytables.paytable import Paytable
+    from pipeline.videopoker.tools.breakeven import PaySolver
+    from pipeline.videopoker.tools.breakeven_answer import BreakEven
 
 #: coins of a max bet, and the bets (in dollars) a meter is shown for by default
 COINS = 5
@@ -200,7 +202,9 @@ def breakeven(ctx: Context, game: str, line: str = "royal flush", target: str = 
               text: dict[str, Any] | None = None) -> dict[str, Any]:
     """``vp breakeven --json``: the smallest pay of a line at which the optimal return reaches
     the target (with the strategy changes there), or with ``table`` the return against the pay."""
-    from pipeline.videopoker.tools.breakeven import DEFAULT_STEP, PaySolver, find_line, parse_amount, parse_target
+    from pipeline.videopoker.catalog.paytable_file import current_artifact, read_break_even
+    from pipeline.videopoker.tools.breakeven import DEFAULT_STEP, find_line, parse_amount, parse_target
+    from pipeline.videopoker.tools.breakeven_answer import is_stored_question, solve_break_even, stored_answer
 
     t0 = time.perf_counter()
     goal = parse_target(target)
@@ -219,7 +223,13 @@ def breakeven(ctx: Context, game: str, line: str = "royal flush", target: str = 
         raise InputError("{start} and {stop} go with {table}", "start")
     pt = load_game(game, pay)
     idx = find_line(pt, line)
-    solver = PaySolver(pt, idx, ctx.deal_classes(pt.deck_size))
+    every = grid or DEFAULT_STEP
+    art = current_artifact(pt, ctx.artifacts)  # None for an edited game
+    if not table and art is not None and is_stored_question(goal, every, cap):
+        found = stored_answer(pt, idx, read_break_even(art))
+        if found is not None:  # what the build's search found: no solve
+            return _answer(found, goal, every, bets, t0, text)
+    solver = _solver(ctx, pt, idx, art)
     if table:
         from pipeline.videopoker.tools.breakeven import pay_table, table_pays
 
@@ -231,31 +241,29 @@ def breakeven(ctx: Context, game: str, line: str = "royal flush", target: str = 
         return {"name": solver.pt.name, "slug": solver.pt.slug, "line": solver.pt.lines[idx].label,
                 "paytable_pay": float(solver.own), "rows": rows, "solves": solver.solves,
                 "seconds": round(time.perf_counter() - t0, 3)}
-    return _search(solver, goal, grid or DEFAULT_STEP, cap, bets, t0, text)
+    return _answer(solve_break_even(solver, goal, every, cap), goal, every, bets, t0, text)
 
 
-def _search(solver: Any, goal: Fraction, grid: Fraction, cap: Fraction, bets: list[Fraction],
-            t0: float, text: dict[str, Any] | None) -> dict[str, Any]:
-    """The break-even search's answer."""
-    from pipeline.videopoker.tools.breakeven import break_even, exact_text, meter, strategy_changes
+def _solver(ctx: Context, pt: Paytable, line: int, art: Path | None) -> PaySolver:
+    """A pay solver for the line, starting from the built artifact's pay categories, counts and
+    return when there is one (no solve at the paytable's own pay)."""
+    from pipeline.videopoker.catalog.paytable_file import read_counts, read_final_counts
+    from pipeline.videopoker.tools.breakeven import PaySolver
 
-    found = break_even(solver, goal, grid, cap)
-    own = solver.point(solver.own)
-    changes = strategy_changes(solver.analysis(solver.own), solver.analysis(found.hi.pay))
+    classes = ctx.deal_classes(pt.deck_size)
+    if art is None:
+        return PaySolver(pt, line, classes)
+    return PaySolver(pt, line, classes, read_counts(art), own_counts=read_final_counts(art)[0])
+
+
+def _answer(found: BreakEven, goal: Fraction, grid: Fraction, bets: list[Fraction], t0: float,
+            text: dict[str, Any] | None) -> dict[str, Any]:
+    """The break-even search's answer (``found`` stands in for the solver in ``text``: it has
+    the paytable, the line and the solves)."""
     if text is not None:
-        text.update(solver=solver, found=found, own=own, changes=changes, goal=goal, grid=grid,
-                    bets=bets)
-    return {
-        "name": solver.pt.name, "slug": solver.pt.slug, "line": solver.pt.lines[solver.line].label,
-        "target": float(goal), "target_exact": exact_text(goal), "step": float(grid),
-        "paytable": own.as_json(), "break_even": float(found.hi.pay),
-        "break_even_exact": exact_text(found.hi.pay), "at_break_even": found.hi.as_json(),
-        "below": found.lo.as_json() if found.lo is not None else None,
-        "exact_break_even": None if found.exact is None else exact_text(found.exact),
-        "exact_break_even_bounds": [float(found.lower), float(found.upper)],
-        "meters": [meter(found.hi.pay, COINS, b) for b in bets],
-        "strategy_changes": {**changes, "top": [c.as_json() for c in changes["top"]]},
-        "solves": solver.solves, "seconds": round(time.perf_counter() - t0, 3)}
+        text.update(solver=found, found=found.search, own=found.own, changes=found.changes,
+                    goal=goal, grid=grid, bets=bets)
+    return {**found.as_json(COINS, bets), "seconds": round(time.perf_counter() - t0, 3)}
 
 
 def compare(ctx: Context, paytables: Sequence[str], text: dict[str, Any] | None = None) -> dict[str, Any]:

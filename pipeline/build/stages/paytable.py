@@ -2,7 +2,8 @@
 
 reads:   vp_classes.h5 (the deal classes), the paytable TOML (a source: editing it rebuilds)
 writes:  paytables/<slug>.h5 (/pay_category, /counts/held0..held4, /strategy/*,
-         /final_counts, return attributes), parquet/paytables/paytable=<slug>/part-0.parquet
+         /final_counts, /breakeven, return attributes),
+         parquet/paytables/paytable=<slug>/part-0.parquet
          (one Hive partition of the strategies dataset ``parquet/paytables/``)
 config:  [paytables] enabled, slugs = [...] (default: every known paytable)
 
@@ -42,6 +43,7 @@ from pipeline.videopoker.solver.analysis import Analysis, analyze
 from pipeline.videopoker.solver.bankroll import bankroll_figures
 from pipeline.videopoker.solver.deals import DealClasses, read_classes
 from pipeline.videopoker.solver.solve import NO_HOLD
+from pipeline.videopoker.tools.breakeven_answer import stored_break_evens
 from pipeline.videopoker.tools.strategy_io import default_chart, strategy_data_of
 
 #: this stage family's config section and its settings besides ``enabled``
@@ -99,9 +101,11 @@ def build_paytable(ctx: Context, path: Path) -> None:
     chart = default_chart(strategy_data_of(a))
     figs = bankroll_figures(a.paytable, a.final_counts, a.denominator, a.classes.weight, a.best,
                             a.best_counts)
+    ctx.progress("break-even royal", 0.7)
+    breakeven = stored_break_evens(a)
     ctx.progress(f"writing {h5_rel}", 0.8)
     with atomic_path(ctx.path(h5_rel)) as tmp:
-        write_paytable_file(a, chart, figs, tmp)
+        write_paytable_file(a, chart, figs, tmp, breakeven)
     ctx.progress(f"writing {pq_rel}", 0.9)
     r = chart.return_exact
     tbl = strategy_table(a).append_column("chart_hold", pa.array(chart.holds))

@@ -19,14 +19,18 @@ import h5py
 import numpy as np
 
 from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA
-from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES, TIE_RULE, Chart, StrategyData
 from pipeline.videopoker.paytables.paytable import Paytable
-from pipeline.videopoker.solver.bankroll import BANKROLL_ATTR
 from pipeline.videopoker.solver.digest import built_by_this_solver, solver_digest
-from pipeline.videopoker.solver.solve import NO_HOLD
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # modules that load numba: imported by the functions that need them
+    from pipeline.videopoker.charts.chart import Chart, StrategyData
     from pipeline.videopoker.solver.analysis import Analysis
+
+#: the group holding the break-even searches the build made (JSON per line, in its attributes)
+BREAKEVEN_GROUP = "breakeven"
+BREAKEVEN_MEANING = ("vp breakeven at its defaults (target 1 = an even game, step 1 credit, "
+                     "max pay 100000), per line: the search's grid points, bounds and strategy "
+                     "changes as JSON, exact fractions as num/den")
 
 TIE_BREAKS_TEXT = {
     "fewest-cards": ("among holds with exactly equal EV: keep the fewest cards, then the lowest "
@@ -47,16 +51,27 @@ CHART_HOLD_MEANING = ("hold mask the derived strategy chart picks (bit t = keep 
                       "the classes / C(deck, 5) = the chart's exact return")
 
 
-def write_paytable_file(a: Analysis, chart: Chart, bankroll: dict[str, Any], path: Path) -> None:
-    """The whole artifact into ``path`` (normally a temporary file): analysis, chart, bankroll."""
+def write_paytable_file(a: Analysis, chart: Chart, bankroll: dict[str, Any], path: Path,
+                        breakeven: dict[str, Any] | None = None) -> None:
+    """The whole artifact into ``path`` (normally a temporary file): analysis, chart, bankroll
+    and the stored break-even searches (``{line label: record}``)."""
+    from pipeline.videopoker.solver.bankroll import BANKROLL_ATTR
+
     write_artifact(a, path)
     write_chart(path, chart)
     with h5py.File(path, "a") as f:
         f.attrs[BANKROLL_ATTR] = json.dumps(bankroll)
+        if breakeven is not None:
+            g = f.create_group(BREAKEVEN_GROUP)
+            g.attrs["meaning"] = BREAKEVEN_MEANING
+            for label, record in breakeven.items():
+                g.attrs[label] = json.dumps(record)
 
 
 def write_artifact(a: Analysis, path: Path) -> None:
     """Write ``paytables/<slug>.h5`` (into ``path``, normally a temporary file)."""
+    from pipeline.videopoker.solver.solve import NO_HOLD
+
     pt = a.paytable
     k_cat = pt.n_categories
     with h5py.File(path, "w") as f:
@@ -121,6 +136,8 @@ def write_artifact(a: Analysis, path: Path) -> None:
 
 def write_chart(path: Path, chart: Chart) -> None:
     """Add ``strategy/chart_hold`` (and the chart as JSON) to a paytable artifact."""
+    from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES, TIE_RULE
+
     with h5py.File(path, "a") as f:
         s = f["strategy"]
         if "chart_hold" in s:
@@ -151,7 +168,9 @@ def current_artifact(pt: Paytable, artifacts: Path) -> Path | None:
         return None
     manifest = read_manifest(artifacts)
     digest = solver_digest()
-    for p in sorted(folder.glob("*.h5")):
+    # a built-in game's file is named after its slug: look there first
+    own = folder / f"{pt.slug}.h5"
+    for p in [own] * own.is_file() + sorted(set(folder.glob("*.h5")) - {own}):
         rel = p.relative_to(artifacts).as_posix()
         if rel not in manifest.get("files", {}):
             continue
@@ -189,6 +208,8 @@ def read_attrs(path: Path) -> dict[str, Any]:
 
 def read_bankroll(path: Path) -> dict[str, Any] | None:
     """The bankroll figures the build stored, if any."""
+    from pipeline.videopoker.solver.bankroll import BANKROLL_ATTR
+
     with h5py.File(path, "r") as f:
         raw = f.attrs.get(BANKROLL_ATTR)
     return json.loads(raw) if raw is not None else None
@@ -206,6 +227,15 @@ def open_strategy(path: Path) -> Iterator[Any]:
     """The ``strategy`` group, open for reading a few columns."""
     with h5py.File(path, "r") as f:
         yield f["strategy"]
+
+
+def read_break_even(path: Path) -> dict[str, Any] | None:
+    """The break-even searches the build stored, ``{line label: record}`` (None if none)."""
+    with h5py.File(path, "r") as f:
+        if BREAKEVEN_GROUP not in f:
+            return None
+        g = f[BREAKEVEN_GROUP]
+        return {str(k): json.loads(v) for k, v in g.attrs.items() if k != "meaning"}
 
 
 def read_final_counts(path: Path) -> tuple[list[int], int]:
@@ -231,6 +261,8 @@ def read_counts(path: Path) -> tuple[np.ndarray, list[np.ndarray]]:
 
 def read_strategy_data(pt: Paytable, path: Path) -> StrategyData:
     """Chart inputs from a built ``paytables/<slug>.h5``."""
+    from pipeline.videopoker.charts.chart import StrategyData
+
     with h5py.File(path, "r") as f:
         s = f["strategy"]
         idx = s["index5"][:]
@@ -249,7 +281,8 @@ def read_chart_parts(path: Path) -> tuple[np.ndarray, list[dict[str, Any]], int,
                 Fraction(str(ds.attrs["chart_return_exact"])))
 
 
-__all__ = ["BANKROLL_ATTR", "current_artifact", "write_paytable_file", "paytable_digest_of",
+__all__ = ["current_artifact", "write_paytable_file", "paytable_digest_of",
            "read_summary", "read_attrs",
            "read_bankroll", "read_best", "open_strategy", "read_final_counts", "artifact_counts",
+           "read_break_even", "BREAKEVEN_GROUP",
            "read_counts", "read_strategy_data", "read_chart_parts"]

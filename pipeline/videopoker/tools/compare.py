@@ -4,8 +4,10 @@ the break-even royal of each.
 Return, variance and the final-hand counts (for the hit frequency and the royal cycle) come
 from the built ``paytables/<slug>.h5`` when it is current for the paytable file and solver
 (read through :mod:`pipeline.videopoker.catalog.paytable_file`, the file's one owner); otherwise the
-game is analysed now. The break-even royal is :func:`pipeline.videopoker.tools.breakeven.break_even`
-at a 100% target on the 1-credit grid, starting from the same pay categories and counts.
+game is analysed now. The break-even royal is the one the build stored
+(:mod:`pipeline.videopoker.tools.breakeven_answer`), else searched now
+(:func:`pipeline.videopoker.tools.breakeven.break_even` at a 100% target on the 1-credit grid,
+starting from the same pay categories and counts).
 """
 
 from __future__ import annotations
@@ -15,24 +17,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import InputError
 from pipeline.videopoker.paytables.paytable import Paytable
-from pipeline.videopoker.solver.deals import DealClasses
-from pipeline.videopoker.tools.breakeven import (
-    DEFAULT_LINE,
-    DEFAULT_STEP,
-    PaySolver,
-    break_even,
-    exact_text,
-    find_line,
-)
+from pipeline.videopoker.tools.breakeven import DEFAULT_LINE, DEFAULT_STEP, PaySolver, exact_text, find_line
 
-#: most games one ``vp compare`` takes (each costs an exact break-even search, a few seconds)
+if TYPE_CHECKING:
+    from pipeline.videopoker.solver.analysis import Analysis
+    from pipeline.videopoker.solver.deals import DealClasses
+
+#: most games one ``vp compare`` takes (a game without a current artifact costs an exact
+#: analysis and break-even search, a second or two)
 MAX_GAMES = 8
-#: the break-even target of the comparison: an even game
-EVEN = Fraction(1)
 #: coins of the max bet, for the meter column
 COINS = 5
 
@@ -88,21 +85,22 @@ def check_games(games: list[str]) -> None:
 
 def game_figures(pt: Paytable, artifacts: Path,
                  classes_for: Callable[[int], DealClasses]) -> GameFigures:
-    """The figures of one game (built artifact if current, else analysed now)."""
-    from pipeline.videopoker.catalog.paytable_file import current_artifact, read_counts, read_summary
-    from pipeline.videopoker.solver.analysis import analyze
+    """The figures of one game: from the built artifact when it is current (its break-even
+    royal included, as the build's search found it), else analysed and searched now."""
+    from pipeline.videopoker.catalog.paytable_file import current_artifact, read_break_even, read_summary
+    from pipeline.videopoker.tools.breakeven_answer import EVEN, solve_break_even, stored_answer
 
     t0 = time.perf_counter()
-    classes = classes_for(pt.deck_size)
     art = current_artifact(pt, artifacts)
+    a = None
     if art is not None:
         ret, var, finals, den = read_summary(art)
-        counts = read_counts(art)
         source = "artifact"
     else:
-        a = analyze(pt, classes)
+        from pipeline.videopoker.solver.analysis import analyze
+
+        a = analyze(pt, classes_for(pt.deck_size))
         ret, var, finals, den = a.return_exact, float(a.variance), a.final_counts, a.denominator
-        counts = (a.pay_category, a.counts)
         source = "computed now"
     hit = Fraction(sum(c for c, p in zip(finals, pt.pays) if p > 0), den)
     royal: Fraction | None = None
@@ -115,8 +113,23 @@ def game_figures(pt: Paytable, artifacts: Path,
     else:
         royal = Fraction(finals[line], den)
         try:
-            be = break_even(PaySolver(pt, line, classes, counts), EVEN, DEFAULT_STEP).hi.pay
+            found = stored_answer(pt, line, read_break_even(art)) if art is not None else None
+            if found is None:
+                found = solve_break_even(_solver(pt, line, art, a, classes_for), EVEN, DEFAULT_STEP)
+            be = found.search.hi.pay
         except InputError as exc:
             note = str(exc)
     return GameFigures(pt.slug, pt.name, ret, var, hit, royal, be, note, source,
                        time.perf_counter() - t0)
+
+
+def _solver(pt: Paytable, line: int, art: Path | None, a: Analysis | None,
+            classes_for: Callable[[int], DealClasses]) -> PaySolver:
+    """A pay solver for the royal, from the analysis just made or the artifact's counts."""
+    from pipeline.videopoker.catalog.paytable_file import read_counts
+
+    classes = classes_for(pt.deck_size)
+    if a is not None:
+        return PaySolver(pt, line, classes, (a.pay_category, a.counts), own_counts=a.final_counts)
+    assert art is not None
+    return PaySolver(pt, line, classes, read_counts(art))
