@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from pipeline.core.cards import format_cards
 from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, hand_classes
 from pipeline.errors import InputError
+
+if TYPE_CHECKING:
+    from pipeline.equity.ranges.parse import Strength
 
 #: the most cells one request may paint (every class and every combo of a few)
 MAX_PAINT = N_HOLE_PAIRS
@@ -39,7 +42,7 @@ def _exact(w: float) -> Fraction:
     return Fraction(repr(float(w)))
 
 
-def painted_weights(text: str, paint: Sequence[tuple[str, float]], strength: Any) -> np.ndarray:
+def painted_weights(text: str, paint: Sequence[tuple[str, float]], strength: Strength) -> np.ndarray:
     """float64[1326]: the range ``text`` (empty: no hand) with each ``(token, weight)`` of
     ``paint`` applied in order (a token is any range token: ``AKs``, ``AsKs``, ``QQ+``; weight 0
     takes its hands out)."""

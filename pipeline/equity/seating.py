@@ -18,7 +18,7 @@ import numpy as np
 from pipeline.core.cards import card_text
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS, hole_index
 from pipeline.equity.question import PARSE_CACHE, Question, parsed_range
-from pipeline.equity.ranges.parse import Range, parse_range, ranges_fit
+from pipeline.equity.ranges.parse import Range, StrengthOrder, parse_range, ranges_fit
 from pipeline.equity.spots.seats import Seat, Seats
 from pipeline.errors import InputError
 
@@ -66,7 +66,7 @@ def _need(tables: Tables | None) -> Tables:
 
 
 def _table(seats: tuple[Seat, ...], board: tuple[int, ...], dead: tuple[int, ...],
-           strength: Callable[[int], np.ndarray] | None) -> Table:
+           strength: StrengthOrder | None) -> Table:
     ranges = [_range(s, strength) for s in seats]
     known = 0
     for c in (*board, *dead, *(c for s in seats for c in s.hand)):
@@ -80,7 +80,7 @@ def _table(seats: tuple[Seat, ...], board: tuple[int, ...], dead: tuple[int, ...
     return table
 
 
-def _range(seat: Seat, strength: Callable[[int], np.ndarray] | None) -> Range:
+def _range(seat: Seat, strength: StrengthOrder | None) -> Range:
     """A seat's range: parsed from its text (cached), or the one hand given as cards."""
     if not seat.text:
         return _hand_range(seat.hand)
@@ -107,7 +107,7 @@ def _hand_range(hand: tuple[int, ...]) -> Range:
     return Range("".join(card_text(c) for c in hand), hands, weights, hand)
 
 
-def strength_loader(opener: Callable[[], Tables]) -> Callable[[int], np.ndarray]:
+def strength_loader(opener: Callable[[], Tables]) -> StrengthOrder:
     """The ``N%`` ordering against ``opponents`` random hands (one by default), read from
     preflop.h5 through ``opener`` only when a token needs it."""
     def get(opponents: int = 1) -> np.ndarray:

@@ -7,7 +7,8 @@ keeps the best; batches run in one parallel numba kernel. Omaha equity is the ot
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Union, overload
 
 import numba as nb
 import numpy as np
@@ -15,6 +16,12 @@ import numpy as np
 from pipeline.core.bits import cttz64
 from pipeline.core.cards import BINOM, format_cards, parse_cards
 from pipeline.errors import InputError
+
+if TYPE_CHECKING:
+    from pipeline.query.tables import Tables
+
+#: One hand's cards: text (``"As Ks Qd Jd"``), ids or card names.
+OneHand = Union[str, Sequence[int], Sequence[str]]
 
 HOLE_PAIRS = np.array([(a, b) for a in range(4) for b in range(a + 1, 4)], dtype=np.int64)
 BOARD_TRIPLES = np.array([(a, b, c) for a in range(5) for b in range(a + 1, 5)
@@ -65,10 +72,14 @@ def score_omaha_rows(holes: np.ndarray, boards: np.ndarray, five: np.ndarray, bi
             out[i] = _omaha_scratch(holes[i], boards[i], five, binom, pairs, triples, tm)
 
 
-def score_omaha(tables: Any, hole4: Any, board5: Any) -> Any:
-    """Best Omaha score (1..7462) of 4 hole cards with a 5-card board, or of (N,4)/(N,5) batches.
-
-    ``tables`` is a :class:`pipeline.query.tables.Tables`. Single hands may be text or id lists.
+@overload
+def score_omaha(tables: Tables, hole4: np.ndarray, board5: np.ndarray) -> np.ndarray | int: ...
+@overload
+def score_omaha(tables: Tables, hole4: OneHand, board5: OneHand) -> int: ...
+def score_omaha(tables: Tables, hole4: OneHand | np.ndarray,
+                board5: OneHand | np.ndarray) -> np.ndarray | int:
+    """Best Omaha score (1..7462) of 4 hole cards with a 5-card board, or of (N,4)/(N,5) batches
+    (uint16[N]). Single hands may be text or id lists.
     Raises ``ValueError`` on wrong counts or a card used twice.
     """
     five = tables.table(5)

@@ -33,7 +33,7 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,6 +48,9 @@ from pipeline.equity.games.rank_classes import (
 )
 from pipeline.equity.spots.answer import Json
 from pipeline.errors import InputError, clip
+
+if TYPE_CHECKING:
+    from pipeline.equity.ranges.parse import Strength
 
 #: Most hands the multisets an exact card or a suit suffix splits may hold: they are listed.
 MAX_EXPANDED = 4_000_000
@@ -286,7 +289,7 @@ def omaha_range(text: str, hole: int, game: str = "omaha") -> OmahaRange:
     return _resolve(_items(text, hole, game), hole, game, text)
 
 
-def count_combos(text: str, game: str, strength: Any = None) -> int:
+def count_combos(text: str, game: str, strength: Strength = None) -> int:
     """Hands range ``text`` names in ``game`` (``holdem``, ``short-deck`` or an Omaha game),
     counted without listing any: what a caller checks before it asks for more. ``strength``
     orders hold'em hands for ``N%`` tokens (as :func:`pipeline.equity.ranges.parse.parse_range`).

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
 from pipeline.core.cards import format_cards
 from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS, hand_classes
-from pipeline.equity.ranges.parse import Range, percent_choices
+from pipeline.equity.ranges.parse import Range, Strength, percent_choices
 
 #: Rows and columns of the grid (A..2).
 GRID_SIDE = 13
@@ -82,7 +81,7 @@ def live_mask(cards: list[int]) -> np.ndarray:
     return (HOLE_MASKS & np.uint64(m)) == 0
 
 
-def range_grid(rng: Range, text: str, strength: Any, removed: list[int]) -> RangeGrid:
+def range_grid(rng: Range, text: str, strength: Strength, removed: list[int]) -> RangeGrid:
     """The grid of ``rng`` (parsed from ``text``) with the hands touching ``removed`` dead."""
     cls, names, rows, cols, _ = hand_classes()
     size = np.bincount(cls, minlength=N_HAND_CLASSES)  # 6 pairs, 4 suited, 12 offsuit

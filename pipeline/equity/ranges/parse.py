@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol, Union
 
 import numpy as np
 
@@ -42,6 +42,18 @@ from pipeline.core.constants import N_HOLE_PAIRS
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_MASKS, HOLE_SUITED, hole_index
 from pipeline.equity.ranges.forms import PCT_VS, generic_hands, normalize
 from pipeline.errors import InputError
+
+
+class StrengthOrder(Protocol):
+    """The ``N%`` ordering (int64[1326], larger is stronger) against ``opponents`` random hands,
+    read when a token needs it (:func:`pipeline.equity.seating.strength_loader`)."""
+
+    def __call__(self, opponents: int = 1) -> np.ndarray: ...
+
+
+#: What orders hands for ``N%`` tokens: the heads-up order itself, a reader of the order
+#: against any number of opponents, or None (no preflop table: ``N%`` is refused).
+Strength = Union[np.ndarray, StrengthOrder, None]
 
 #: Longest token quoted back in an error message.
 MAX_SHOWN = 24
@@ -161,7 +173,7 @@ def _class_hands(high: int, low: int, suit: str | None) -> np.ndarray:
     return np.flatnonzero(sel)
 
 
-def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
+def _token_hands(body: str, raw: str, strength: Strength) -> np.ndarray:
     """Hand indices named by one token body (upper case, no spaces, no weight)."""
     if body in _EVERY:
         return np.arange(N_HOLE_PAIRS)
@@ -237,7 +249,7 @@ def _token_hands(body: str, raw: str, strength: Any) -> np.ndarray:
                     "or a top fraction (15%, 15%vs3)")
 
 
-def _top_fraction(pct: float, raw: str, strength: Any, opponents: int = 1) -> np.ndarray:
+def _top_fraction(pct: float, raw: str, strength: Strength, opponents: int = 1) -> np.ndarray:
     """The top ``pct`` percent of hands by equity vs ``opponents`` random hands (see module
     doc; ``strength(opponents)`` gives the order for more than one)."""
     if not 0 < pct <= 100:
@@ -318,7 +330,7 @@ def _weighted_tokens(tokens: list[str]) -> list[tuple[str, str, float]]:
     return out
 
 
-def percent_choices(text: str, strength: Any) -> list[tuple[str, np.ndarray]]:
+def percent_choices(text: str, strength: Strength) -> list[tuple[str, np.ndarray]]:
     """Each ``N%`` token of a range text with the hand indices it chose (before later tokens
     override weights), in the order written; for showing what a top fraction expanded to."""
     tokens = [t for t in "".join(normalize(text).split()).split(",") if t]
@@ -332,7 +344,7 @@ def percent_choices(text: str, strength: Any) -> list[tuple[str, np.ndarray]]:
     return out
 
 
-def parse_range(text: str, strength: Any = None) -> Range:
+def parse_range(text: str, strength: Strength = None) -> Range:
     """Parse range text into a :class:`Range`; raises :class:`InputError` naming a bad token.
 
     ``strength`` (int64[1326], or a callable returning it) orders hands for ``N%`` tokens:
@@ -403,4 +415,5 @@ def single_hand(cards: list[int]) -> Range:
                  np.ones(1, np.float64), (a, b))
 
 
-__all__ = ["Range", "parse_range", "percent_choices", "ranges_fit", "single_hand", "MAX_SHOWN"]
+__all__ = ["Range", "Strength", "StrengthOrder", "parse_range", "percent_choices", "ranges_fit",
+           "single_hand", "MAX_SHOWN"]

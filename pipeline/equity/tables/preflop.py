@@ -16,13 +16,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pipeline.core.constants import DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.equity.spots.answer import Counts
 from pipeline.errors import ArtifactError, InputError
+
+if TYPE_CHECKING:
+    from pipeline.query.preflop import PreflopMatchups
+    from pipeline.query.tables import Tables
 
 #: Boards for one pair of disjoint hole-card pairs: C(48, 5).
 BOARDS_PER_MATCHUP = comb(DECK_SIZE - 4, 5)
@@ -46,7 +50,7 @@ def _counts(win: int, tie: int, lose: int, deals: int) -> Counts:
     return Counts(win, tie, lose, SHARE_SCALE * win + SHARE_SCALE // 2 * tie, SHARE_SCALE * deals)
 
 
-def _read(tables: Any, names: tuple[str, ...]) -> dict[str, np.ndarray]:
+def _read(tables: Tables, names: tuple[str, ...]) -> dict[str, np.ndarray]:
     """Small datasets of preflop.h5 (at most 169 x 8 or 1,326 values), through the tables'
     checked reader (read once per Tables)."""
     return dict(tables.preflop_datasets(names))
@@ -56,7 +60,7 @@ def _read(tables: Any, names: tuple[str, ...]) -> dict[str, np.ndarray]:
 STRENGTH_UNIT = 1e-9
 
 
-def hand_strength(tables: Any, opponents: int = 1) -> np.ndarray:
+def hand_strength(tables: Tables, opponents: int = 1) -> np.ndarray:
     """int64[1326], larger is stronger: the ordering of ``N%`` ranges. Against one random hand
     2 x wins + ties (exact, so hands order by heads-up equity without rounding); against
     ``opponents`` > 1 (``N%vs3``, the Equilab/PokerStove order) each hand's class equity from
@@ -73,7 +77,7 @@ def hand_strength(tables: Any, opponents: int = 1) -> np.ndarray:
     return np.round(eq[d["hands/class"].astype(np.int64)] / STRENGTH_UNIT).astype(np.int64)
 
 
-def vs_random(tables: Any, hands: np.ndarray, weights: np.ndarray, opponents: int) -> SeatNumbers:
+def vs_random(tables: Tables, hands: np.ndarray, weights: np.ndarray, opponents: int) -> SeatNumbers:
     """The hero range's numbers against ``opponents`` random hands (exact for one)."""
     if opponents == 1:
         d = _read(tables, ("heads_up/win", "heads_up/tie", "heads_up/lose"))
@@ -103,7 +107,7 @@ def vs_random(tables: Any, hands: np.ndarray, weights: np.ndarray, opponents: in
     return SeatNumbers(win, tie, max(0.0, 1.0 - win - tie), eq, se)
 
 
-def matchup_tables(tables: Any) -> Any:
+def matchup_tables(tables: Tables) -> PreflopMatchups | None:
     """The ``preflop_matchups`` (win, tie) memory maps, or None when that stage is not built."""
     getter = getattr(tables, "preflop_matchups", None)
     if getter is None:
@@ -114,7 +118,7 @@ def matchup_tables(tables: Any) -> Any:
         return None
 
 
-def range_vs_range(matchups: Any, a_hands: np.ndarray, a_w: np.ndarray, b_hands: np.ndarray,
+def range_vs_range(matchups: PreflopMatchups, a_hands: np.ndarray, a_w: np.ndarray, b_hands: np.ndarray,
                    b_w: np.ndarray) -> tuple[SeatNumbers, SeatNumbers]:
     """Both seats' exact heads-up numbers from the matchup table (pairs sharing a card drop out)."""
     from pipeline.equity.hands.starting_hands import HOLE_MASKS
