@@ -15,6 +15,7 @@ import contextlib
 import errno
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.build.commit import commit_stage
+from pipeline.build.executor import Executor
 from pipeline.build.locks import OnWait, commit_lock
 from pipeline.build.store import STAGING, describe_file
 from pipeline.errors import BuildError
 from pipeline.query.artifacts import read_manifest
+from pipeline.videopoker.solver.deals import DealClasses
 from pipeline.videopoker.tools.sweep import Sweep, plot_sweep, solve_sweep, sweep_rows
 
 #: the folder of the artifacts folder that sweeps write into
@@ -119,7 +122,8 @@ def write_sweep(sweep: Sweep, cols: dict[str, list[Any]], folder: Path, started:
     return folder / SWEEPS / f"{sweep.slug}.parquet", folder / SWEEPS / f"{sweep.slug}.png", note
 
 
-def run_sweep(sweep: Sweep, classes_for: Any, executor: Any, folder: Path,
+def run_sweep(sweep: Sweep, classes_for: Callable[[int], DealClasses], executor: Executor,
+              folder: Path,
               on_wait: OnWait | None = None) -> dict[str, Any]:
     """Solve every variant on ``executor``, write the outputs; return a JSON-ready summary
     (``on_wait``: see :func:`write_sweep`)."""

@@ -35,12 +35,12 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -235,8 +235,15 @@ def parse_game(text: str, families: Mapping[str, Any], where: str = "<game>", sl
     return Game(slug, name.strip(), fam_name, rules, tables, tuple(aliases), ref, meter)
 
 
-def _parse_table(tname: str, spec: TableSpec, items: list[dict[str, Any]], meter: Fraction, at: Any,
-                 fail: Any, seen_lines: int) -> tuple[PayTable, int]:
+class _Fail(Protocol):
+    """The error of a game file's bad value, pointing at its line (0: the file)."""
+
+    def __call__(self, msg: str, line_no: int = 0) -> ConfigError: ...
+
+
+def _parse_table(tname: str, spec: TableSpec, items: list[dict[str, Any]], meter: Fraction,
+                 at: Callable[[str, int], int], fail: _Fail,
+                 seen_lines: int) -> tuple[PayTable, int]:
     """One ``[[table]]``: its lines checked (hand names, pays, shadowing) against its ranking."""
     rk = ranking(spec.ranking)
     names = rk.hand_names()
@@ -297,7 +304,7 @@ def _parse_table(tname: str, spec: TableSpec, items: list[dict[str, Any]], meter
     return PayTable(tname, spec.ranking, tuple(lines), spec.otherwise), seen_lines + len(items)
 
 
-def _rank_mask(value: Any, bad: Any) -> int:
+def _rank_mask(value: object, bad: Callable[[str], ConfigError]) -> int:
     if not isinstance(value, str) or not value.strip():
         raise bad(f"ranks must be a string of ranks like \"JQKA\", got {clip(value)}")
     mask = 0

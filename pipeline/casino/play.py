@@ -18,6 +18,7 @@ from pipeline.casino.family import Choice, PlayerStrategy
 from pipeline.casino.game import Game, PayTable
 from pipeline.casino.result import CasinoAnalysis, DecisionPoint, frac_text
 from pipeline.core.cards import format_cards, parse_cards
+from pipeline.core.tasks import Tasks
 from pipeline.errors import InputError, clip
 
 #: most Newton steps of a break-even search (each an exact analysis; convex piecewise-linear
@@ -25,7 +26,7 @@ from pipeline.errors import InputError, clip
 MAX_STEPS = 30
 
 
-def analyze(game: Game, strategy: PlayerStrategy | None = None, executor: Any = None) -> CasinoAnalysis:
+def analyze(game: Game, strategy: PlayerStrategy | None = None, executor: Tasks | None = None) -> CasinoAnalysis:
     """The game's exact analysis by its family (optimal play unless ``strategy``), timed.
     ``executor`` (a build's) goes to families whose ``analyze`` takes one (long solves)."""
     import inspect
@@ -40,7 +41,7 @@ def analyze(game: Game, strategy: PlayerStrategy | None = None, executor: Any = 
     return dataclasses.replace(a, seconds=time.perf_counter() - t0)
 
 
-def strategy_costs(game: Game, best: CasinoAnalysis, executor: Any = None) -> list[dict[str, Any]]:
+def strategy_costs(game: Game, best: CasinoAnalysis, executor: Tasks | None = None) -> list[dict[str, Any]]:
     """Each strategy of the game's family scored exactly: its house edge and its cost (house
     edge minus the optimal one, per unit base bet)."""
     out = []

@@ -11,7 +11,7 @@ from pipeline.casino.hands import qualifier_score, ranking
 from pipeline.errors import clip
 
 #: key -> (default, converter); a converter returns the checked value or raises ValueError
-Schema = dict[str, tuple[Any, Callable[[Any], Any]]]
+Schema = dict[str, tuple[object, Callable[[object], object]]]
 #: largest bet multiple a rule may set (real games use 1..5)
 MAX_MULTIPLE = 100
 
@@ -31,9 +31,9 @@ def check_settings(raw: Mapping[str, Any], schema: Schema) -> dict[str, Any]:
     return out
 
 
-def qualifier(ranking_name: str) -> Callable[[Any], str]:
+def qualifier(ranking_name: str) -> Callable[[object], str]:
     """Converter of a qualifying rule text (``"queen high"``, ``"ace king"``, ``"pair"``)."""
-    def convert(v: Any) -> str:
+    def convert(v: object) -> str:
         if not isinstance(v, str):
             raise ValueError("must be a text such as \"queen high\"")
         qualifier_score(ranking(ranking_name), v)
@@ -41,7 +41,7 @@ def qualifier(ranking_name: str) -> Callable[[Any], str]:
     return convert
 
 
-def multiple(v: Any) -> Fraction:
+def multiple(v: object) -> Fraction:
     """Converter of a bet size in units of the base bet: a number in (0, MAX_MULTIPLE]."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise ValueError("must be a number")
@@ -51,7 +51,7 @@ def multiple(v: Any) -> Fraction:
     return f
 
 
-def multiples(v: Any) -> tuple[Fraction, ...]:
+def multiples(v: object) -> tuple[Fraction, ...]:
     """Converter of a list of allowed bet sizes (distinct, ascending after sorting)."""
     if not isinstance(v, list) or not v or len(v) > 10:
         raise ValueError("must be a list of 1 to 10 bet sizes")
@@ -61,16 +61,16 @@ def multiples(v: Any) -> tuple[Fraction, ...]:
     return out
 
 
-def flag(v: Any) -> bool:
+def flag(v: object) -> bool:
     """Converter of a true/false setting."""
     if not isinstance(v, bool):
         raise ValueError("must be true or false")
     return v
 
 
-def choice(*allowed: str) -> Callable[[Any], str]:
+def choice(*allowed: str) -> Callable[[object], str]:
     """Converter of one text among ``allowed``."""
-    def convert(v: Any) -> str:
+    def convert(v: object) -> str:
         if v not in allowed:
             raise ValueError(f"must be one of {', '.join(allowed)}")
         return str(v)

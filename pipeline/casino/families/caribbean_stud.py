@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -132,7 +133,7 @@ def decision_state(game: Game, cards: list[list[int]]) -> tuple[str, dict[str, i
 
 
 def grade_state(game: Game, point: str, cards: list[list[int]], context: Mapping[str, int],
-                artifacts: Any = None) -> list[Fraction]:
+                artifacts: Path | None = None) -> list[Fraction]:
     """Exact EVs of folding and raising with these five cards against this up card."""
     hand = np.array([sorted(cards[0])], np.uint8)
     q = qualifier_score(five_card_ranking(), game.rules["dealer_qualifies"])

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from math import comb
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,7 @@ BASE_BET = "side bet"
 HAND_SIZES = (3, 5, 6, 7)
 
 
-def _cards(v: Any) -> int:
+def _cards(v: object) -> int:
     if isinstance(v, bool) or v not in HAND_SIZES:
         raise ValueError(f"must be one of {', '.join(map(str, HAND_SIZES))}")
     return int(v)
@@ -86,6 +87,6 @@ def decision_state(game: Game, cards: list[list[int]]) -> tuple[str, dict[str, i
 
 
 def grade_state(game: Game, point: str, cards: list[list[int]], context: Mapping[str, int],
-                artifacts: Any = None) -> list[Fraction]:
+                artifacts: Path | None = None) -> list[Fraction]:
     """A side bet has no decision to grade."""
     raise InputError(f"{game.name} is a side bet without decisions: nothing to grade")

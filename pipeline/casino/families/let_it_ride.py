@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -167,7 +168,7 @@ def decision_state(game: Game, cards: list[list[int]]) -> tuple[str, dict[str, i
 
 
 def grade_state(game: Game, point: str, cards: list[list[int]], context: Mapping[str, int],
-                artifacts: Any = None) -> list[Fraction]:
+                artifacts: Path | None = None) -> list[Fraction]:
     """Exact EVs of pulling and riding at this hand's decision point."""
     p1, p2, _, _, _ = _solve(game, None)
     p = p1 if point == BET1 else p2

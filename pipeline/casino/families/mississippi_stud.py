@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -185,7 +186,7 @@ def decision_state(game: Game, cards: list[list[int]]) -> tuple[str, dict[str, i
 
 
 def grade_state(game: Game, point: str, cards: list[list[int]], context: Mapping[str, int],
-                artifacts: Any = None) -> list[Fraction]:
+                artifacts: Path | None = None) -> list[Fraction]:
     """Exact EVs (the hand's whole net, wagered bets included) of every option at this state."""
     points, _, _ = _solve(game, None)
     p = points[STREETS.index(point)]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -191,7 +192,7 @@ def decision_state(game: Game, cards: list[list[int]]) -> tuple[str, dict[str, i
 
 
 def grade_state(game: Game, point: str, cards: list[list[int]], context: Mapping[str, int],
-                artifacts: Any = None) -> list[Fraction]:
+                artifacts: Path | None = None) -> list[Fraction]:
     """Exact EVs of fold and play for one three-card hand."""
     hand = np.array([sorted(c for g in cards for c in g)], np.uint8)
     score = three_card_table().score[colex(hand)].astype(np.int64)

@@ -35,6 +35,7 @@ from pipeline.casino.uth.rules import BLIND_TABLE, UthRules
 from pipeline.casino.uth.solve import Totals, evaluator, solve_totals
 from pipeline.casino.uth.strategy import rule_codes
 from pipeline.casino.uth.strategy import strategies as uth_strategies
+from pipeline.core.tasks import Tasks
 from pipeline.errors import InputError
 
 FAMILY = "ultimate-texas-holdem"
@@ -53,13 +54,13 @@ STREET_TEXT = {PREFLOP: "{}x pre-flop", FLOP: "{}x flop", RIVER: "{}x river"}
 RESULT_ORDER = {"win": 0, "tie": 1, "lose": 2}
 
 
-def _whole(v: Any) -> int:
+def _whole(v: object) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 100:
         raise ValueError("must be a whole number of antes, 1 to 100")
     return int(v)
 
 
-def _bets(v: Any) -> tuple[int, ...]:
+def _bets(v: object) -> tuple[int, ...]:
     if not isinstance(v, list) or not 1 <= len(v) <= 4:
         raise ValueError("must be a list of 1 to 4 bet sizes")
     out = tuple(sorted({_whole(x) for x in v}))
@@ -87,7 +88,7 @@ def point_options(game: Game) -> dict[str, tuple[str, ...]]:
             RIVER: river_options(r["river_bet"])}
 
 
-def totals(rules: UthRules, river_code: int, flop_code: int, executor: Any = None) -> Totals:
+def totals(rules: UthRules, river_code: int, flop_code: int, executor: Tasks | None = None) -> Totals:
     """The solve's pass for these rules and rule codes (remembered for the last few)."""
     key = (rules.key(), river_code, flop_code)
     hit = _SOLVES.get(key)
@@ -142,7 +143,7 @@ def _outcome(r: UthRow, lines: tuple[str, ...]) -> str:
     return f"{where}: {who} wins, {qual}"
 
 
-def analyze(game: Game, strategy: PlayerStrategy | None = None, executor: Any = None) -> CasinoAnalysis:
+def analyze(game: Game, strategy: PlayerStrategy | None = None, executor: Tasks | None = None) -> CasinoAnalysis:
     """The exact analysis over every deal (optimal play unless ``strategy``); ``executor`` runs
     the pass's tasks (default: this process)."""
     rules = UthRules.of(game)

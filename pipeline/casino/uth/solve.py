@@ -25,7 +25,6 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from math import comb
-from typing import Any
 
 import numpy as np
 
@@ -35,6 +34,7 @@ from pipeline.core.cards import BINOM
 from pipeline.core.combos import unrank_many
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_SUITS
 from pipeline.core.evalkeys import EvalTables
+from pipeline.core.tasks import Handle, Tasks
 from pipeline.equity.hands.symmetry import SUIT_PERMS, canonical_subsets, stabilizer, symmetrise_hands
 from pipeline.errors import InputError
 
@@ -204,7 +204,7 @@ def _symmetrise(acc: np.ndarray, perms: np.ndarray) -> np.ndarray:
 
 
 def solve_totals(rules: UthRules, tables: EvalTables, deck: Deck | None = None, *,
-                 river_rule: int = 0, flop_rule: int = 0, executor: Any = None,
+                 river_rule: int = 0, flop_rule: int = 0, executor: Tasks | None = None,
                  blocks: int = DEFAULT_BLOCKS,
                  progress: Callable[[float], None] | None = None) -> Totals:
     """Run the pass over every canonical flop of ``deck`` (default: the full deck) as
@@ -216,7 +216,7 @@ def solve_totals(rules: UthRules, tables: EvalTables, deck: Deck | None = None, 
     cuts = [len(flops) * i // n_blocks for i in range(n_blocks + 1)]
     parts = [(flops[a:b], weights[a:b]) for a, b in zip(cuts, cuts[1:], strict=False)]
     if executor is None:
-        handles = [_Now(solve_block, f, w, plan, tables) for f, w in parts]
+        handles: list[Handle] = [_Now(solve_block, f, w, plan, tables) for f, w in parts]
     else:
         handles = [executor.submit(solve_block, f, w, plan=plan, tables=tables) for f, w in parts]
     results = []
@@ -236,10 +236,10 @@ def solve_totals(rules: UthRules, tables: EvalTables, deck: Deck | None = None, 
 class _Now:
     """A task run at once in this process (no executor given)."""
 
-    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+    def __init__(self, fn: Callable[..., BlockResult], *args: object) -> None:
         self._value = fn(*args)
 
-    def result(self) -> Any:
+    def result(self) -> BlockResult:
         return self._value
 
 

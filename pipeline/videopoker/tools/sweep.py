@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import prod
@@ -32,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.core.files import read_toml_file
+from pipeline.core.tasks import Tasks
 from pipeline.errors import ConfigError
 from pipeline.videopoker.paytables.paytable import Paytable, check_pay, load_paytable, slugify
 from pipeline.videopoker.solver.analysis import analyze, check_pays, checked_total, compute_counts
@@ -212,7 +214,8 @@ def solve_full(variants: list[Paytable], hands: np.ndarray, weight: np.ndarray,
     return [analyze(pt, classes).final_counts for pt in variants]
 
 
-def solve_sweep(sweep: Sweep, classes_for: Any, executor: Any) -> list[tuple[Paytable, list[int]]]:
+def solve_sweep(sweep: Sweep, classes_for: Callable[[int], DealClasses],
+                executor: Tasks) -> list[tuple[Paytable, list[int]]]:
     """Every variant with its exact final-hand counts (``classes_for(deck_size)`` gives classes)."""
     variants = sweep.variants()
     # a few variants per task spread a sweep over Dask workers; in this process one task lets
