@@ -21,6 +21,7 @@ import numpy as np
 from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA
 from pipeline.videopoker.paytables.paytable import Paytable
 from pipeline.videopoker.solver.digest import built_by_this_solver, solver_digest
+from pipeline.videopoker.solver.holds import Rows
 
 if TYPE_CHECKING:  # modules that load numba: imported by the functions that need them
     from pipeline.videopoker.charts.chart import Chart, StrategyData
@@ -246,7 +247,7 @@ def read_final_counts(path: Path) -> tuple[list[int], int]:
 
 
 @contextmanager
-def artifact_counts(path: Path) -> Iterator[tuple[Any, list[Any]]]:
+def artifact_counts(path: Path) -> Iterator[tuple[Rows, list[Rows]]]:
     """(pay categories, subset counts) of a paytable artifact as open HDF5 datasets, so one
     deal's holds read their 32 rows and nothing else."""
     with h5py.File(path, "r") as f:

@@ -6,7 +6,7 @@ tables' text columns for many deals at once are :mod:`pipeline.videopoker.paytab
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Iterable
 
 from pipeline.core.cards import card_text, parse_cards
 from pipeline.errors import InputError
@@ -20,7 +20,7 @@ def vp_card_text(c: int) -> str:
     return JOKER_TEXT if int(c) >= JOKER else card_text(int(c))
 
 
-def vp_cards_text(cards: Any) -> str:
+def vp_cards_text(cards: Iterable[int]) -> str:
     """Space-separated card text of a sequence of ids (joker as ``Jk``)."""
     return " ".join(vp_card_text(c) for c in cards)
 

@@ -62,7 +62,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -347,7 +346,7 @@ def covering_lines(earlier: list[Line] | tuple[Line, ...], code: int, ranks: int
     return [i for i, m in masks.items() if m & mask]
 
 
-def check_pay(value: Any, bad: Callable[[str], Exception]) -> Fraction:
+def check_pay(value: object, bad: Callable[[str], Exception]) -> Fraction:
     """A pay from a file as an exact Fraction: a finite number in [0, ``MAX_PAY``] with at most
     three decimals; otherwise ``bad(message)`` is raised (the message names the value)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -365,7 +364,7 @@ def check_pay(value: Any, bad: Callable[[str], Exception]) -> Fraction:
     return pay
 
 
-def _rank_mask(value: Any, key: str, bad: Any) -> int:
+def _rank_mask(value: object, key: str, bad: Callable[[str], Exception]) -> int:
     if not isinstance(value, str) or not value.strip():
         raise bad(f"{key} must be a string of ranks like \"JQKA\", got {value!r}")
     s = value.upper().replace("10", "T").replace(" ", "").replace(",", "")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -20,12 +20,19 @@ from pipeline.videopoker.paytables.deal_text import vp_cards_text
 from pipeline.videopoker.paytables.paytable import Paytable
 from pipeline.videopoker.paytables.wild import JOKER
 
+if TYPE_CHECKING:
+    from pipeline.query.artifacts import H5Dataset
+
+#: Per-deal pay categories or one hold size's subset counts: an array, or a dataset of an open
+#: paytable artifact (only the rows a deal needs are read).
+Rows = Union[np.ndarray, "H5Dataset"]
+
 
 def _frac_text(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}"
 
 
-def hold_table(pt: Paytable, cards: list[int], pay_cat: Any, counts: Sequence[Any]
+def hold_table(pt: Paytable, cards: list[int], pay_cat: Rows, counts: Sequence[Rows]
                ) -> list[dict[str, Any]]:
     """All 32 holds of one deal (cards in the user's order), best first.
 
@@ -57,7 +64,7 @@ def hold_table(pt: Paytable, cards: list[int], pay_cat: Any, counts: Sequence[An
     return rows
 
 
-def exact_hold_evs(hand: np.ndarray, pt: Paytable, pay_cat: Any, counts: Sequence[Any]
+def exact_hold_evs(hand: np.ndarray, pt: Paytable, pay_cat: Rows, counts: Sequence[Rows]
                    ) -> tuple[list[Fraction], list[Fraction]]:
     """Exact EV and exact second moment E[pay^2] of each of the 32 holds of one sorted deal
     (``hand`` uint8[1, 5] ascending; Python ints from the integer counts, for display)."""
@@ -90,8 +97,8 @@ def exact_hold_evs(hand: np.ndarray, pt: Paytable, pay_cat: Any, counts: Sequenc
     return evs, m2
 
 
-def grade_hold(pt: Paytable, cards: list[int], held: list[int], pay_cat: Any,
-               counts: Sequence[Any]) -> dict[str, Any]:
+def grade_hold(pt: Paytable, cards: list[int], held: list[int], pay_cat: Rows,
+               counts: Sequence[Rows]) -> dict[str, Any]:
     """The cost of holding ``held`` (card ids, a subset of ``cards``) against the best hold.
 
     Returns ``hold``, ``ev``/``ev_exact``, ``best_hold``, ``best_ev``/``best_ev_exact``,

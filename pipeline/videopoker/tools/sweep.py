@@ -92,12 +92,12 @@ def _text(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else str(float(p))
 
 
-def _pay(value: Any, where: str) -> Fraction:
+def _pay(value: object, where: str) -> Fraction:
     """A pay or step of a sweep file, checked exactly as a paytable's pays are."""
     return check_pay(value, lambda msg: ConfigError(f"{where}: {msg}"))
 
 
-def _axis_values(spec: Any, where: str) -> tuple[Fraction, ...]:
+def _axis_values(spec: object, where: str) -> tuple[Fraction, ...]:
     if not isinstance(spec, dict):
         raise ConfigError(f"{where}: give {{from = A, to = B}} (optional step) or {{values = [...]}}")
     if "values" in spec:
