@@ -12,7 +12,7 @@ import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pipeline.build.commit import JOURNAL, commit_stage, recover
 from pipeline.build.config import BuildConfig
@@ -172,8 +172,19 @@ def _check_ours(folder: Path, artifact_names: set[str]) -> None:
                          f"{shown}; build into a new or empty folder (-a)")
 
 
+class BuildProgress(Protocol):
+    """What a build tells its display: a stage about to be checked (and built if stale), how
+    far the running stage is (``fraction`` 0..1), and the stage's result."""
+
+    def start(self, stage: Stage) -> None: ...
+
+    def update(self, text: str, fraction: float) -> None: ...
+
+    def finish(self, result: StageResult) -> None: ...
+
+
 def run_build(config: BuildConfig, names: list[str] | None = None, force: bool = False,
-              wait: bool = False, progress: Any = None,
+              wait: bool = False, progress: BuildProgress | None = None,
               executor: Executor | None = None, reuse: Path | None = None,
               on_wait: OnWait | None = None) -> list[StageResult]:
     """Build the planned stages into ``config.artifacts``; return one result per stage.
@@ -181,8 +192,7 @@ def run_build(config: BuildConfig, names: list[str] | None = None, force: bool =
     ``reuse`` names another artifacts folder: a stale stage whose key there equals the wanted
     key is hard-linked from it (:mod:`pipeline.build.reuse`), not rebuilt (``force`` rebuilds).
 
-    ``progress`` is an optional object with ``start(stage)``, ``update(text, fraction)`` and
-    ``finish(result)`` methods (the CLI passes a rich display). ``executor`` runs the stages'
+    ``progress`` is an optional :class:`BuildProgress` (the CLI passes a rich display). ``executor`` runs the stages'
     parallel tasks (default: in this process); the caller closes it. ``on_wait`` is told at once
     when a lock must be waited for, and who holds it.
     """

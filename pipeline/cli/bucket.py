@@ -9,11 +9,14 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
-from typing import Any, BinaryIO, Optional
+from typing import TYPE_CHECKING, Any, BinaryIO, Optional
 
 import typer
 
 from pipeline.cli.common import app, artifacts_dir
+
+if TYPE_CHECKING:
+    from pipeline.answers.bucket import BucketLookup, Situation
 
 #: Bars of the text histogram, lowest to highest.
 BARS = " ▁▂▃▄▅▆▇█"
@@ -110,8 +113,8 @@ class _Answerer:
     def __init__(self, name: str, as_json: bool) -> None:
         self.name = name
         self.as_json = as_json
-        self.lookup: Any = None
-        self.pending: list[tuple[int, Any]] = []
+        self.lookup: BucketLookup | None = None
+        self.pending: list[tuple[int, Situation]] = []
         self.errors: list[tuple[int, str]] = []
         self.bad = 0  # bad lines, listed or not
         self.batch = FIRST_BATCH

@@ -9,7 +9,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
@@ -24,6 +24,9 @@ from pipeline.cli.common import (
     whole,
     whole_at_least,
 )
+
+if TYPE_CHECKING:
+    from pipeline.build.config import BuildConfig
 
 
 @app.command("build")
@@ -95,7 +98,7 @@ def build(
                if built else f"nothing to do: all {len(results)} stages up to date ({total:.2f}s)")
 
 
-def _dry_run(cfg: Any, stages: Optional[list[str]], force: bool, as_json: bool) -> None:
+def _dry_run(cfg: BuildConfig, stages: Optional[list[str]], force: bool, as_json: bool) -> None:
     """Print each planned stage as would-run / up-to-date with the reasons."""
     from pipeline.build.estimate import describe, estimate
     from pipeline.build.runner import plan_build

@@ -17,12 +17,18 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 import typer
 from typer.core import TyperGroup
 
 from pipeline.core.strict_numbers import strict_float, strict_int
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
+
+    from pipeline.build.runner import StageResult
+    from pipeline.build.stages import Stage
 
 #: parsers of the number options (typer's own reads "8_0" as 80): ASCII digits only
 whole = strict_int
@@ -49,7 +55,7 @@ class AlphabeticalGroup(TyperGroup):
     """A command group whose help lists its commands by name, sub-groups (``vp``) last, not in
     the order their modules happen to register them."""
 
-    def list_commands(self, ctx: Any) -> list[str]:
+    def list_commands(self, ctx: object) -> list[str]:  # ctx unused: any context
         """The group's command names: commands, then sub-groups, each sorted by name."""
         return sorted(self.commands, key=lambda n: (isinstance(self.commands[n], TyperGroup), n))
 
@@ -149,7 +155,7 @@ class LogProgress:
                     self._line(f"build: {self._stage}: {100 * self._fraction:5.1f}% {self._text} "
                                f"({time.perf_counter() - self._t0:.0f}s)")
 
-    def start(self, stage: Any) -> None:
+    def start(self, stage: Stage) -> None:
         """A stage is about to be checked (and built if stale)."""
         with self._lock:
             self._stage, self._text, self._fraction = stage.name, "checking", 0.0
@@ -165,7 +171,7 @@ class LogProgress:
                 self._line(f"build: {self._stage}: building")
             self._text, self._fraction = text, fraction
 
-    def finish(self, result: Any) -> None:
+    def finish(self, result: StageResult) -> None:
         """The stage was built or found up to date."""
         with self._lock:
             self._stage = ""
@@ -190,9 +196,9 @@ class RichProgress:
         self.progress = Progress(TextColumn("[bold]{task.fields[stage]:<28}"), BarColumn(),
                                  TextColumn("{task.description}"), TimeElapsedColumn(),
                                  console=self.console, transient=False)
-        self.task: Any = None
+        self.task: TaskID | None = None
 
-    def start(self, stage: Any) -> None:
+    def start(self, stage: Stage) -> None:
         """Add a bar for a stage that is about to be checked or built."""
         if not self.progress.live.is_started:
             self.progress.start()
@@ -200,10 +206,13 @@ class RichProgress:
 
     def update(self, text: str, fraction: float) -> None:
         """Move the current stage's bar (``fraction`` 0..1) and show what it is doing."""
-        self.progress.update(self.task, description=text, completed=fraction)
+        if self.task is not None:
+            self.progress.update(self.task, description=text, completed=fraction)
 
-    def finish(self, result: Any) -> None:
+    def finish(self, result: StageResult) -> None:
         """Mark the current stage built (with seconds) or skipped."""
+        if self.task is None:
+            return
         self.progress.update(self.task, completed=1.0,
                              description="skipped (up to date)" if result.status == "skipped"
                              else f"built in {result.seconds:.2f}s")

@@ -9,7 +9,7 @@ import json
 import time
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
@@ -17,6 +17,9 @@ from pipeline.answers.vp import COINS, MAX_PAY_TEXT
 from pipeline.cli.common import artifacts_dir, say_waiting, whole
 from pipeline.cli.vp import PAY_HELP, deal_classes_here, vp_app
 from pipeline.errors import InputError, clip
+
+if TYPE_CHECKING:
+    from pipeline.videopoker.tools.breakeven import PaySolver
 
 #: sweep rows shown in the text output (the dataset has them all)
 SHOW = 8
@@ -149,7 +152,7 @@ def _changes(changes: dict[str, Any], before: str, after: str) -> None:
         typer.echo(f"  ... {more:,} more changes of hold")
 
 
-def _table(solver: Any, rows: list[dict[str, Any]], t0: float) -> None:
+def _table(solver: PaySolver, rows: list[dict[str, Any]], t0: float) -> None:
     """Print return against the line's pay."""
     from pipeline.videopoker.tools.breakeven import pay_text
 
