@@ -22,6 +22,7 @@ from pipeline.errors import InputError
 
 if TYPE_CHECKING:
     from pipeline.videopoker.paytables.paytable import Paytable
+    from pipeline.videopoker.solver.analysis import Analysis
     from pipeline.videopoker.tools.breakeven import PaySolver
     from pipeline.videopoker.tools.breakeven_answer import BreakEven
 
@@ -58,23 +59,24 @@ def analyze(ctx: Context, paytable: str, strategy: str = "", chart: bool = False
     t0 = time.perf_counter()
     pt = load_game(paytable, pay)
     art = current_artifact(pt, ctx.artifacts)
-    a = None
+    found: Path | Analysis  # the artifact, or the analysis made now (the extras read it)
     if art is not None:
         counts, den = read_final_counts(art)
         source = f"artifact {art}"
+        found = art
     else:
-        a = solve(pt, ctx.deal_classes(pt.deck_size))
+        found = a = solve(pt, ctx.deal_classes(pt.deck_size))
         counts, den = a.final_counts, a.denominator
         source = "computed now (no current artifact)"
     info = summary_dict(pt, counts, den, time.perf_counter() - t0)
-    _analyze_extras(ctx, info, pt, art if art is not None else a, strategy, chart)
+    _analyze_extras(ctx, info, pt, found, strategy, chart)
     if text is not None:
         text.update(paytable=pt, source=source)
     return info
 
 
-def _strategy_info(ctx: Context, target: Any, strategy: str, use_chart: bool,
-                   analysis: Any = None) -> dict[str, Any]:
+def _strategy_info(ctx: Context, target: Paytable, strategy: str, use_chart: bool,
+                   analysis: Analysis | None = None) -> dict[str, Any]:
     """Exact return of ``strategy``'s play on ``target``'s paytable (``analysis``: ``target``
     just solved, so not solved again)."""
     from pipeline.videopoker.catalog.games import resolve_paytable
@@ -90,7 +92,7 @@ def _strategy_info(ctx: Context, target: Any, strategy: str, use_chart: bool,
     return cross_play(a, b, use_chart)
 
 
-def _analyze_extras(ctx: Context, info: dict[str, Any], pt: Any, source: Any, strategy: str,
+def _analyze_extras(ctx: Context, info: dict[str, Any], pt: Paytable, source: Path | Analysis, strategy: str,
                     use_chart: bool) -> None:
     """Add the bankroll figures (and, with ``strategy``, the cross-play return) to ``info``.
 
