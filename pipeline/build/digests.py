@@ -25,11 +25,14 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from pipeline.query.artifacts import read_manifest
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 EXPECTED = Path(__file__).resolve().parent.parent / "data" / "expected_digests.json"
 #: columns longer than this get an aggregate digest (hashing 1.3 GB of decoded rows costs seconds)
@@ -140,7 +143,7 @@ class ValueStream:
         self.data = hashlib.sha256()
         self.items: ValueStream | None = None
 
-    def feed(self, arr: Any) -> None:
+    def feed(self, arr: pa.Array) -> None:
         """Add one batch (a pyarrow Array) of the column."""
         import pyarrow as pa
 
@@ -172,13 +175,13 @@ class ValueStream:
         return _sha(self.lengths.digest(), self.data.digest(), tail)
 
 
-def _is_int(t: Any) -> bool:
+def _is_int(t: pa.DataType) -> bool:
     import pyarrow as pa
 
     return bool(pa.types.is_integer(t))
 
 
-def column_digest(col: Any, hist: np.ndarray | None = None) -> dict[str, Any]:
+def column_digest(col: pa.Array | pa.ChunkedArray, hist: np.ndarray | None = None) -> dict[str, Any]:
     """Digest of one pyarrow column's values (layout-independent); ``hist`` is the column's
     ``np.bincount`` when the caller already has it."""
     import pyarrow as pa
@@ -251,7 +254,7 @@ def stream_big_parquet(path: Path, batch: int = 1 << 22) -> tuple[dict[str, dict
     return out, hists
 
 
-def parquet_digests(path: Path, table: Any = None,
+def parquet_digests(path: Path, table: pa.Table | None = None,
                     hists: dict[str, np.ndarray] | None = None) -> dict[str, dict[str, Any]]:
     """Per column: rows, type and a digest of the values (``table``: the file already read;
     ``hists``: column histograms already computed)."""
@@ -264,7 +267,7 @@ def parquet_digests(path: Path, table: Any = None,
     return {name: column_digest(t.column(name), hists.get(name)) for name in t.column_names}
 
 
-def content_digests(path: Path, table: Any = None,
+def content_digests(path: Path, table: pa.Table | None = None,
                     hists: dict[str, np.ndarray] | None = None) -> dict[str, dict[str, Any]]:
     """Content digests of an ``.h5`` or ``.parquet`` artifact (empty for other kinds)."""
     if path.suffix == ".h5":

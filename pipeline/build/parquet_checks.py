@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pipeline.build import invariants as inv
 from pipeline.build.digests import BIG_COLUMN, stream_big_parquet
 from pipeline.core.constants import N_SCORES
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: Parquet copy -> (rows it must have, five.h5 count dataset its score histogram must equal)
 SCORE_COPIES = {
@@ -45,7 +48,7 @@ def _five_counts(folder: Path, *names: str) -> list[np.ndarray | None]:
     return [found[name].astype(np.int64) if name in found else None for name in names]
 
 
-def _no_nan(table: Any) -> list[str]:
+def _no_nan(table: pa.Table) -> list[str]:
     out = []
     for name in table.column_names:
         col = table.column(name).to_numpy(zero_copy_only=False)
@@ -64,7 +67,7 @@ def parquet_invariants(folder: Path, rel: str, path: Path, digest: bool = True
 
     digests = None
     hists: dict[str, np.ndarray] = {}
-    table: Any = None
+    table: Any = None  # pa.Table once read whole (the last branch); used only then
     nrows = pq.read_metadata(path).num_rows
     scored = rel in SCORE_COPIES or _partition(rel) is not None
     if not digest and scored:  # proven bytes: the invariants need the score column only
@@ -119,7 +122,7 @@ def parquet_invariants(folder: Path, rel: str, path: Path, digest: bool = True
     return table, hists, out, digests
 
 
-def _abstraction_weights(street: str, table: Any, hists: dict[str, np.ndarray]) -> list[str]:
+def _abstraction_weights(street: str, table: pa.Table, hists: dict[str, np.ndarray]) -> list[str]:
     """A street's class weights must add up to its number of (hole, board) deals."""
     from math import comb
 

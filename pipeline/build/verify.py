@@ -17,7 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -47,6 +47,9 @@ from pipeline.build.store import (
 from pipeline.core.constants import N_SCORES, TOP_SCORE
 from pipeline.errors import ArtifactError, PokertablesError
 from pipeline.query.artifacts import VERIFIED, open_checked, open_h5
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: table entries counted per bincount call (16 MiB of scores: cache-friendly, no big copies)
 BINCOUNT_CHUNK = 1 << 23
@@ -239,7 +242,7 @@ def _check_file(folder: Path, rel: str, info: dict[str, Any], manifest: dict[str
             for pattern, check in CHECKS.items():
                 if fnmatch.fnmatch(rel, pattern):
                     problems.extend(check(p))
-            table: Any = None
+            table: pa.Table | None = None
             hists: dict[str, np.ndarray] = {}
             pre: dict[str, Any] | None = None
             if p.suffix == ".parquet":
