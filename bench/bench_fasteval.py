@@ -87,8 +87,7 @@ def batch_section(report: Any) -> None:
 def exact_section(report: Any) -> None:
     """Exact AsKs vs QdQc preflop by rank-first enumeration."""
     from pipeline.core.cards import parse_cards
-    from pipeline.equity.exact.enumerate import exact_fixed
-    from pipeline.equity.hand_api import equity
+    from pipeline.equity.hand_api import equity, exact_fixed
     from pipeline.query.tables import Tables
 
     ev = Tables(ARTIFACTS).eval_tables()

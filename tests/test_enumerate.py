@@ -10,7 +10,8 @@ from refpoker import brute
 
 from pipeline.core.cards import parse_cards
 from pipeline.core.fasteval import EvalTables
-from pipeline.equity.exact.enumerate import ExactCounts, exact_fixed
+from pipeline.equity.exact.enumerate import ExactCounts
+from pipeline.equity.hand_api import exact_fixed
 from pipeline.errors import InputError
 from pipeline.query.tables import Tables
 

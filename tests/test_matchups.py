@@ -11,8 +11,8 @@ import pytest
 from refpoker import brute
 
 from pipeline.core.cards import parse_cards
-from pipeline.equity.exact.enumerate import exact_fixed
 from pipeline.equity.exact.matchups import hand_cards, matchup_classes
+from pipeline.equity.hand_api import exact_fixed
 from pipeline.equity.hands.starting_hands import hole_index
 from pipeline.query.tables import PreflopMatchups, Tables
 

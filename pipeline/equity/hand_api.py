@@ -17,12 +17,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from pipeline.core.constants import DECK_SIZE
 from pipeline.equity.montecarlo.stopping import DEFAULT_SAMPLES
 from pipeline.equity.planner import solve
-from pipeline.equity.question import CardsInput, Question
+from pipeline.equity.question import HOLDEM_HOLE, CardsInput, Question
 from pipeline.equity.spots.answer import Answer
+from pipeline.errors import InputError
 
 if TYPE_CHECKING:
+    from pipeline.core.fasteval import EvalTables
+    from pipeline.equity.exact.enumerate import ExactCounts
     from pipeline.query.tables import Tables
 
 #: A progress callback: (fraction done 0..1, what is being done).
@@ -58,4 +64,29 @@ def omaha_equity(tables: Tables, hole: CardsInput, board: CardsInput = (), oppon
     return solve(q, tables, progress)
 
 
-__all__ = ["equity", "omaha_equity", "DEFAULT_SAMPLES"]
+def exact_fixed(hands: np.ndarray, board: np.ndarray, dead_mask: int,
+                tables: EvalTables) -> ExactCounts:
+    """Exact win/tie/share counts of fixed hold'em hands over every completion of ``board``
+    (:func:`~pipeline.equity.exact.enumerate.count_fixed`), from raw arrays.
+
+    ``hands``: card ids, one row of 2 per seat (the first is the hero); ``board``: 0, 3, 4 or 5
+    card ids; ``dead_mask``: bitmap of cards out of play. The cards are checked as a question's
+    are (:meth:`Question.from_cards`: seats, board size, cards named twice; InputError naming
+    the field)."""
+    from pipeline.equity.exact.enumerate import count_fixed  # numba: loaded when counting
+
+    h = np.asarray(hands)
+    b = np.asarray(board).reshape(-1)
+    if h.ndim != 2 or h.shape[1] != HOLDEM_HOLE or not h.shape[0]:
+        raise InputError("{hero} and {vs}: one row of 2 card ids per seat (shape (n, 2)), got "
+                         "shape {shape}", field="hero", shape=h.shape)
+    if not 0 <= int(dead_mask) < 1 << DECK_SIZE:
+        raise InputError("{dead} must be a 52-bit card bitmap, got {got:#x}", field="dead",
+                         got=int(dead_mask))
+    seats = [[int(c) for c in row] for row in h.tolist()]
+    dead = [c for c in range(DECK_SIZE) if int(dead_mask) >> c & 1]
+    Question.from_cards(seats[0], [int(c) for c in b.tolist()], 0, seats[1:], dead)
+    return count_fixed(h.astype(np.uint8), b.astype(np.uint8), int(dead_mask), tables)
+
+
+__all__ = ["equity", "exact_fixed", "omaha_equity", "DEFAULT_SAMPLES"]

@@ -27,7 +27,6 @@ import numpy as np
 from pipeline.core.cards import BINOM
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, FLUSH_CARDS, MAX_PLAYERS, SHARE_SCALE
 from pipeline.core.fasteval import EvalTables, hand_score
-from pipeline.errors import InputError
 
 #: Accumulator columns per seat.
 WIN, TIE, SHARE = 0, 1, 2
@@ -289,39 +288,11 @@ def exact_kernel(hands: np.ndarray, board: np.ndarray, dead: np.int64, card_keys
               binom, acc, stats, scores, share_of)
 
 
-def _check(hands: np.ndarray, board: np.ndarray, dead_mask: int) -> tuple[np.ndarray, np.ndarray]:
-    h = np.asarray(hands)
-    b = np.asarray(board).reshape(-1)
-    if h.ndim != 2 or h.shape[1] != 2 or not 2 <= h.shape[0] <= MAX_PLAYERS:
-        raise InputError(f"hands must be 2..{MAX_PLAYERS} two-card hands (shape (n, 2)), got shape {h.shape}")
-    if b.shape[0] not in (0, 3, 4, 5):
-        raise InputError(f"a board has 0, 3, 4 or 5 cards, got {b.shape[0]}")
-    cards = np.concatenate([h.reshape(-1), b]).astype(np.int64)
-    if cards.size and (cards.min() < 0 or cards.max() >= DECK_SIZE):
-        raise InputError(f"card ids must be 0..51, got {cards.tolist()}")
-    if len(set(cards.tolist())) != cards.size:
-        raise InputError(f"a card appears twice among hands and board: {cards.tolist()}")
-    if not 0 <= int(dead_mask) < 1 << DECK_SIZE:
-        raise InputError(f"dead_mask must be a 52-bit card bitmap, got {dead_mask:#x}")
-    clash = [c for c in cards.tolist() if int(dead_mask) >> c & 1]
-    if clash:
-        raise InputError(f"dead cards {clash} are also in a hand or on the board")
-    return h.astype(np.uint8), b.astype(np.uint8)
-
-
-def exact_fixed(hands: np.ndarray, board: np.ndarray, dead_mask: int, tables: EvalTables) -> ExactCounts:
-    """Exact win/tie/share counts of fixed hold'em hands over every completion of ``board``.
-
-    ``hands``: uint8[n_seats, 2] card ids (2 <= n_seats <= 10); ``board``: 0, 3, 4 or 5 card
-    ids; ``dead_mask``: bitmap of cards out of play. Raises :class:`InputError` for bad cards.
-    """
-    h, b = _check(hands, board, dead_mask)
-    return count_fixed(h, b, dead_mask, tables)
-
-
 def count_fixed(hands: np.ndarray, board: np.ndarray, dead_mask: int, tables: EvalTables) -> ExactCounts:
-    """:func:`exact_fixed` for cards already checked (uint8 arrays, distinct, off ``dead_mask``):
-    the equity engine's path, which validated the question once when it parsed it."""
+    """Exact win/tie/share counts of fixed hold'em hands over every completion of ``board``,
+    for cards already checked (uint8 arrays, distinct, off ``dead_mask``): the equity engine's
+    path, which validated the question once when it parsed it
+    (:func:`pipeline.equity.hand_api.exact_fixed` checks raw arrays the same way)."""
     acc = np.zeros((hands.shape[0], 3), np.int64)
     stats = np.zeros(2, np.int64)
     exact_kernel(hands, board, np.int64(dead_mask), tables.card_keys, tables.offsets, tables.ranks,
@@ -333,4 +304,4 @@ def count_fixed(hands: np.ndarray, board: np.ndarray, dead_mask: int, tables: Ev
     return ExactCounts(acc[:, WIN], acc[:, TIE], acc[:, SHARE], boards, int(stats[EVALS]))
 
 
-__all__ = ["ExactCounts", "exact_fixed", "count_fixed", "exact_kernel"]
+__all__ = ["ExactCounts", "count_fixed", "exact_kernel"]

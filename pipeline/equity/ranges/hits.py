@@ -237,9 +237,9 @@ def combo_texts(hands: np.ndarray, weights: np.ndarray) -> tuple[str, ...]:
 
 
 def range_hits(rng: Range, board: list[int], dead: list[int], tables: EvalTables) -> Hits:
-    """Made hands and draws of every live combo of ``rng`` on ``board`` (3-5 cards)."""
-    if len(board) not in (FLOP, TURN, RIVER):
-        raise InputError(f"hits needs a board of 3, 4 or 5 cards, got {len(board)}")
+    """Made hands and draws of every live combo of ``rng`` on ``board`` (3-5 cards, distinct from
+    ``dead``: the hits question's, checked when it was made,
+    :data:`~pipeline.equity.question.MADE_BOARD_SIZES`)."""
     m = 0
     for c in board + dead:
         m |= 1 << c
