@@ -39,34 +39,34 @@ MAX_RIVER_SAMPLE = 123_156_254
 #: preflop seeds are offset per opponent count, so leave room below the uint64 limit
 MAX_PREFLOP_SEED = MAX_SEED >> 2
 
-Check = Callable[[object], str | None]  # returns what is wrong, or None
+Check = Callable[[Any], str | None]  # returns what is wrong, or None
 
 
-def _bool(v: object) -> str | None:
+def _bool(v: Any) -> str | None:
     return None if isinstance(v, bool) else "must be true or false"
 
 
 def _int(lo: int, hi: int) -> Check:
-    def check(v: object) -> str | None:
+    def check(v: Any) -> str | None:
         if isinstance(v, bool) or not isinstance(v, int):
             return f"must be an integer {lo}..{hi}"
         return None if lo <= v <= hi else f"must be {lo}..{hi}"
     return check
 
 
-def _fraction(v: object) -> str | None:
+def _fraction(v: Any) -> str | None:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v < 1:
         return "must be a number between 0 and 1 (exclusive)"
     return None
 
 
-def _names(v: object) -> str | None:
+def _names(v: Any) -> str | None:
     if not isinstance(v, list) or not all(isinstance(x, str) and 0 < len(x) <= 100 for x in v):
         return "must be a list of names, e.g. [\"short-deck\"]"
     return None
 
 
-def _streets(v: object) -> str | None:
+def _streets(v: Any) -> str | None:
     known = ("preflop", "flop", "turn", "river")
     if not isinstance(v, list) or not v or not all(isinstance(x, str) and x in known for x in v) \
             or len(set(v)) != len(v):
@@ -74,7 +74,7 @@ def _streets(v: object) -> str | None:
     return None
 
 
-def _opponents(v: object) -> str | None:
+def _opponents(v: Any) -> str | None:
     hi = MAX_PLAYERS - 1
     if not isinstance(v, list) or not v or not all(type(x) is int and 2 <= x <= hi for x in v) \
             or len(set(v)) != len(v):

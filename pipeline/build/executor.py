@@ -24,27 +24,32 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:  # annotations only (typing.Self needs 3.11)
-    from distributed import Future, LocalCluster
     from typing_extensions import Self
 
-from pipeline.core.tasks import Handle
 from pipeline.errors import BuildError, InputError, clip
 
 T = TypeVar("T")
 EXECUTORS = ("local", "dask")
 
 
+class Handle(Protocol):
+    """A pending task result."""
+
+    def result(self) -> Any:
+        """Block until the task finished; return its value (re-raise its error)."""
+
+
 class _Deferred:
     """A local task, run the first time its result is asked for (never, if it is not)."""
 
-    def __init__(self, fn: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object]) -> None:
-        self._call: tuple[Callable[..., object], tuple[object, ...], dict[str, object]] | None = (fn, args, kwargs)
-        self._value: object = None
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        self._call: tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]] | None = (fn, args, kwargs)
+        self._value: Any = None
 
-    def result(self) -> object:
+    def result(self) -> Any:
         if self._call is not None:
             fn, args, kwargs = self._call
             self._value = fn(*args, **kwargs)
@@ -61,21 +66,21 @@ class Executor:
     def __init__(self) -> None:
         self._prefetched: dict[str, Handle] = {}
 
-    def map(self, fn: Callable[..., T], items: Sequence[object], **shared: object) -> list[T]:
+    def map(self, fn: Callable[..., T], items: Sequence[Any], **shared: Any) -> list[T]:
         """``[fn(item, **shared) for item in items]``, in item order."""
         handles = [self.submit(fn, item, **shared) for item in items]
         return [h.result() for h in handles]
 
-    def submit(self, fn: Callable[..., object], *args: object, **shared: object) -> Handle:
+    def submit(self, fn: Callable[..., Any], *args: Any, **shared: Any) -> Handle:
         """Start ``fn(*args, **shared)``; return a handle to its result."""
         raise NotImplementedError
 
-    def prefetch(self, key: str, fn: Callable[..., object], *args: object, **shared: object) -> None:
+    def prefetch(self, key: str, fn: Callable[..., Any], *args: Any, **shared: Any) -> None:
         """Start a task whose result a later stage may :meth:`take` under ``key`` (once)."""
         if key not in self._prefetched:
             self._prefetched[key] = self.submit(fn, *args, **shared)
 
-    def take(self, key: str, fn: Callable[..., object], *args: object, **shared: object) -> Any:
+    def take(self, key: str, fn: Callable[..., Any], *args: Any, **shared: Any) -> Any:
         """The prefetched result for ``key`` if there is one, else run the task now."""
         handle = self._prefetched.pop(key, None) or self.submit(fn, *args, **shared)
         return handle.result()
@@ -100,7 +105,7 @@ class LocalExecutor(Executor):
 
     kind = "local"
 
-    def submit(self, fn: Callable[..., object], *args: object, **shared: object) -> Handle:
+    def submit(self, fn: Callable[..., Any], *args: Any, **shared: Any) -> Handle:
         return _Deferred(fn, args, shared)
 
 
@@ -160,7 +165,7 @@ class CodeMismatch(Exception):
     """Raised on a worker whose code digest is not the client's (maps to a BuildError)."""
 
 
-def _checked_task(expected: str, fn: Callable[..., object], *args: object, **kwargs: object) -> object:
+def _checked_task(expected: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run a task only on a worker whose code is the client's (checked per task, so a worker
     that joins mid-build is held to it too; the digest is computed once per process)."""
     got = code_digest()
@@ -180,7 +185,7 @@ class _DaskHandle:
     """A Dask future whose cluster failures (lost workers, a killed scheduler, code mismatch)
     become one :class:`BuildError`; a task's own error is raised as it is."""
 
-    def __init__(self, future: Future) -> None:
+    def __init__(self, future: Any) -> None:
         self._future = future
 
     def result(self) -> Any:
@@ -247,7 +252,7 @@ class DaskExecutor(Executor):
             raise BuildError("--executor dask needs the 'dask' and 'distributed' packages "
                              "(pip install 'dask[distributed]')") from None
         self.retries = retries
-        self._cluster: LocalCluster | None = None
+        self._cluster: Any = None
         if scheduler is not None:
             try:
                 self.client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT_S}s")
@@ -270,7 +275,7 @@ class DaskExecutor(Executor):
                                          dashboard_address=None,
                                          env={"NUMBA_NUM_THREADS": str(threads)})
             self.client = Client(self._cluster)
-        self._scattered: dict[int, tuple[object, Future]] = {}
+        self._scattered: dict[int, Any] = {}
         self._digest = code_digest()
         self._check_workers()
 
@@ -286,7 +291,7 @@ class DaskExecutor(Executor):
                                  f"{str(got)[:12]}, this client {self._digest[:12]}); update its "
                                  "installation: its results would differ from a local build")
 
-    def _share(self, value: object) -> object:
+    def _share(self, value: Any) -> Any:
         """Scatter a large array once to every worker; tasks then get a reference to it."""
         import numpy as np
 
@@ -299,7 +304,7 @@ class DaskExecutor(Executor):
                                                                timeout=WORKER_WAIT_S))
         return self._scattered[key][1]
 
-    def submit(self, fn: Callable[..., object], *args: object, **shared: object) -> Handle:
+    def submit(self, fn: Callable[..., Any], *args: Any, **shared: Any) -> Handle:
         kwargs = {k: self._share(v) for k, v in shared.items()}
         # pure=False: every submission is its own task (results are still deterministic)
         # named after the task, not the digest check that wraps it (dashboards, task streams)

@@ -4,7 +4,7 @@ and the card-text column of hand tables in Parquet (five, vp_classes)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import h5py
 import numpy as np
@@ -13,9 +13,6 @@ import pyarrow as pa
 from pipeline.build.store import atomic_path, create_mapped_dataset, map_for_fill
 from pipeline.core.cards import CARD_ID_FORMULA, COLEX_FORMULA, RANKS, n_combinations
 from pipeline.core.evaluate import RankTables, score_table
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 SCORE_MEANING = ("uint16 1..7462, higher is stronger; 7462 = royal flush, 1 = 7-5-4-3-2 offsuit; "
                  "best 5-card hand inside the k cards; Cactus Kev rank = 7463 - score")
@@ -29,7 +26,7 @@ def score_attrs(k: int) -> dict[str, Any]:
 
 
 def write_score_file(path: Path, k: int, tables: RankTables,
-                     extra: Callable[[h5py.File, np.ndarray], None] | None = None) -> np.ndarray:
+                     extra: Any = None) -> np.ndarray:
     """Write ``path`` with ``/score`` for every k-card hand, filled in place through a memory map.
 
     ``extra(h5file, counts)`` may add more datasets once the table is filled, with the

@@ -18,7 +18,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import h5py
 import numpy as np
@@ -33,10 +33,6 @@ from pipeline.query.artifacts import (
     read_manifest,
     sha256_file,
 )
-
-if TYPE_CHECKING:
-    import numpy.typing as npt
-    import pyarrow as pa
 
 STAGING = ".pokertables-staging"
 __all__ = [
@@ -106,7 +102,7 @@ def write_json_atomic(path: Path, obj: Any) -> None:
         tmp.write_text(json.dumps(obj, indent=2, sort_keys=False) + "\n")
 
 
-def create_mapped_dataset(f: h5py.File, name: str, shape: tuple[int, ...], dtype: npt.DTypeLike) -> None:
+def create_mapped_dataset(f: h5py.File, name: str, shape: tuple[int, ...], dtype: Any) -> None:
     """Create a contiguous, uncompressed dataset whose storage is allocated now (no fill write).
 
     Allocating early fixes the dataset's file offset, so after the file is closed the data can
@@ -156,7 +152,7 @@ def map_for_fill(path: Path, name: str) -> np.memmap:
     return np.memmap(path, dtype=dtype, mode="r+", offset=off, shape=shape)
 
 
-def write_parquet_atomic(table: pa.Table, path: Path, **options: object) -> None:
+def write_parquet_atomic(table: Any, path: Path, **options: Any) -> None:
     """Write a pyarrow Table to ``path`` atomically (options go to ``pyarrow.parquet.write_table``)."""
     import pyarrow.parquet as pq
 
@@ -171,7 +167,7 @@ def describe_file(path: Path) -> dict[str, Any]:
     if path.suffix == ".h5":
         datasets: dict[str, Any] = {}
 
-        def visit(name: str, obj: object) -> None:
+        def visit(name: str, obj: Any) -> None:
             if isinstance(obj, h5py.Dataset):
                 datasets[name] = {"shape": list(obj.shape), "dtype": str(obj.dtype),
                                   "offset": obj.id.get_offset()}

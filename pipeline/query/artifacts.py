@@ -43,9 +43,6 @@ VERIFIED = ".verified.json"
 REBUILD = "`pokertables build --force`"
 #: temp files of this package start with this (the build cleans leftovers)
 TMP_PREFIX = ".pokertables-tmp-"
-#: HDF5 objects as other modules name them in annotations (only this module imports h5py)
-H5Dataset = h5py.Dataset
-H5Group = h5py.Group
 
 
 @contextlib.contextmanager

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import h5py
 import numpy as np
@@ -52,9 +52,6 @@ from pipeline.query.abstraction.indexer import class_count, unindex_batch
 from pipeline.query.abstraction.reader import OCHS_FILE
 from pipeline.query.abstraction.shapes import STREETS
 from pipeline.query.artifacts import map_dataset
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 #: Off unless the config switches it on (`pokertables build abstraction` builds it regardless).
 ENABLED_BY_DEFAULT = False
@@ -165,7 +162,7 @@ def _ochs_runner(keys: dict[str, Any]) -> Any:
     return run
 
 
-def read_figures(path: Path) -> Figures:
+def read_figures(path: Any) -> Figures:
     """A street's :class:`Figures` back from its ``abstraction/<street>.h5`` (memory-mapped)."""
     with h5py.File(path, "r") as f:
         street = str(f.attrs["street"])
@@ -326,7 +323,7 @@ def build_street(ctx: Context, street: str) -> dict[str, Any]:
             "situations": int(fig.weight.sum(dtype=np.int64))}
 
 
-def write_h5(path: Path, fig: Figures) -> None:
+def write_h5(path: Any, fig: Figures) -> None:
     """``abstraction/<street>.h5``: one row per class (see the attributes for the meaning)."""
     with atomic_path(path) as tmp, h5py.File(tmp, "w", track_order=True) as f:
         f.attrs["street"] = fig.street
@@ -362,7 +359,7 @@ def cards_text(cards: np.ndarray) -> pa.Array:
     return pc.binary_join_element_wise(*(pc.take(names, pa.array(desc[:, j])) for j in range(k)), " ")
 
 
-def write_parquet(path: Path, fig: Figures, bucket: np.ndarray | None = None,
+def write_parquet(path: Any, fig: Figures, bucket: np.ndarray | None = None,
                   ochs: np.ndarray | None = None) -> None:
     """One row per class: canonical cards as text, weight, EHS, EHS², the histogram (off the
     river), the river's ``2*wins + ties`` against each opponent cluster and the bucket, when

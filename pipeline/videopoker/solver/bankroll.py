@@ -34,16 +34,13 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from math import comb, lcm
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numba as nb
 import numpy as np
 
 from pipeline.videopoker.paytables.paytable import Paytable
 from pipeline.videopoker.solver.solve import draw_denominators
-
-if TYPE_CHECKING:
-    from pipeline.query.artifacts import H5Group
 
 BANKROLL_ATTR = "bankroll"   # JSON of bankroll_figures stored on paytables/<slug>.h5 by the build
 N_PLAY = (1, 3, 5, 10, 50, 100)
@@ -269,8 +266,8 @@ def _frac(x: Fraction) -> str:
 
 
 
-def bankroll_columns(pt: Paytable, final_counts: list[int], denominator: int,
-                     strategy: H5Group) -> dict[str, float]:
+def bankroll_columns(pt: Paytable, final_counts: list[int], denominator: int, strategy: Any
+                     ) -> dict[str, float]:
     """Flat bankroll figures of one game (``parquet/paytable_summary`` columns) from the
     artifact's ``strategy`` group."""
     stored = strategy.file.attrs.get(BANKROLL_ATTR)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -20,12 +20,13 @@ from pipeline.videopoker.paytables.deal_text import vp_cards_text
 from pipeline.videopoker.paytables.paytable import Paytable
 from pipeline.videopoker.paytables.wild import JOKER
 
-if TYPE_CHECKING:
-    from pipeline.query.artifacts import H5Dataset
 
-#: Per-deal pay categories or one hold size's subset counts: an array, or a dataset of an open
-#: paytable artifact (only the rows a deal needs are read).
-Rows = Union[np.ndarray, "H5Dataset"]
+class Rows(Protocol):
+    """Per-deal pay categories or one hold size's subset counts, indexed by a subset's colex
+    index: an array, or a dataset of an open paytable artifact (only the rows a deal needs are
+    read)."""
+
+    def __getitem__(self, index: int, /) -> Any: ...
 
 
 def _frac_text(x: Fraction) -> str:
