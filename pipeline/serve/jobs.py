@@ -13,13 +13,16 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import InputError, PokertablesError
 from pipeline.serve.security import Busy, Limits, TimeCap, deadline_progress
 
-#: a job's work: (kind, validated body, progress callback) -> the answer
-Work = Callable[[str, Any, Callable[[float, str], None]], Any]
+if TYPE_CHECKING:
+    from pipeline.serve.models import Body
+
+#: a job's work: (kind, validated body, progress callback) -> the answer (JSON-ready)
+Work = Callable[[str, "Body", Callable[[float, str], None]], object]
 #: one job at a time: a solve already uses both cores
 JOB_WORKERS = 1
 #: bytes of randomness in a job id (ids are not guessable by another page's script)
@@ -34,7 +37,7 @@ class Job:
     state: str = "waiting"
     progress: float = 0.0
     text: str = "waiting for a free worker"
-    result: Any = None
+    result: object = None  # the answer, JSON-ready: passed through as it is
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
 
@@ -56,7 +59,7 @@ class Jobs:
         self._pool = ThreadPoolExecutor(JOB_WORKERS, thread_name_prefix="job")
         self._count = itertools.count(1)
 
-    def start(self, kind: str, body: Any) -> str:
+    def start(self, kind: str, body: Body) -> str:
         """Queue a job; its id. :class:`Busy` when too many are waiting or running."""
         with self._lock:
             active = sum(j.state in ("waiting", "running") for j in self._jobs.values())
@@ -72,7 +75,7 @@ class Jobs:
         self._pool.submit(self._run, job, body)
         return job_id
 
-    def _run(self, job: Job, body: Any) -> None:
+    def _run(self, job: Job, body: Body) -> None:
         cap = deadline_progress(self.limits.job_seconds)
 
         def progress(fraction: float, text: str) -> None:
