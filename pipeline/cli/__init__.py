@@ -21,7 +21,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:  # typer loads when a command runs (start-up time), not on import
+    import typer
+    from typer._click.core import Command  # what typer.main.get_command returns
 
 #: numpy's OpenBLAS starts a thread per core when numpy is imported, and that thread spins on
 #: the other core for about 0.1 s of CPU (measured: ``pokertables eval`` 0.30 -> 0.21 s of user CPU);
@@ -104,7 +108,7 @@ def fail(message: str, code: int, as_json: bool) -> NoReturn:
     sys.exit(code)
 
 
-def _usage_message(exc: Any) -> str:
+def _usage_message(exc: typer.TyperException) -> str:
     """A click error as one line; a usage error's says where to read the command's help."""
     # a number option's parser (pipeline.core.strict_numbers) is reported by pydantic as
     # "Value error, <our message>": the prefix says nothing to a user
@@ -130,7 +134,7 @@ def escape(text: str) -> str:
     return text + "\\" if text.endswith("\\") and not text.endswith("\\\\") else text
 
 
-def literal_help(command: Any) -> Any:
+def literal_help(command: Command) -> Command:
     """``command`` (a click command tree) with every help text escaped for rich, so text such as
     ``[50]KK,QQ[/50]`` is shown as written, never read as markup (which crashed ``range
     --help``)."""
@@ -141,7 +145,7 @@ def literal_help(command: Any) -> Any:
     todo = [command]
     while todo:
         cmd = todo.pop()
-        if isinstance(getattr(cmd, "help", None), str) and not getattr(cmd, "short_help", None):
+        if isinstance(cmd.help, str) and not cmd.short_help:
             # a group's command table shows the first paragraph of each command's help, and in
             # rich mode keeps its line breaks: one docstring line per row (a cell read
             # "...from the" / "abstraction tables"); the paragraph as one line wraps to the cell
