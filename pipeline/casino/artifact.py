@@ -46,7 +46,7 @@ def artifact_path(slug: str) -> str:
 
 def game_json(game: Game) -> dict[str, Any]:
     """The game's rules and pay tables as JSON-ready values (the artifact's record of them)."""
-    def plain(v: Any) -> Any:
+    def plain(v: object) -> object:
         if isinstance(v, Fraction):
             return str(v)
         return [plain(x) for x in v] if isinstance(v, (tuple, list)) else v

@@ -14,7 +14,10 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # numba loads when the clock opens
+    from numba.core.event import Event, Listener
 
 
 class CompileClock:
@@ -26,7 +29,7 @@ class CompileClock:
         self.compiles: dict[str, int] = defaultdict(int)      # specializations compiled per kernel
         self.total = 0.0                                       # CPU s of the outermost compiles
         self._stack: list[list[Any]] = []                      # [kernel, start, nested seconds]
-        self._listener: Any = None
+        self._listener: Listener | None = None
 
     def __enter__(self) -> CompileClock:
         from numba.core import event
@@ -34,10 +37,10 @@ class CompileClock:
         clock = self
 
         class _Listener(event.Listener):
-            def on_start(self, ev: Any) -> None:
+            def on_start(self, ev: Event) -> None:
                 clock.started(_kernel_name(ev.data.get("dispatcher")))
 
-            def on_end(self, ev: Any) -> None:
+            def on_end(self, ev: Event) -> None:
                 clock.ended()
 
         self._listener = _Listener()
@@ -66,7 +69,7 @@ class CompileClock:
             self.total += took
 
 
-def _kernel_name(dispatcher: Any) -> str:
+def _kernel_name(dispatcher: object) -> str:
     func = getattr(dispatcher, "py_func", None)
     if func is None:
         return repr(dispatcher)

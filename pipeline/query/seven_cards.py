@@ -71,7 +71,7 @@ class CheckedRows(bytes):
         return (CheckedRows, (bytes(self),))
 
 
-def plain_ids(rows: Any) -> npt.NDArray[Any]:
+def plain_ids(rows: npt.ArrayLike) -> npt.NDArray[Any]:
     """``rows`` as an ndarray of card ids, refusing what would be scored as something else (a
     masked array's hidden entries)."""
     if np.ma.isMaskedArray(rows):
@@ -84,7 +84,7 @@ def plain_ids(rows: Any) -> npt.NDArray[Any]:
     return np.asarray(rows)
 
 
-def _checked_ids(rows: Any) -> npt.NDArray[np.uint8]:
+def _checked_ids(rows: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """A read-only uint8 (N, 7) view of a :class:`CheckedRows` copy of ``rows``, or
     :class:`InputError` naming the first bad row."""
     arr = plain_ids(rows)
@@ -170,7 +170,7 @@ def trusted_rows(batch: object) -> npt.NDArray[np.uint8] | None:
     if (type(ids) is not np.ndarray or ids.dtype != np.uint8 or ids.ndim != 2
             or ids.shape[1] != SEVEN or not ids.flags.c_contiguous):
         return None
-    owner: Any = ids
+    owner: object = ids
     while isinstance(owner, np.ndarray):
         owner = owner.base
     if type(owner) is not CheckedRows or ids.nbytes != len(owner):
