@@ -254,6 +254,9 @@ export function initEquity(cells, ranks, suits) {
   $('eq-method').addEventListener('change', () => { mc(); invalidate(); }); mc();
   $('eq-bd-seat').addEventListener('change', clearBreakdown);
   const typed = debounce(boardChanged);
-  for (const id of ['eq-board', 'eq-dead']) $(id).addEventListener('input', () => { invalidate(); typed(); });
+  // 'change' too (a field emptied by the browser fires no 'input'), once per new value
+  const seen = {};
+  const edited = (id) => { const v = $(id).value; if (seen[id] === v) return; seen[id] = v; invalidate(); typed(); };
+  for (const id of ['eq-board', 'eq-dead']) { seen[id] = $(id).value; for (const ev of ['input', 'change']) $(id).addEventListener(ev, () => edited(id)); }
   return { showError };
 }
