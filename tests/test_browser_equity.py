@@ -255,6 +255,13 @@ def test_clicking_a_hits_cell_selects_its_combos(driver: WebDriver, server: str)
     view = api(server, "hits/view", {"range": rng, "board": board, "dead": ""})
     wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_attribute("data-live") == str(view["live_combos"]),
          "the hit table")
+    # the table is the API's: made, draws and combined rows with their combos, % and cumulative %
+    shown = d.execute_script("return [...document.querySelectorAll('#hits-table tr.cat')].map(r =>"
+                             " [r.dataset.kind, r.dataset.category, +r.dataset.combos, +r.dataset.percent,"
+                             " r.querySelector('td.cum').textContent]);")
+    assert shown == [[r["kind"], r["category"], r["combos"], r["percent"],
+                      f"{r['cumulative']:.1f}%" if r["kind"] == "made" else ""]
+                     for r in view["made"] + view["draws"] + view["combined"]]
     cell(d, "hits-grid", "KK").click()
     kk = view["by_class"]["KK"]
     assert kk["combo_list"] == ["Kh Kd", "Kh Kc", "Kd Kc"]  # Ks is on the board
