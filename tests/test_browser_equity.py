@@ -310,3 +310,34 @@ def test_same_monte_carlo_inputs_give_the_same_numbers(driver: WebDriver, server
     again = api(server, "equity", {**body, "seed": new_seed})
     assert seat_numbers(d, 0) == {k: again["players"][0][k] for k in ("win", "tie", "lose", "equity")}
     assert shown_numbers(d) != first
+
+
+def test_blocked_combos_and_the_suit_selector(driver: WebDriver, server: str) -> None:
+    """Board and dead cards block combos: a cell shows its live and blocked combos apart; the
+    suit selector lists a class's combos and toggles one; weighted counts survive Compute."""
+    d = driver
+    open_view(d, server, "equity")
+    set_seat(d, 0, "KK,AKs:0.5")
+    set_board(d, "Kh 7c 2d")
+    a = api(server, "range/format", {"range": "KK,AKs:0.5", "board": "Kh 7c 2d", "dead": "", "cell": "KK"})
+    kk = cell(d, "eq-grid", "KK")
+    assert (kk.get_attribute("data-live"), kk.get_attribute("data-blocked")) == ("3", "3")
+    assert "blocked" in str(kk.get_attribute("class")) and "3 blocked" in str(kk.get_attribute("title"))
+    assert d.execute_script("return getComputedStyle(arguments[0]).getPropertyValue('--lw').trim()", kk) == "0.5"
+    assert seat_combos(d, 0) == str(a["live_weighted"]) == "4.5"  # KK 3 live, AKs 3 live at 1/2
+    hands = seat_row(d, 0).find_element(By.CSS_SELECTOR, "td.share")
+    assert float(str(hands.get_attribute("data-value"))) == a["live_percent"]
+    compute(d)
+    assert seat_combos(d, 0) == "4.5"  # the count is the range's, before and after Compute
+    by_id(d, "eq-suits").click()
+    cell(d, "eq-grid", "KK").click()
+    wait(d, lambda d: by_id(d, "eq-suits-panel").is_displayed() and idle(d), "KK's combos")
+    combos = d.find_elements(By.CSS_SELECTOR, "#eq-suits-panel button.combo")
+    assert [c.get_attribute("data-hand") for c in combos] == [c["hand"] for c in a["cell"]["combos"]]
+    assert [("dead" in str(c.get_attribute("class"))) for c in combos] == [not c["live"] for c in a["cell"]["combos"]]
+    d.find_element(By.CSS_SELECTOR, "#eq-suits-panel button.combo[data-hand='Ks Kd']").click()
+    want = api(server, "range/format", {"range": "KK,AKs:0.5", "board": "Kh 7c 2d", "dead": "",
+                                        "paint": [{"hand": "KsKd", "weight": 0}]})
+    wait(d, lambda d: seat_text(d, 0) == want["text"] and idle(d), "Ks Kd taken out")
+    assert no_numbers(d) and seat_combos(d, 0) == str(want["live_weighted"]) == "3.5"
+    by_id(d, "eq-suits").click()
