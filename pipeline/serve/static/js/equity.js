@@ -219,14 +219,14 @@ async function boardChanged() {
   await Promise.all(eq.seats.map((_, i) => act(() => loadSeat(i), anchor)));
 }
 
-export function initEquity(cells, ranks, suits) {
+export function initEquity(cells, deck) {
   eq.grid = new Grid($('eq-grid'), cells, { editable: true, brush: () => +$('eq-brush').value / 100,
     onPaint: (names, w) => act(() => gridPainted(names, w), seatInput(eq.active)),
     picking: () => $('eq-suits').checked, onPick: (name) => act(() => import('./suits.js').then((m) => m.openSuits(name))) });
   eq.heat = new Grid($('eq-heat'), cells);
   eq.seats = [newSeat('AKs,QQ+'), newSeat(RANDOM)];
   renderSeats(); selectSeat(0);
-  eq.picker = new Picker($('eq-picker'), { ranks, suits,
+  eq.picker = new Picker($('eq-picker'), { deck,
     lists: () => ({ board: [...eq.board], dead: [...eq.dead] }),
     target: () => document.querySelector('input[name="eq-pick"]:checked').value,
     onChange: (lists) => { $('eq-board').value = lists.board.join(' '); $('eq-dead').value = lists.dead.join(' '); eq.board = lists.board; eq.dead = lists.dead; eq.picker.render(); boardChanged(); } });
