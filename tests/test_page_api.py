@@ -80,6 +80,9 @@ def test_range_format_of_nothing_is_the_empty_grid(client: Client) -> None:
     v = post(client, "range/format", {"range": ""})
     assert v["text"] == "" and v["combos"] == 0 and len(v["cells"]) == 169
     assert [c["class"] for c in v["cells"][:3]] == ["AA", "AKs", "AQs"]
+    # the picker's deck comes from the server too: four suits of 13, aces first, every card once
+    assert [len(row) for row in v["deck"]] == [13] * 4 and v["deck"][0][:2] == ["As", "Ks"]
+    assert sorted(parse_cards(" ".join(c for row in v["deck"] for c in row))) == list(range(52))
     erased = post(client, "range/format", {"range": "AA,KK", "paint": [{"hand": "AA", "weight": 0}]})
     assert erased["text"] == "KK"
 

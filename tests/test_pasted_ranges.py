@@ -83,3 +83,42 @@ def test_bad_forms_are_one_error_naming_the_form(artifacts: Any, capsys: pytest.
     code, out, err = run_main(capsys, "-a", str(artifacts), "range", text)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert code == 2 and len(lines) == 1 and lines[0].startswith("error:") and shown in lines[0]
+
+
+#: ranges pasted with spaces between tokens, and the same ranges written with commas
+SPACED = [
+    ("TT+ AKs", "TT+,AKs",
+     _count(lambda a, b: (_r(a) == _r(b) and _r(a) in "TJQKA")
+            or ({_r(a), _r(b)} == {"A", "K"} and _s(a) == _s(b)))),
+    ("A2s+ KJo+ 99-22", "A2s+,KJo+,99-22",
+     _count(lambda a, b: ("A" in (_r(a), _r(b)) and _r(a) != _r(b) and _s(a) == _s(b))
+            or ({_r(a), _r(b)} in ({"K", "J"}, {"K", "Q"}) and _s(a) != _s(b))
+            or (_r(a) == _r(b) and _r(a) in "23456789"))),
+    ("As Ks Qh Qd", "AsKs,QhQd", 2),
+    ("KK : 0.5  AKs", "KK:0.5,AKs", 10),
+    ("[50] AA KK [/50] QQ", "[50]AA,KK[/50],QQ", 18),
+    ("JJ+ ! AA 22 - 44", "JJ+!AA,22-44", 18 + 18),
+    ("tt+ aks, 99", "TT+,AKs,99", 40),
+    ("any two", "random", 1326),
+]
+
+
+@pytest.mark.parametrize("spaced, commas, combos", SPACED, ids=[s[0] for s in SPACED])
+def test_spaces_separate_tokens_as_commas_do(spaced: str, commas: str, combos: int) -> None:
+    a, b = parse_range(spaced), parse_range(commas)
+    assert a.combos == combos
+    assert a.hands.tolist() == b.hands.tolist() and a.weights.tolist() == b.weights.tolist()
+
+
+def test_spaced_range_through_the_cli(artifacts: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """``range`` and ``equity`` read ``TT+ AKs`` as ``TT+,AKs``; a bad word is named as typed."""
+    got = []
+    for text in ("TT+ AKs", "TT+,AKs"):
+        code, out, err = run_main(capsys, "-a", str(artifacts), "equity", "AhAd", "--vs", text, "--json")
+        assert code == 0, err
+        got.append(json.loads(out))
+    # AhAd blocks five AA combos, AhKh and AdKd
+    assert got[0]["players"][1]["combos"] == got[1]["players"][1]["combos"] == 34 - 5 - 2
+    assert got[0]["win"] == got[1]["win"] and got[0]["tie"] == got[1]["tie"]
+    code, out, err = run_main(capsys, "-a", str(artifacts), "range", "TT+ AKx")
+    assert code == 2 and "'AKx'" in err and "TT+" not in err

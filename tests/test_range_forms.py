@@ -60,7 +60,7 @@ def test_bracket_weights_are_exact_fractions_of_100() -> None:
     ("T9s-53s", "T9s-53s"),               # gap changes
     ("T9s-54o", "T9s-54o"),               # suffix changes
     ("[x]KK[/x]", "[x]KK[/x]"),
-    ("any three", "anythree"),
+    ("any three", "'three'"),           # spaces separate tokens: 'any' is every hand
 ])
 def test_bad_forms_name_the_token(text: str, bad: str) -> None:
     with pytest.raises(InputError) as exc:

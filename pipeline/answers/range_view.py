@@ -22,7 +22,7 @@ import numpy as np
 
 from pipeline.answers import Context
 from pipeline.core.cards import format_cards
-from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
+from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS, N_RANKS, N_SUITS
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, hand_classes
 from pipeline.errors import InputError
 
@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 #: the most cells one request may paint (every class and every combo of a few)
 MAX_PAINT = N_HOLE_PAIRS
 PERCENT = 100
+#: the card picker's rows as players read a deck: spades, hearts, diamonds, clubs (suit ids
+#: 3..0), aces first
+DECK_ROWS = [[format_cards([4 * rank + suit]) for rank in range(N_RANKS - 1, -1, -1)]
+             for suit in range(N_SUITS - 1, -1, -1)]
 
 
 def _number(x: Fraction) -> int | float:
@@ -67,8 +71,9 @@ def range_view(ctx: Context, range: str, board: str = "", dead: str = "",
     result, ``""`` when empty), ``cells`` (169, grid order: class, row, col, size, combos, live,
     blocked, weight, weighted, live_weighted, fill, live_fill, mixed), the totals, ``percent``
     (weighted combos as % of all 1,326 hands) and ``live_percent`` (live weighted combos as % of
-    the hands the board and dead cards leave), the board and dead cards as lists, and with
-    ``cell`` (a class name) that class's combos one by one (``hand``, ``weight``, ``live``)."""
+    the hands the board and dead cards leave), the board and dead cards as lists, ``deck`` (the
+    52 cards' texts in the card picker's rows), and with ``cell`` (a class name) that class's
+    combos one by one (``hand``, ``weight``, ``live``)."""
     from pipeline.equity.question import board_and_dead
     from pipeline.equity.ranges.format import format_weights
     from pipeline.equity.ranges.grid import live_mask
@@ -103,7 +108,7 @@ def range_view(ctx: Context, range: str, board: str = "", dead: str = "",
         "combos": int(np.count_nonzero(inside)), "weighted": _number(tot[0]),
         "live": int(np.count_nonzero(inside & live)), "live_weighted": _number(tot[1]),
         "live_hands": live_hands, "percent": float(PERCENT * tot[0] / N_HOLE_PAIRS),
-        "live_percent": float(PERCENT * tot[1] / live_hands)}
+        "live_percent": float(PERCENT * tot[1] / live_hands), "deck": DECK_ROWS}
     if cell is not None:
         out["cell"] = _cell_combos(cell, names, cls, w, live)
     return out

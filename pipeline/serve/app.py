@@ -1,7 +1,8 @@
 """The FastAPI application of ``pokertables serve``: the JSON API (each endpoint the CLI's
 ``--json`` answer of one command, from :mod:`pipeline.answers`), the batch and jobs endpoints, the
 page (``static/``) and the OpenAPI description with its ``/docs`` page, whose swagger-ui assets are
-served from the ``swagger-ui-bundle`` package (no CDN).
+served from the ``swagger-ui-bundle`` package (no CDN) and which reads the description as OpenAPI
+3.0 (:mod:`pipeline.serve.openapi30`).
 
 :func:`create_app` opens the artifacts once (a :class:`pipeline.answers.Context` shared by every
 request) and, unless told not to, asks one small question of each kind so the numba kernels are
@@ -31,6 +32,7 @@ from pipeline.errors import ArtifactError, InputError, PokertablesError
 from pipeline.serve import models as m
 from pipeline.serve.casino_api import casino_router
 from pipeline.serve.jobs import Jobs
+from pipeline.serve.openapi30 import openapi_30
 from pipeline.serve.security import (
     BAD_REQUEST,
     BUSY,
@@ -352,9 +354,14 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
         """A job's state, progress (0..1), result or error."""
         return jobs.status(job_id)
 
+    @app.get("/openapi-3.0.json", include_in_schema=False)
+    async def openapi_for_docs() -> dict[str, Any]:
+        """The description as OpenAPI 3.0, which the shipped swagger-ui renders (3.1 it cannot)."""
+        return openapi_30(app.openapi())
+
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(openapi_url="/openapi.json", title="pokertables API",
+        return get_swagger_ui_html(openapi_url="/openapi-3.0.json", title="pokertables API",
                                    swagger_js_url="/docs-assets/swagger-ui-bundle.js",
                                    swagger_css_url="/docs-assets/swagger-ui.css",
                                    swagger_favicon_url="/docs-assets/favicon-32x32.png")

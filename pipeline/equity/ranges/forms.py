@@ -11,6 +11,10 @@
 ``JJ+!AA``      ``!`` removes the hands of the tokens after it: QQ, KK, JJ
 ``15%vs3``      the top 15 % ordered by equity against three random hands (Equilab and
                 PokerStove's order) instead of one; from preflop.h5's Monte Carlo column
+``TT+ AKs``     spaces separate tokens as commas do (Flopzilla and GTO+ paste ranges so):
+                ``A2s+ KJo+ 99-22`` is ``A2s+,KJo+,99-22``; two single cards in a row are
+                one combo (``Ah Kd``), and a space beside ``:``, ``!``, ``-``, ``+``, ``%``,
+                ``vs`` or a weight bracket (``KK : 0.5``, ``[50] AA``) joins its neighbours
 ==============  ==================================================================
 """
 
@@ -34,6 +38,14 @@ _GENERIC = re.compile(r"([2-9TJQKAX])([CDHSWXYZ])([2-9TJQKAX])([CDHSWXYZ])")
 _ANY_WITH = re.compile(r"([2-9TJQKAX])X")
 #: ``N%vsK``: the top fraction against K random hands.
 PCT_VS = re.compile(r"(\d+(?:\.\d*)?|\.\d+)%VS(\d+)", re.ASCII)
+#: One card written alone (upper case; a suit variable too): two in a row are one combo.
+_ONE_CARD = re.compile(r"(?:10|[2-9TJQKAX])[CDHSWXYZ]")
+#: A word that ends a token's left part (what follows it belongs to the same token).
+_JOINS_NEXT = (":", "!", "-", "VS")
+#: A word that continues the token before it.
+_JOINS_PREVIOUS = (":", "!", "-", "+", "%", "VS")
+_OPEN_WORD = re.compile(r"\[[\d.]+\]")
+_CLOSE_WORD = re.compile(r"\[/[\d.]+\]")
 
 
 def normalize(text: str) -> str:
@@ -41,6 +53,29 @@ def normalize(text: str) -> str:
     for sym, letter in SUIT_SYMBOLS.items():
         text = text.replace(sym, letter)
     return _BRACKETED.sub(lambda m: m.group(1) + m.group(2), text)
+
+
+def split_tokens(text: str) -> list[str]:
+    """The range's tokens: comma-separated, and within each part space-separated words, with
+    a word joined to its neighbour where it cannot stand alone (see the table above: two single
+    cards, a weight, an exclusion, a run, ``+``, ``%``/``vs``, a weight bracket); every space
+    inside a token is dropped. ``"TT+ AKs, QQ"`` is ``["TT+", "AKs", "QQ"]``."""
+    out: list[str] = []
+    for part in normalize(text).split(","):
+        words: list[str] = []
+        for word in part.split():
+            up, prev = word.upper(), words[-1].upper() if words else ""
+            join = bool(words) and (
+                prev.endswith(_JOINS_NEXT) or up.startswith(_JOINS_PREVIOUS)
+                or (_ONE_CARD.fullmatch(prev) is not None and _ONE_CARD.fullmatch(up) is not None)
+                or (prev == "ANY" and up == "TWO")
+                or _OPEN_WORD.fullmatch(prev) is not None or _CLOSE_WORD.fullmatch(word) is not None)
+            if join:
+                words[-1] += word
+            else:
+                words.append(word)
+        out.extend(words)
+    return out
 
 
 def _fits(card: int, rank: str, suit: str, binding: dict[str, int]) -> bool:
@@ -83,4 +118,4 @@ def generic_hands(body: str) -> np.ndarray | None:
     return np.array(keep, np.int64)
 
 
-__all__ = ["normalize", "generic_hands", "PCT_VS", "SUIT_SYMBOLS"]
+__all__ = ["normalize", "split_tokens", "generic_hands", "PCT_VS", "SUIT_SYMBOLS"]

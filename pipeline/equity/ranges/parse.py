@@ -1,6 +1,6 @@
 """Hold'em hand ranges in PokerStove / Equilab / PioSolver notation, parsed into arrays.
 
-Forms (comma separated, case-insensitive, spaces ignored):
+Forms (separated by commas or spaces, case-insensitive; ``forms.split_tokens``):
 
 ==============  ==========================================================
 ``QQ``          the 6 combos of a pair
@@ -40,7 +40,7 @@ import numpy as np
 from pipeline.core.cards import RANKS, card_id, format_cards, parse_cards
 from pipeline.core.constants import N_HOLE_PAIRS
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_HIGH, HOLE_LOW, HOLE_MASKS, HOLE_SUITED, hole_index
-from pipeline.equity.ranges.forms import PCT_VS, generic_hands, normalize
+from pipeline.equity.ranges.forms import PCT_VS, generic_hands, split_tokens
 from pipeline.errors import InputError
 
 
@@ -67,7 +67,7 @@ _PCT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)%", re.ASCII)
 _WEIGHT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)", re.ASCII)
 _OPEN = re.compile(r"\[(\d+(?:\.\d*)?|\.\d+)\]", re.ASCII)
 _CLOSE = re.compile(r"\[/(\d+(?:\.\d*)?|\.\d+)\]", re.ASCII)
-#: Bodies meaning every hand (spaces are squeezed out first, so ``any two`` is ``ANYTWO``).
+#: Bodies meaning every hand (``any two`` is one token ``ANYTWO``: see ``split_tokens``).
 _EVERY = ("RANDOM", "ANY", "ANYTWO")
 #: A bracket weight is a percentage.
 PERCENT = 100.0
@@ -333,7 +333,7 @@ def _weighted_tokens(tokens: list[str]) -> list[tuple[str, str, float]]:
 def percent_choices(text: str, strength: Strength) -> list[tuple[str, np.ndarray]]:
     """Each ``N%`` token of a range text with the hand indices it chose (before later tokens
     override weights), in the order written; for showing what a top fraction expanded to."""
-    tokens = [t for t in "".join(normalize(text).split()).split(",") if t]
+    tokens = split_tokens(text)
     out = []
     for raw, body, _ in _weighted_tokens(tokens):
         for part in body.split("!")[:1]:
@@ -352,11 +352,10 @@ def parse_range(text: str, strength: Strength = None) -> Range:
     """
     if not isinstance(text, str):
         raise InputError(f"a range must be text, got {type(text).__name__}")
-    squeezed = "".join(normalize(text).split())
     weights = np.zeros(N_HOLE_PAIRS, np.float64)
     named = np.zeros(N_HOLE_PAIRS, bool)
     last_combo = None
-    tokens = [t for t in squeezed.split(",") if t]
+    tokens = split_tokens(text)
     for raw, body, w in _weighted_tokens(tokens):
         first, *excluded = body.upper().split("!")
         if not first or not all(excluded):

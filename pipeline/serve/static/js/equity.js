@@ -219,14 +219,14 @@ async function boardChanged() {
   await Promise.all(eq.seats.map((_, i) => act(() => loadSeat(i), anchor)));
 }
 
-export function initEquity(cells, ranks, suits) {
+export function initEquity(cells, deck) {
   eq.grid = new Grid($('eq-grid'), cells, { editable: true, brush: () => +$('eq-brush').value / 100,
     onPaint: (names, w) => act(() => gridPainted(names, w), seatInput(eq.active)),
     picking: () => $('eq-suits').checked, onPick: (name) => act(() => import('./suits.js').then((m) => m.openSuits(name))) });
   eq.heat = new Grid($('eq-heat'), cells);
   eq.seats = [newSeat('AKs,QQ+'), newSeat(RANDOM)];
   renderSeats(); selectSeat(0);
-  eq.picker = new Picker($('eq-picker'), { ranks, suits,
+  eq.picker = new Picker($('eq-picker'), { deck,
     lists: () => ({ board: [...eq.board], dead: [...eq.dead] }),
     target: () => document.querySelector('input[name="eq-pick"]:checked').value,
     onChange: (lists) => { $('eq-board').value = lists.board.join(' '); $('eq-dead').value = lists.dead.join(' '); eq.board = lists.board; eq.dead = lists.dead; eq.picker.render(); boardChanged(); } });
@@ -254,6 +254,9 @@ export function initEquity(cells, ranks, suits) {
   $('eq-method').addEventListener('change', () => { mc(); invalidate(); }); mc();
   $('eq-bd-seat').addEventListener('change', clearBreakdown);
   const typed = debounce(boardChanged);
-  for (const id of ['eq-board', 'eq-dead']) $(id).addEventListener('input', () => { invalidate(); typed(); });
+  // 'change' too (a field emptied by the browser fires no 'input'), once per new value
+  const seen = {};
+  const edited = (id) => { const v = $(id).value; if (seen[id] === v) return; seen[id] = v; invalidate(); typed(); };
+  for (const id of ['eq-board', 'eq-dead']) { seen[id] = $(id).value; for (const ev of ['input', 'change']) $(id).addEventListener(ev, () => edited(id)); }
   return { showError };
 }

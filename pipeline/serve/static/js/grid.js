@@ -2,7 +2,7 @@
 // weights, live and blocked combos); a drag collects the painted classes and hands them to
 // ``onPaint`` (the server writes the range). The grid itself counts nothing.
 
-import { el } from './util.js';
+import { el, SUIT_SYMBOL } from './util.js';
 
 export class Grid {
   // ``cells``: the server's 169 cells (grid order); ``onPaint(names, weight)`` after a click or
@@ -81,17 +81,16 @@ export class Grid {
 }
 
 // The 52-card picker: clicking a card toggles it in the list ``target()`` names ("board" or
-// "dead"); the lists are the server's card texts.
+// "dead"); ``deck`` (the server's rows of card texts) and the lists are the server's card texts.
 export class Picker {
-  constructor(root, { ranks, suits, lists, target, onChange }) {
+  constructor(root, { deck, lists, target, onChange }) {
     Object.assign(this, { lists, target, onChange }); this.cards = new Map();
-    const SYMBOL = { s: '♠', h: '♥', d: '♦', c: '♣' };
-    for (const s of suits) {
+    for (const cards of deck) {
       const row = el('div', { class: 'pickrow' });
-      for (const r of ranks) {
-        const card = r + s;
+      for (const card of cards) {
+        const [r, s] = card;  // drawn as written: rank face, suit symbol
         const b = el('button', { class: `pick suit-${s}`, dataset: { card }, title: card, type: 'button',
-          onclick: () => this.toggle(card) }, r === 'T' ? '10' : r, el('small', { text: SYMBOL[s] }));
+          onclick: () => this.toggle(card) }, r === 'T' ? '10' : r, el('small', { text: SUIT_SYMBOL[s] }));
         this.cards.set(card, b);
         row.append(b);
       }

@@ -130,10 +130,10 @@ async function runCurve() {
   $('hits-curve-info').dataset.equity = res.equity;
 }
 
-export function initHits(cells, ranks, suits) {
+export function initHits(cells, deck) {
   hits.grid = new Grid($('hits-grid'), cells, { onClick: (name) => selectCell(name, false) });
   $('hits-grid').addEventListener('click', (e) => { if (e.ctrlKey || e.metaKey || e.shiftKey) { const c = e.target.closest('.cell'); if (c) { e.stopImmediatePropagation(); selectCell(c.dataset.cls, true); } } }, true);
-  hits.picker = new Picker($('hits-picker'), { ranks, suits,
+  hits.picker = new Picker($('hits-picker'), { deck,
     lists: () => ({ board: [...hits.board], dead: [...hits.dead] }), target: () => 'board',
     onChange: (lists) => { $('hits-board').value = lists.board.join(' '); hits.board = lists.board; hits.picker.render(); boardChanged(); } });
   $('hits-run').addEventListener('click', () => act(runHits, $('hits-run')));

@@ -9,9 +9,6 @@ import { initHits, hitsState, runHits } from './hits.js';
 import { initVp, loadVp } from './vp.js';
 import { initCasino, loadCasino } from './casino.js';
 
-// the picker draws the deck in the order players read it
-const RANKS = 'AKQJT98765432';
-const SUITS = 'shdc';
 const VIEWS = ['equity', 'hits', 'vp', 'casino'];
 
 function showView(name) {
@@ -26,10 +23,10 @@ function showView(name) {
 async function start() {
   document.body.dataset.busy = '0';
   $('error-close').addEventListener('click', clearError);
-  const empty = await api('range/format', { range: '' });  // the 169 cells, in grid order
-  initEquity(empty.cells, RANKS, SUITS);
+  const empty = await api('range/format', { range: '' });  // the 169 cells in grid order, the deck
+  initEquity(empty.cells, empty.deck);
   initSaved();
-  initHits(empty.cells, RANKS, SUITS);
+  initHits(empty.cells, empty.deck);
   initVp();
   initCasino();
   for (const t of document.querySelectorAll('.tab')) t.addEventListener('click', () => showView(t.dataset.view));

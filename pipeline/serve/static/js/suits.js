@@ -3,7 +3,7 @@
 // browser's localStorage; exported and imported as text, one "name = range" a line).
 
 import { $, el, store } from './util.js';
-import { api, act } from './api.js';
+import { api, act, ApiError } from './api.js';
 import { eq, loadSeat, invalidate } from './equity.js';
 
 const KEY = 'pokertables.ranges';
@@ -62,19 +62,19 @@ function exportSaved() {
   $('eq-io').hidden = false;
 }
 
-// Each line "name = range": checked by the server before it is kept.
+// Each line "name = range": checked by the server; the good lines are kept, the bad ones named.
 async function importSaved() {
   const box = $('eq-io');
   if (box.hidden) { box.hidden = false; box.value = ''; box.focus(); return; }
-  const all = saved();
+  const all = saved(); const bad = [];
   for (const line of box.value.split('\n')) {
     const at = line.indexOf(SEP); if (at < 0) continue;
     const name = line.slice(0, at).trim(); const text = line.slice(at + SEP.length).trim();
     if (!name || !text) continue;
-    await api('range/format', { range: text });
-    all[name] = text;
+    try { await api('range/format', { range: text }); all[name] = text; } catch (e) { bad.push(`${name}: ${e.message}`); }
   }
   store.set(KEY, all); renderSaved();
+  if (bad.length) throw new ApiError(`not imported: ${bad.join('; ')}`);
 }
 
 export function initSaved() {

@@ -1,0 +1,343 @@
+"""The Equity and Hits views and ``/docs`` in headless Chromium (issue 37's equity half): every
+number belongs to the inputs beside it, grids like Equilab and Flopzilla, layout at 1024 px, a
+stable Monte Carlo seed, and an API page that renders. Fixtures and helpers come from
+``tests/test_browser.py`` (same browser, same real server); each scenario takes a few seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+# test_browser skips (or, under CI, fails) this file too when there is no browser; selenium's
+# names come through it for that reason
+from tests import test_browser as tb
+from tests.test_browser import (
+    DEBOUNCE,
+    WAIT,
+    ActionChains,
+    By,
+    Keys,
+    Select,
+    Shots,
+    WebDriver,
+    WebDriverWait,
+    WebElement,
+    api,
+    by_id,
+    cell,
+    cli_json,
+    grid_weights,
+    idle,
+    open_view,
+    range_fill,
+    seat_combos,
+    seat_numbers,
+    seat_row,
+    seat_text,
+    set_seat,
+    shot,
+    three_seats,
+    type_into,
+    wait,
+)
+
+# the same browser, server and screenshot folder fixtures as tests/test_browser.py
+server, driver, shots, no_script_errors = tb.server, tb.driver, tb.shots, tb.no_script_errors
+
+#: the narrow window the layout must fit (a small laptop)
+NARROW = 1024
+#: seconds swagger-ui gets to render (about 2 s idle)
+DOCS_WAIT = 30
+
+
+def test_docs_render_every_operation(driver: WebDriver, server: str) -> None:
+    """``/docs`` shows one expandable block per operation of ``/openapi.json`` (the shipped
+    swagger-ui 4.15.5 reads the 3.0 copy; the 3.1 document made it say "Unable to render")."""
+    d = driver
+    with urllib.request.urlopen(f"{server}/openapi.json", timeout=WAIT) as r:
+        spec = json.load(r)
+    want = sorted((m.upper(), p) for p, item in spec["paths"].items() for m in item)
+    d.get(f"{server}/docs")
+    got = WebDriverWait(d, DOCS_WAIT, poll_frequency=0.1).until(lambda d: d.execute_script(
+        "const b = [...document.querySelectorAll('.opblock-summary')];"
+        "return b.length ? b.map(e => [e.querySelector('.opblock-summary-method').textContent,"
+        " e.querySelector('.opblock-summary-path').dataset.path]) : null;"))
+    assert sorted(map(tuple, got)) == want and len(want) >= 29
+    assert not d.find_elements(By.CSS_SELECTOR, ".errors-wrapper, .loading-container .errors")
+    assert "Unable to render" not in d.find_element(By.TAG_NAME, "body").text
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def heat_cells(d: WebDriver) -> dict[str, str]:
+    """The breakdown heat map's coloured cells and the equity each carries."""
+    return dict(d.execute_script(
+        "return [...document.querySelectorAll('#eq-heat .cell')].filter(c => c.classList.contains('on')"
+        " || c.dataset.equity || c.style.background).map(c => [c.dataset.cls, c.dataset.equity]);"))
+
+
+def shown_numbers(d: WebDriver) -> list[list[str]]:
+    """Every seat row's win, tie, lose and equity cells as shown (text and value)."""
+    return list(d.execute_script(
+        "return [...document.querySelectorAll('#eq-seats tr.seat')].map(r => ['win', 'tie', 'lose', 'equity']"
+        ".map(k => r.querySelector('td.' + k).textContent + '|' + r.querySelector('td.' + k).dataset.value));"))
+
+
+def no_numbers(d: WebDriver) -> bool:
+    """No seat shows an equity figure (each cell is '–' with no value)."""
+    return all(cell == "–|" for row in shown_numbers(d) for cell in row)
+
+
+def in_view(d: WebDriver, el: WebElement) -> bool:
+    """The element is drawn inside the window (not scrolled away)."""
+    return bool(d.execute_script(
+        "const r = arguments[0].getBoundingClientRect();"
+        "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0"
+        " && r.right <= window.innerWidth;", el))
+
+
+def erase(el: WebElement) -> None:
+    """Empty a text field as a person does (select all, delete): input events fire."""
+    el.send_keys(Keys.CONTROL, "a")
+    el.send_keys(Keys.DELETE)
+
+
+def compute(d: WebDriver) -> None:
+    by_id(d, "eq-run").click()
+    wait(d, lambda d: idle(d) and seat_row(d, 0).find_element(By.CSS_SELECTOR, "td.equity").get_attribute("data-value"),
+         "the seats' equity")
+
+
+def set_board(d: WebDriver, text: str) -> None:
+    type_into(by_id(d, "eq-board"), text)
+    time.sleep(DEBOUNCE)
+    wait(d, lambda d: idle(d) and all(seat_row(d, i).get_attribute("data-counted") == seat_text(d, i)
+                                      for i in range(len(d.find_elements(By.CSS_SELECTOR, "#eq-seats tr.seat")))),
+         "the seats counted on the board")
+
+
+# ------------------------------------------------------------------ every number belongs to its inputs
+
+
+def test_board_cleared_after_a_flop_leaves_no_flop_heat_map(driver: WebDriver, server: str) -> None:
+    d = driver
+    open_view(d, server, "equity")
+    set_seat(d, 0, "QQ+,AKs")
+    set_board(d, "Ks 9d 4c")
+    by_id(d, "eq-bd-run").click()
+    wait(d, lambda d: idle(d) and heat_cells(d), "the flop heat map")
+    flop = api(server, "equity", {"hero": "QQ+,AKs", "vs": ["random"], "board": "Ks 9d 4c", "breakdown": 0})
+    want = {c["hand"]: c["equity"] for c in flop["breakdown"]["classes"]}
+    assert {k: float(v) for k, v in heat_cells(d).items()} == want
+    compute(d)
+    erase(by_id(d, "eq-board"))  # the board cleared
+    wait(d, lambda d: not heat_cells(d) and no_numbers(d), "everything computed on the flop gone")
+    assert not d.find_elements(By.CSS_SELECTOR, "#eq-bd-table tr") and by_id(d, "eq-bd-info").text == ""
+    assert by_id(d, "eq-method-out").text == ""
+    # an answer on its way when the board changes is dropped, not drawn beside the new board
+    set_board(d, "Ks 9d 4c")
+    by_id(d, "eq-bd-run").click()
+    erase(by_id(d, "eq-board"))
+    time.sleep(DEBOUNCE)
+    wait(d, idle, "the answers in flight")
+    assert not heat_cells(d) and no_numbers(d)
+
+
+def test_invalid_range_clears_every_seat_and_shows_the_error_beside_it(driver: WebDriver, server: str) -> None:
+    d = driver
+    three_seats(d, server, "QQ+,AKs", "JJ-99,AQs")
+    set_seat(d, 2, "KQs,T9s")
+    compute(d)
+    assert not no_numbers(d)
+    d.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    seat2 = seat_row(d, 1).find_element(By.TAG_NAME, "input")
+    type_into(seat2, "AA:KK")
+    want = api(server, "range/format", {"range": "AA:KK", "board": "", "dead": ""})["error"]
+    slot = wait(d, lambda d: seat_row(d, 1).find_elements(By.CSS_SELECTOR, ".fielderr"), "the error beside seat 2",
+                errors=True)[0]
+    assert slot.text == want and "'AA:KK'" in want
+    assert in_view(d, slot) and in_view(d, by_id(d, "error"))
+    assert no_numbers(d)  # no seat keeps an equity computed before the bad range
+    assert seat_combos(d, 1) == "–" and not grid_weights(d, "eq-grid")  # seat 2's old grid is gone
+    assert by_id(d, "eq-method-out").text == ""
+    # computing anyway names the same seat's error and shows no numbers
+    by_id(d, "eq-run").click()
+    time.sleep(DEBOUNCE)
+    wait(d, idle, "the refused equity", errors=True)
+    assert no_numbers(d) and by_id(d, "error").is_displayed()
+    set_seat(d, 1, "JJ-99,AQs", errors=True)
+    assert not seat_row(d, 1).find_elements(By.CSS_SELECTOR, ".fielderr")
+
+
+def test_narrow_window_has_no_horizontal_scroll_in_the_seats(driver: WebDriver, server: str, shots: Shots) -> None:
+    d = driver
+    d.set_window_size(NARROW, 800)
+    try:
+        three_seats(d, server, "QQ+,AKs,AQs,KQs,JTs", "JJ-99,AQs+,KQs")
+        set_seat(d, 2, "TT+ AKs")
+        compute(d)
+        widths = d.execute_script(
+            "const t = document.querySelector('table.seats'); const p = t.parentElement;"
+            "const eq = t.querySelector('tbody tr td.equity').getBoundingClientRect();"
+            "return [document.documentElement.scrollWidth, window.innerWidth, p.scrollWidth, p.clientWidth,"
+            " eq.right, t.getBoundingClientRect().right];")
+        page_w, window_w, inner_w, box_w, eq_right, table_right = widths
+        assert window_w <= NARROW and page_w <= window_w, widths
+        assert inner_w <= box_w and table_right <= box_w + 40 and eq_right <= window_w, widths
+        font = d.execute_script(
+            "return parseFloat(getComputedStyle(document.querySelector('#eq-heat .cell span')).fontSize)")
+        assert font >= 10  # the heat map's class names stay readable
+        shot(d, shots, "equity-1024")
+    finally:
+        d.set_window_size(tb.WIDTH, tb.HEIGHT)
+
+
+# ------------------------------------------------------------------ grids like Equilab and Flopzilla
+
+
+def test_pasted_range_with_spaces(driver: WebDriver, server: str, artifacts: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``TT+ AKs`` pasted into a seat: the grid, the counts and the equity are those of
+    ``TT+,AKs`` (the API's and the CLI's)."""
+    d = driver
+    open_view(d, server, "equity")
+    set_seat(d, 0, "TT+ AKs")
+    a = api(server, "range", {"range": "TT+,AKs"})
+    assert a["live_weighted"] == 34
+    wait(d, lambda d: grid_weights(d, "eq-grid") == range_fill(a), "TT+ AKs on the grid")
+    assert seat_combos(d, 0) == "34"
+    set_seat(d, 1, "QQ")
+    compute(d)
+    cli = cli_json(capsys, artifacts, "equity", "TT+,AKs", "--vs", "QQ")
+    assert seat_numbers(d, 0) == {k: cli["players"][0][k] for k in ("win", "tie", "lose", "equity")}
+
+
+def test_saved_range_survives_a_reload(driver: WebDriver, server: str) -> None:
+    d = driver
+    open_view(d, server, "equity")
+    d.execute_script("localStorage.clear()")
+    text = "QQ+,AKs,AhQh,T9s:0.5"
+    set_seat(d, 0, text)
+    type_into(by_id(d, "eq-save-name"), "my 3bet")
+    by_id(d, "eq-save").click()
+    open_view(d, server, "equity")  # a reload: a fresh page over the same browser profile
+    assert seat_text(d, 0) != text
+    Select(by_id(d, "eq-saved")).select_by_value("my 3bet")
+    wait(d, lambda d: seat_text(d, 0) == text and idle(d) and seat_row(d, 0).get_attribute("data-counted") == text,
+         "the saved range in the seat")
+    assert seat_combos(d, 0) == str(api(server, "range", {"range": text})["live_weighted"])
+    by_id(d, "eq-export").click()
+    assert by_id(d, "eq-io").get_attribute("value") == f"my 3bet = {text}"
+    # import: one "name = range" a line, a bad range refused with the server's message
+    io = by_id(d, "eq-io")
+    type_into(io, "wide = 22+ A2s+ KTo+\nbad = AA:KK")
+    by_id(d, "eq-import").click()
+    wait(d, lambda d: by_id(d, "error").is_displayed(), "the refused line", errors=True)
+    assert "'AA:KK'" in by_id(d, "error-text").text
+    options = {o.get_attribute("value") for o in Select(by_id(d, "eq-saved")).options}
+    assert {"my 3bet", "wide"} <= options and "bad" not in options
+    d.execute_script("localStorage.clear()")
+
+
+def test_clicking_a_hits_cell_selects_its_combos(driver: WebDriver, server: str) -> None:
+    d = driver
+    open_view(d, server, "hits")
+    rng, board = "QQ+,AKs,T9s,98s", "Ks 9d 4c"
+    type_into(by_id(d, "hits-range"), rng)
+    type_into(by_id(d, "hits-board"), board)
+    by_id(d, "hits-run").click()
+    view = api(server, "hits/view", {"range": rng, "board": board, "dead": ""})
+    wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_attribute("data-live") == str(view["live_combos"]),
+         "the hit table")
+    # the table is the API's: made, draws and combined rows with their combos, % and cumulative %
+    shown = d.execute_script("return [...document.querySelectorAll('#hits-table tr.cat')].map(r =>"
+                             " [r.dataset.kind, r.dataset.category, +r.dataset.combos, +r.dataset.percent,"
+                             " r.querySelector('td.cum').textContent]);")
+    assert shown == [[r["kind"], r["category"], r["combos"], r["percent"],
+                      f"{r['cumulative']:.1f}%" if r["kind"] == "made" else ""]
+                     for r in view["made"] + view["draws"] + view["combined"]]
+    cell(d, "hits-grid", "KK").click()
+    kk = view["by_class"]["KK"]
+    assert kk["combo_list"] == ["Kh Kd", "Kh Kc", "Kd Kc"]  # Ks is on the board
+    wait(d, lambda d: by_id(d, "hits-combos").get_attribute("data-count") == "3", "KK's combos selected")
+    assert by_id(d, "hits-combos").text.split() == " ".join(kk["combo_list"]).split()
+    marked = [f"{r.get_attribute('data-kind')}:{r.get_attribute('data-category')}"
+              for r in d.find_elements(By.CSS_SELECTOR, "#hits-table tr.holds")]
+    assert sorted(marked) == sorted(kk["rows"]) and "made:set" in marked
+    assert [c.get_attribute("data-cls") for c in d.find_elements(By.CSS_SELECTOR, "#hits-grid .cell.hl")] == ["KK"]
+    assert by_id(d, "hits-keep").is_enabled()
+    # Ctrl-click adds a class; the kept range is exactly the selected combos
+    ActionChains(d).key_down(Keys.CONTROL).click(cell(d, "hits-grid", "T9s")).key_up(Keys.CONTROL).perform()
+    t9 = view["by_class"]["T9s"]["combo_list"]
+    wait(d, lambda d: by_id(d, "hits-combos").get_attribute("data-count") == str(3 + len(t9)), "T9s added")
+    by_id(d, "hits-keep").click()
+    want = api(server, "range/format", {"range": ",".join(c.replace(" ", "") for c in kk["combo_list"] + t9)})["text"]
+    wait(d, lambda d: by_id(d, "hits-range").get_attribute("value") == want, "the kept combos as the range")
+
+
+# ------------------------------------------------------------------ a stable Monte Carlo seed
+
+
+def test_same_monte_carlo_inputs_give_the_same_numbers(driver: WebDriver, server: str) -> None:
+    d = driver
+    open_view(d, server, "equity")
+    set_seat(d, 0, "AsKs")
+    set_seat(d, 1, "QQ,JJ")
+    Select(by_id(d, "eq-method")).select_by_value("mc")
+    type_into(by_id(d, "eq-samples"), "50000")
+    compute(d)
+    first = shown_numbers(d)
+    seed = by_id(d, "eq-seed").get_attribute("value")
+    assert f"seed {seed}" in by_id(d, "eq-method-out").text and "same numbers" in by_id(d, "eq-method-out").text
+    set_seat(d, 1, "QQ")  # another question clears the numbers ...
+    assert no_numbers(d)
+    set_seat(d, 1, "QQ,JJ")  # ... and asking the first again gives the first answer again
+    compute(d)
+    assert shown_numbers(d) == first
+    body = {"hero": "AsKs", "vs": ["QQ,JJ"], "board": "", "dead": "", "samples": 50000, "seed": int(str(seed))}
+    same = api(server, "equity", body)
+    assert seat_numbers(d, 0) == {k: same["players"][0][k] for k in ("win", "tie", "lose", "equity")}
+    by_id(d, "eq-rerun").click()  # a new seed: other draws, shown with their seed
+    wait(d, lambda d: idle(d) and by_id(d, "eq-seed").get_attribute("value") != seed and not no_numbers(d), "a re-run")
+    new_seed = int(str(by_id(d, "eq-seed").get_attribute("value")))
+    assert f"seed {new_seed}" in by_id(d, "eq-method-out").text
+    again = api(server, "equity", {**body, "seed": new_seed})
+    assert seat_numbers(d, 0) == {k: again["players"][0][k] for k in ("win", "tie", "lose", "equity")}
+    assert shown_numbers(d) != first
+
+
+def test_blocked_combos_and_the_suit_selector(driver: WebDriver, server: str) -> None:
+    """Board and dead cards block combos: a cell shows its live and blocked combos apart; the
+    suit selector lists a class's combos and toggles one; weighted counts survive Compute."""
+    d = driver
+    open_view(d, server, "equity")
+    set_seat(d, 0, "KK,AKs:0.5")
+    set_board(d, "Kh 7c 2d")
+    a = api(server, "range/format", {"range": "KK,AKs:0.5", "board": "Kh 7c 2d", "dead": "", "cell": "KK"})
+    kk = cell(d, "eq-grid", "KK")
+    assert (kk.get_attribute("data-live"), kk.get_attribute("data-blocked")) == ("3", "3")
+    assert "blocked" in str(kk.get_attribute("class")) and "3 blocked" in str(kk.get_attribute("title"))
+    assert d.execute_script("return getComputedStyle(arguments[0]).getPropertyValue('--lw').trim()", kk) == "0.5"
+    assert seat_combos(d, 0) == str(a["live_weighted"]) == "4.5"  # KK 3 live, AKs 3 live at 1/2
+    hands = seat_row(d, 0).find_element(By.CSS_SELECTOR, "td.share")
+    assert float(str(hands.get_attribute("data-value"))) == a["live_percent"]
+    compute(d)
+    assert seat_combos(d, 0) == "4.5"  # the count is the range's, before and after Compute
+    by_id(d, "eq-suits").click()
+    cell(d, "eq-grid", "KK").click()
+    wait(d, lambda d: by_id(d, "eq-suits-panel").is_displayed() and idle(d), "KK's combos")
+    combos = d.find_elements(By.CSS_SELECTOR, "#eq-suits-panel button.combo")
+    assert [c.get_attribute("data-hand") for c in combos] == [c["hand"] for c in a["cell"]["combos"]]
+    assert [("dead" in str(c.get_attribute("class"))) for c in combos] == [not c["live"] for c in a["cell"]["combos"]]
+    d.find_element(By.CSS_SELECTOR, "#eq-suits-panel button.combo[data-hand='Ks Kd']").click()
+    want = api(server, "range/format", {"range": "KK,AKs:0.5", "board": "Kh 7c 2d", "dead": "",
+                                        "paint": [{"hand": "KsKd", "weight": 0}]})
+    wait(d, lambda d: seat_text(d, 0) == want["text"] and idle(d), "Ks Kd taken out")
+    assert no_numbers(d) and seat_combos(d, 0) == str(want["live_weighted"]) == "3.5"
+    by_id(d, "eq-suits").click()
