@@ -77,11 +77,12 @@ def running_server(artifacts: Path, limits: Any = None) -> Iterator[Client]:
     import uvicorn
 
     from pipeline.serve.app import create_app
+    from pipeline.serve.connections import server_config
+    from pipeline.serve.security import Limits
 
     app = create_app(artifacts, limits)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                                           access_log=False, lifespan="on"))
+    server = uvicorn.Server(server_config(app, "127.0.0.1", port, limits or Limits()))
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
     thread.start()
     client = Client(port)

@@ -60,7 +60,8 @@ def serve_cmd(
 
     from pipeline.errors import InputError
     from pipeline.serve.app import check_artifacts, create_app
-    from pipeline.serve.security import MAX_CONNECTIONS
+    from pipeline.serve.connections import server_config
+    from pipeline.serve.security import Limits
 
     if not 1 <= port <= MAX_PORT:
         raise InputError(f"--port {port}: give 1 to {MAX_PORT}")
@@ -79,9 +80,7 @@ def serve_cmd(
         import webbrowser
 
         threading.Timer(OPEN_DELAY, webbrowser.open, args=(url,)).start()
-    server = uvicorn.Server(uvicorn.Config(application, host=host, port=port, log_level="warning",
-                                           access_log=False, lifespan="on",
-                                           limit_concurrency=MAX_CONNECTIONS))
+    server = uvicorn.Server(server_config(application, host, port, Limits()))
     try:
         server.run()
     except KeyboardInterrupt:

@@ -50,9 +50,6 @@ MIB = 1 << 20
 #: ordinary client (which sends its whole body before reading) gets the answer rather than a reset
 #: connection; anything larger is answered at once
 DRAIN_BYTES = 32 * MIB
-#: open connections and requests uvicorn serves at once; more get its 503 (a flood of idle
-#: connections cannot exhaust the process)
-MAX_CONNECTIONS = 256
 #: longest text field (characters): a range naming every class is under 1,000
 MAX_TEXT = 4_000
 #: longest list field (pay edits, paytables compared, bets); seats are capped by the player limit
@@ -70,6 +67,17 @@ class Limits:
     max_body: int = 1 * MIB
     #: seconds a client may take to send its whole body (slow partial bodies)
     body_seconds: float = 10.0
+    #: seconds a connection may take to send a complete request head (from opening, or from its
+    #: previous answer); then it is closed (:mod:`pipeline.serve.connections`)
+    header_seconds: float = 10.0
+    #: seconds an idle keep-alive connection stays open after an answer
+    keep_alive_seconds: float = 5.0
+    #: open connections at once, and from one address; a newcomer over either cap replaces the
+    #: cap's longest-idle connection, or gets 503 when all of them are answering
+    max_connections: int = 256
+    client_connections: int = 128
+    #: seconds Ctrl-C waits for answers in flight before the process ends
+    stop_seconds: float = 2.0
     #: most Monte Carlo deals one question may ask
     max_samples: int = 20_000_000
     #: seconds one answer may compute before the client gets 503 (Monte Carlo stops there)
