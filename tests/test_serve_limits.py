@@ -6,9 +6,11 @@ so each test is a few seconds."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,11 @@ PARTIAL_HEAD = b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n"
 
 @pytest.fixture(scope="module")
 def server(artifacts: Path) -> Iterator[Client]:
+    from pipeline.answers import Context, vp
+
+    # the video-poker solve's kernels compiled (or loaded) now, in this process: a first compile
+    # cannot be stopped, and would still be busy after a test's 503
+    vp.analyze(Context(artifacts), "jacks-or-better-9-6", pay=["full house=8"])
     with running_server(artifacts, LIMITS) as client:
         yield client
 
@@ -78,6 +85,7 @@ def test_idle_sockets_cannot_lock_out_and_are_closed(server: Client) -> None:
                 s.sendall(PARTIAL_HEAD)  # half send part of a request head, half nothing
             socks.append(s)
         opened = time.monotonic()
+        time.sleep(0.5)  # the flood is in place (accepted); then a normal client comes
         assert eval_answers(server) < 1.0
         assert eval_answers(server) < 1.0
         until = opened + LIMITS.header_seconds + 2.0
@@ -117,3 +125,59 @@ def test_a_malformed_request_head_is_a_json_400(server: Client) -> None:
         got = read_until_closed(s, time.monotonic() + 2.0)
     assert got is not None and "malformed" in json_error(got, 400)
 
+
+# ---------------------------------------------------------------- 2. one deadline, where the work runs
+#: a break-even table of 101 rows, each an exact solve (about a second each): minutes of work
+BREAKEVEN_TABLE = {"kind": "vp/breakeven", "body": {"paytable": "jacks-or-better-9-6", "table": True,
+                                                    "start": "800", "stop": "900", "step": "1"}}
+#: the window after the 503s in which the server's CPU must be idle again (the issue: 2 s)
+IDLE_AFTER = 2.0
+#: CPU seconds per wall second that count as idle (the test's own polling costs a little)
+IDLE_CPU = 0.15
+
+
+def cpu_seconds() -> float:
+    """User + system CPU of this process (the test server runs in it), all threads."""
+    t = os.times()
+    return t.user + t.system
+
+
+def test_heavy_batches_stop_at_the_cap_and_free_the_cpu(server: Client) -> None:
+    batch = {"requests": [BREAKEVEN_TABLE] * 3}
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(2) as pool:
+        replies = list(pool.map(lambda _: server.post("/api/batch", batch), range(2)))
+    answered = time.monotonic()
+    for r in replies:
+        assert r.status == 503 and "time cap" in r.body["error"], r.raw[:200]
+    assert answered - t0 < LIMITS.answer_seconds + 3.0
+    time.sleep(max(0.0, answered + IDLE_AFTER - time.monotonic()))
+    before, w0 = cpu_seconds(), time.monotonic()
+    time.sleep(1.0)
+    used = (cpu_seconds() - before) / (time.monotonic() - w0)
+    assert used < IDLE_CPU, f"{used:.2f} CPU s per s still busy {IDLE_AFTER:g} s after the 503s"
+    # both heavy slots are free again: a small heavy question gets one at once
+    t1 = time.monotonic()
+    r = server.post("/api/equity", {"hero": "AsKs", "vs": ["QhQd"], "board": "2c 7d 9h"})
+    assert r.status == 200 and r.body["method"] == "exact", r.raw[:200]
+    assert time.monotonic() - t1 < LIMITS.queue_seconds
+
+
+# ---------------------------------------------------------------- 5. jobs: progress and cap for every kind
+def test_a_breakeven_job_reports_progress_stops_at_its_cap_and_its_time_freezes(server: Client) -> None:
+    r = server.post("/api/jobs", BREAKEVEN_TABLE)
+    assert r.status == 200, r.raw[:200]
+    job = f"/api/jobs/{r.body['id']}"
+    seen = 0.0
+    end = time.monotonic() + LIMITS.job_seconds + 5.0
+    while True:
+        s = server.get(job).body
+        seen = max(seen, s["progress"])
+        if s["state"] not in ("waiting", "running") or time.monotonic() > end:
+            break
+        time.sleep(0.1)
+    assert s["state"] == "error" and "time cap" in s["error"], s
+    assert 0.0 < seen < 1.0, seen
+    assert s["seconds"] < LIMITS.job_seconds + 2.0
+    time.sleep(0.5)
+    assert server.get(job).body["seconds"] == s["seconds"]

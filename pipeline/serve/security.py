@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from pipeline.core.cancel import Stopped, WorkToken, running
 from pipeline.errors import InputError
 
 Scope = MutableMapping[str, Any]
@@ -76,7 +77,7 @@ class Limits:
     #: cap's longest-idle connection, or gets 503 when all of them are answering
     max_connections: int = 256
     client_connections: int = 128
-    #: seconds Ctrl-C waits for answers in flight before the process ends
+    #: seconds Ctrl-C waits for answers in flight (their work is cancelled) before the process ends
     stop_seconds: float = 2.0
     #: most Monte Carlo deals one question may ask
     max_samples: int = 20_000_000
@@ -200,15 +201,23 @@ class Busy(Exception):
     """The heavy lane is full: the client gets 503 with this message."""
 
 
-class TimeCap(Exception):
-    """An answer ran past its time cap: the client gets 503 with this message."""
+class TimeCap(Stopped):
+    """An answer ran past its time cap: the client gets 503 with this message (as for any
+    :class:`~pipeline.core.cancel.Stopped` work)."""
+
+
+#: what work still running when the server stops is told
+STOPPING = "the server is stopping"
 
 
 class HeavyLane:
     """At most ``slots`` heavy answers computing at once, each in a worker thread; up to ``queue``
     more wait (in the event loop, holding no thread) ``wait`` seconds each, the rest get
-    :class:`Busy`. An answer not done after its cap gets :class:`TimeCap`; its slot stays taken
-    until the work really ends, so a flood of slow questions cannot pile up threads or memory."""
+    :class:`Busy`. Each answer runs under a :class:`~pipeline.core.cancel.WorkToken` whose
+    deadline is its cap: the solvers' checkpoints stop it there, and once its client has been
+    answered (503 at the cap, or gone) the token is cancelled, so no work keeps a slot after its
+    answer. Its slot stays taken until the work really ends, so a flood of slow questions cannot
+    pile up threads or memory."""
 
     def __init__(self, slots: int, queue: int, wait: float) -> None:
         self.slots = slots
@@ -217,6 +226,9 @@ class HeavyLane:
         self.waiting = 0
         self._sem: asyncio.Semaphore | None = None
         self._pool = ThreadPoolExecutor(slots, thread_name_prefix="heavy")
+        #: the tokens of the work running now (cancelled when the server stops)
+        self.live: set[WorkToken] = set()
+        self.closed = False
 
     async def run(self, fn: Callable[[], T], cap: float) -> T:
         """``fn()`` in a heavy slot, or :class:`Busy` / :class:`TimeCap`."""
@@ -233,33 +245,43 @@ class HeavyLane:
         finally:
             self.waiting -= 1
         loop = asyncio.get_running_loop()
+        token = WorkToken(cap)
+        if self.closed:
+            token.cancel(STOPPING)
+        self.live.add(token)
 
         def work() -> T:
             try:
-                return fn()
+                with running(token):
+                    token.check()  # cancelled while it waited for the thread
+                    return fn()
             finally:
+                self.live.discard(token)
                 loop.call_soon_threadsafe(sem.release)
 
         fut = loop.run_in_executor(self._pool, work)
         try:
             return await asyncio.wait_for(asyncio.shield(fut), timeout=cap)
         except asyncio.TimeoutError:
+            token.cancel(f"time cap: no answer after {cap:g} s")
+            fut.add_done_callback(_forget)  # its Stopped is expected: not "never retrieved"
             raise TimeCap(f"time cap: no answer after {cap:g} s; ask a smaller question") from None
+        finally:
+            if not fut.done():  # the client is answered (or gone): the work stops at its next check
+                token.cancel(STOPPING if self.closed else "the client was answered")
 
     def close(self) -> None:
-        """Stop the worker threads (running work finishes first)."""
+        """Cancel the running work (it stops at its next checkpoint) and drop the waiting."""
+        self.closed = True
+        for token in list(self.live):
+            token.cancel(STOPPING)
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-def deadline_progress(seconds: float) -> Callable[[float, str], None]:
-    """A progress callback for an equity run that stops it (:class:`TimeCap`) after ``seconds``."""
-    end = time.monotonic() + seconds
-
-    def check(_fraction: float, _text: str) -> None:
-        if time.monotonic() > end:
-            raise TimeCap(f"time cap: the answer was stopped after {seconds:g} s; ask fewer samples "
-                          "or a smaller question")
-    return check
+def _forget(fut: asyncio.Future[Any]) -> None:
+    """Retrieve the outcome of work whose client was already answered."""
+    if not fut.cancelled():
+        fut.exception()
 
 
 def check_samples(samples: int | None, limits: Limits) -> None:
