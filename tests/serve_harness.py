@@ -74,15 +74,13 @@ class Client:
 @contextmanager
 def running_server(artifacts: Path, limits: Any = None) -> Iterator[Client]:
     """``create_app`` served by uvicorn on a free loopback port for the ``with`` block."""
-    import uvicorn
-
     from pipeline.serve.app import create_app
-    from pipeline.serve.connections import server_config
+    from pipeline.serve.connections import make_server
     from pipeline.serve.security import Limits
 
     app = create_app(artifacts, limits)
     port = free_port()
-    server = uvicorn.Server(server_config(app, "127.0.0.1", port, limits or Limits()))
+    server = make_server(app, "127.0.0.1", port, limits or Limits())
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
     thread.start()
     client = Client(port)

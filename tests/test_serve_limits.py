@@ -7,14 +7,17 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from serve_harness import Client, running_server
+from serve_harness import Client, free_port, running_server
 
 from pipeline.serve.security import Limits
 
@@ -181,3 +184,41 @@ def test_a_breakeven_job_reports_progress_stops_at_its_cap_and_its_time_freezes(
     assert s["seconds"] < LIMITS.job_seconds + 2.0
     time.sleep(0.5)
     assert server.get(job).body["seconds"] == s["seconds"]
+
+
+# ---------------------------------------------------------------- 6. Ctrl-C stops whatever is in flight
+#: seconds from Ctrl-C to the process gone (the issue's bound)
+STOP_SECONDS = 5.0
+
+
+@pytest.mark.full_tier  # starts a `pokertables serve` process, which warms its kernels: seconds
+def test_ctrl_c_stops_the_server_with_heavy_work_in_flight(artifacts: Path) -> None:
+    port = free_port()
+    p = subprocess.Popen([sys.executable, "-m", "pipeline", "--artifacts", str(artifacts), "serve",
+                          "--port", str(port)], cwd=Path(__file__).resolve().parent.parent, text=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    client = Client(port)
+    try:
+        end = time.monotonic() + 120
+        while time.monotonic() < end:
+            try:
+                if client.get("/api/health").status == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        with ThreadPoolExecutor(2) as pool:
+            # both heavy slots busy with minutes of break-even tables
+            for _ in range(2):
+                pool.submit(client.post, "/api/batch", {"requests": [BREAKEVEN_TABLE] * 3})
+            time.sleep(1.5)
+            t0 = time.monotonic()
+            p.send_signal(signal.SIGINT)
+            _, err = p.communicate(timeout=60)
+            gone = time.monotonic() - t0
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert gone < STOP_SECONDS, f"{gone:.1f} s from Ctrl-C to exit"
+    assert p.returncode == 0, err
+    assert "Traceback" not in err and err.rstrip().endswith("serve: stopped"), err[-500:]

@@ -16,12 +16,22 @@ are open: 256 idle sockets locked everyone out. :func:`server_config` serves the
   lock out a real request: each new request takes an idle socket's place.
 * **Every refusal is JSON** (``{"error": ...}``): uvicorn's plain-text 400 for a malformed
   request head is replaced too.
+
+:class:`StoppingServer` stops promptly: at Ctrl-C the work in flight is cancelled first (each
+answer's work token, :mod:`pipeline.core.cancel`), so its clients get their 503 at once, and
+:func:`leave` ends the process even if a kernel is still between two checkpoints.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import uvicorn
@@ -156,5 +166,42 @@ def server_config(app: Any, host: str, port: int, limits: Limits) -> uvicorn.Con
                           timeout_graceful_shutdown=max(1, round(limits.stop_seconds)))
 
 
+class StoppingServer(uvicorn.Server):
+    """uvicorn's server that runs ``on_stop`` (cancel the work in flight) as soon as it is asked
+    to stop, before it waits for the connections to finish."""
 
-__all__ = ["GuardedProtocol", "guarded_protocol", "raw_json_error", "server_config"]
+    def __init__(self, config: uvicorn.Config, on_stop: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.on_stop = on_stop
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Cancel the work in flight, then uvicorn's graceful shutdown."""
+        self.on_stop()
+        await super().shutdown(sockets)
+
+
+def make_server(app: Any, host: str, port: int, limits: Limits) -> StoppingServer:
+    """The server of ``pokertables serve`` over an app of :func:`pipeline.serve.app.create_app`
+    (its heavy lane and jobs are cancelled when it stops)."""
+    def on_stop() -> None:
+        app.state.lane.close()
+        app.state.jobs.close()
+    return StoppingServer(server_config(app, host, port, limits), on_stop)
+
+
+def leave(app: Any, grace: float) -> None:
+    """After the server stopped: wait up to ``grace`` s for the heavy and job threads of ``app``
+    (their work was cancelled and stops at its next checkpoint), then, if one is still computing,
+    end the process at once (exit 0) rather than join it for as long as its kernel runs."""
+    end = time.monotonic() + grace
+    workers: list[threading.Thread] = [*app.state.lane.threads(), *app.state.jobs.threads()]
+    for t in workers:
+        t.join(max(0.0, end - time.monotonic()))
+    if any(t.is_alive() for t in workers):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+
+__all__ = ["GuardedProtocol", "StoppingServer", "guarded_protocol", "leave", "make_server",
+           "raw_json_error", "server_config"]

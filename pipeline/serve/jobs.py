@@ -107,6 +107,10 @@ class Jobs:
             raise InputError(f"no job {job_id[:40]!r} (jobs are kept in memory until the server stops)")
         return job.as_json()
 
+    def threads(self) -> list[threading.Thread]:
+        """The job worker threads (to wait for when the server stops)."""
+        return list(self._pool._threads)
+
     def close(self) -> None:
         """Stop taking jobs: waiting ones are dropped, the running one is cancelled (it stops at
         its next checkpoint)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
@@ -269,6 +270,11 @@ class HeavyLane:
         finally:
             if not fut.done():  # the client is answered (or gone): the work stops at its next check
                 token.cancel(STOPPING if self.closed else "the client was answered")
+                fut.add_done_callback(_forget)
+
+    def threads(self) -> list[threading.Thread]:
+        """The lane's worker threads (to wait for when the server stops)."""
+        return list(self._pool._threads)
 
     def close(self) -> None:
         """Cancel the running work (it stops at its next checkpoint) and drop the waiting."""
