@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -222,3 +223,47 @@ def test_ctrl_c_stops_the_server_with_heavy_work_in_flight(artifacts: Path) -> N
     assert gone < STOP_SECONDS, f"{gone:.1f} s from Ctrl-C to exit"
     assert p.returncode == 0, err
     assert "Traceback" not in err and err.rstrip().endswith("serve: stopped"), err[-500:]
+
+
+# ---------------------------------------------------------------- 4. artifacts proven while served
+#: the files of the small artifacts folder the proof test serves (what an eval needs)
+SERVED = ("eval_tables.h5", "five.h5", "seven.h5")
+#: seven cards whose score seven.h5 gives (a royal flush: the best score)
+SEVEN = "As Ks Qs Js Ts 2c 3d"
+
+
+def test_a_served_file_changed_through_a_hard_link_is_refused(artifacts: Path, tmp_path: Path) -> None:
+    import h5py
+
+    from pipeline.answers import Context
+    from pipeline.answers.hands import eval_hand
+    from pipeline.errors import ArtifactError
+
+    served, other = tmp_path / "served", tmp_path / "other"
+    served.mkdir()
+    other.mkdir()
+    manifest = json.loads((artifacts / "manifest.json").read_text())
+    manifest["files"] = {rel: info for rel, info in manifest["files"].items() if rel in SERVED}
+    for rel in SERVED:
+        shutil.copyfile(artifacts / rel, served / rel)  # copies: the shared build is never edited
+    (served / "manifest.json").write_text(json.dumps(manifest))
+    for rel in (*SERVED, "manifest.json"):
+        os.link(served / rel, other / rel)  # two folders sharing their files, as `reuse` makes them
+    with running_server(served, LIMITS, warm_up=False) as server:
+        r = server.post("/api/eval", {"cards": SEVEN})
+        assert r.status == 200 and r.body["score"] == 7462, r.raw[:200]
+        # the other folder's seven.h5 edited in place, its size and mtime restored
+        path = other / "seven.h5"
+        before = os.stat(path)
+        with h5py.File(path, "r+") as f:
+            f["score"][0] = 1
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+        after = os.stat(path)
+        assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+        r = server.post("/api/eval", {"cards": SEVEN})
+        assert r.status == 503, r.raw[:200]
+        with pytest.raises(ArtifactError) as cli:  # what the command line says of the same folder
+            eval_hand(Context(served), SEVEN)
+        assert r.body["error"] == str(cli.value) and "seven.h5" in r.body["error"], r.body
+        assert server.post("/api/eval", {"cards": SEVEN}).status == 503  # refused until rebuilt
+        assert server.get("/api/health").status == 200

@@ -32,6 +32,7 @@ from pipeline.errors import ArtifactError, InputError, PokertablesError
 from pipeline.serve import models as m
 from pipeline.serve.casino_api import casino_router
 from pipeline.serve.jobs import Jobs
+from pipeline.serve.proof import ArtifactWatch, ProvenArtifacts
 from pipeline.serve.security import (
     BAD_REQUEST,
     BUSY,
@@ -196,6 +197,8 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
     ctx.tables().eval_tables()  # open (and integrity-check) the evaluator now, not at the first request
     if warm_up:
         warm(ctx)
+    watch = ArtifactWatch(ctx)
+    watch.prove(sorted(ctx.opened_files()))  # the signatures the served files are proven at
     lane = HeavyLane(lim.heavy_slots, lim.heavy_queue, lim.queue_seconds)
     jobs = Jobs(lim, lambda kind, body, progress: answer(ctx, kind, body, lim, progress))
 
@@ -369,5 +372,6 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
+    app.add_middleware(ProvenArtifacts, watch=watch)
     app.add_middleware(LocalOnly, limits=lim, hosts=allowed_hosts(bind))
     return app

@@ -114,7 +114,8 @@ def allowed_hosts(bind: str) -> frozenset[str]:
     return LOCAL_HOSTS | extra
 
 
-async def _json_error(send: Send, status: int, message: str) -> None:
+async def send_json_error(send: Send, status: int, message: str) -> None:
+    """Answer a request outside the app: ``status`` with ``{"error": message}``, connection closed."""
     body = json.dumps({"error": message}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
@@ -140,25 +141,25 @@ class LocalOnly:
         host = headers.get("host")
         if host is None or host_name(host) not in self.hosts:
             shown = (host or "(none)")[:100]
-            await _json_error(send, MISDIRECTED, f"host {shown!r} is not this machine: the server "
+            await send_json_error(send, MISDIRECTED, f"host {shown!r} is not this machine: the server "
                                                  "answers only requests addressed to localhost")
             return
         origin = headers.get("origin")
         if origin is not None and host_name(urlsplit(origin).netloc) not in self.hosts:
             # a page of another site, or "null" (a sandboxed frame, a file): not this server's page
-            await _json_error(send, FORBIDDEN, f"origin {origin[:100]!r} is not this machine: the "
+            await send_json_error(send, FORBIDDEN, f"origin {origin[:100]!r} is not this machine: the "
                                                "server answers only its own page and local clients")
             return
         declared = headers.get("content-length")
         if declared is not None and not (declared.strip().isascii() and declared.strip().isdigit()):
-            await _json_error(send, BAD_REQUEST, f"bad Content-Length {declared[:40]!r}")
+            await send_json_error(send, BAD_REQUEST, f"bad Content-Length {declared[:40]!r}")
             return
         if scope["method"] not in ("POST", "PUT", "PATCH") and not declared:
             await self.app(scope, receive, send)
             return
         too_large = f"request body over the {self.limits.max_body:,}-byte limit"
         if declared is not None and int(declared) > DRAIN_BYTES:
-            await _json_error(send, TOO_LARGE, f"request body of {int(declared):,} bytes: {too_large}")
+            await send_json_error(send, TOO_LARGE, f"request body of {int(declared):,} bytes: {too_large}")
             return
         chunks: list[bytes] = []
         size = 0
@@ -168,7 +169,7 @@ class LocalOnly:
             try:
                 message = await asyncio.wait_for(receive(), timeout=max(left, 0.0))
             except asyncio.TimeoutError:
-                await _json_error(send, REQUEST_TIMEOUT, f"request body not complete after "
+                await send_json_error(send, REQUEST_TIMEOUT, f"request body not complete after "
                                                          f"{self.limits.body_seconds:g} s")
                 return
             if message["type"] == "http.disconnect":
@@ -179,7 +180,7 @@ class LocalOnly:
             if size > self.limits.max_body:
                 chunks.clear()  # dropped: only counted from here on
                 if size > DRAIN_BYTES or not more:
-                    await _json_error(send, TOO_LARGE, too_large)
+                    await send_json_error(send, TOO_LARGE, too_large)
                     return
                 continue
             chunks.append(part)
