@@ -72,16 +72,15 @@ class Client:
 
 
 @contextmanager
-def running_server(artifacts: Path, limits: Any = None) -> Iterator[Client]:
+def running_server(artifacts: Path, limits: Any = None, warm_up: bool = True) -> Iterator[Client]:
     """``create_app`` served by uvicorn on a free loopback port for the ``with`` block."""
-    import uvicorn
-
     from pipeline.serve.app import create_app
+    from pipeline.serve.connections import make_server
+    from pipeline.serve.security import Limits
 
-    app = create_app(artifacts, limits)
+    app = create_app(artifacts, limits, warm_up=warm_up)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                                           access_log=False, lifespan="on"))
+    server = make_server(app, "127.0.0.1", port, limits or Limits())
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
     thread.start()
     client = Client(port)

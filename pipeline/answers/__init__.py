@@ -57,6 +57,18 @@ class Context:
                 self._tables[key] = Tables(self.artifacts, rules=rules)
             return self._tables[key]
 
+    def opened_files(self) -> set[str]:
+        """The artifacts (relative paths) the score tables have opened and proven so far: what
+        later answers read through memory maps (a long-lived server watches them)."""
+        with self._lock:
+            folders = [t._folder for t in self._tables.values() if t._folder is not None]
+        return {rel for f in folders for rel in f._proven}
+
+    def forget_opened(self) -> None:
+        """Drop the opened score tables: the next answer opens (and proves) them afresh."""
+        with self._lock:
+            self._tables.clear()
+
     def deal_classes(self, deck_size: int) -> DealClasses:
         """Video-poker deal classes from the built vp_classes.h5 if present, else derived now."""
         with self._lock:

@@ -56,11 +56,10 @@ def serve_cmd(
     One process: the tables are opened and the kernels warmed once, so each answer costs only
     its own work. The API is described at /docs; docs/serve.md has curl examples.
     """
-    import uvicorn
-
     from pipeline.errors import InputError
     from pipeline.serve.app import check_artifacts, create_app
-    from pipeline.serve.security import MAX_CONNECTIONS
+    from pipeline.serve.connections import leave, make_server
+    from pipeline.serve.security import Limits
 
     if not 1 <= port <= MAX_PORT:
         raise InputError(f"--port {port}: give 1 to {MAX_PORT}")
@@ -70,7 +69,7 @@ def serve_cmd(
         print(f"warning: listening on {host}: other machines can reach this server "
               "(requests must still name this host)", file=sys.stderr)
     print("serve: opening the artifacts and warming the kernels ...", file=sys.stderr, flush=True)
-    application = create_app(artifacts_dir(), bind=host)
+    application = create_app(artifacts_dir(), Limits(), bind=host)
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     print(f"serve: listening on {url} (API description at {url}docs; Ctrl-C stops)",
           file=sys.stderr, flush=True)
@@ -79,9 +78,8 @@ def serve_cmd(
         import webbrowser
 
         threading.Timer(OPEN_DELAY, webbrowser.open, args=(url,)).start()
-    server = uvicorn.Server(uvicorn.Config(application, host=host, port=port, log_level="warning",
-                                           access_log=False, lifespan="on",
-                                           limit_concurrency=MAX_CONNECTIONS))
+    limits = Limits()
+    server = make_server(application, host, port, limits)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -89,4 +87,5 @@ def serve_cmd(
         pass
     except SystemExit as exc:  # uvicorn exits 1 when it cannot bind after all (a race)
         raise InputError(f"cannot listen on {host}:{port}") from exc
-    print("serve: stopped", file=sys.stderr)
+    print("serve: stopped", file=sys.stderr, flush=True)
+    leave(application, limits.stop_seconds)  # cancelled work still in a kernel does not hold the exit

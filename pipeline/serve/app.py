@@ -28,11 +28,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pipeline.answers import Context
+from pipeline.core.cancel import Stopped, checkpoint
 from pipeline.errors import ArtifactError, InputError, PokertablesError
 from pipeline.serve import models as m
 from pipeline.serve.casino_api import casino_router
 from pipeline.serve.jobs import Jobs
 from pipeline.serve.openapi30 import openapi_30
+from pipeline.serve.proof import ArtifactWatch, ProvenArtifacts
 from pipeline.serve.security import (
     BAD_REQUEST,
     BUSY,
@@ -40,10 +42,8 @@ from pipeline.serve.security import (
     HeavyLane,
     Limits,
     LocalOnly,
-    TimeCap,
     allowed_hosts,
     check_samples,
-    deadline_progress,
 )
 
 log = logging.getLogger("pokertables.serve")
@@ -95,7 +95,9 @@ def safe_rules(name: str) -> str:
 def answer(ctx: Context, kind: str, body: m.Body, limits: Limits,
            progress: Callable[[float, str], None] | None = None) -> Any:
     """The answer of one question (its body already validated by its model): the CLI's
-    ``--json`` dict. Names from HTTP are checked here (no paths); Monte Carlo is capped."""
+    ``--json`` dict. Names from HTTP are checked here (no paths); Monte Carlo is capped. The
+    caller's work token (:mod:`pipeline.core.cancel`) stops it; ``progress`` hears Monte Carlo's
+    progress (default: the token's checkpoint)."""
     from pipeline.answers import equity as eq
     from pipeline.answers import hands, vp
 
@@ -104,8 +106,7 @@ def answer(ctx: Context, kind: str, body: m.Body, limits: Limits,
         check_samples(b.samples, limits)
         if b.time is not None and b.time > limits.answer_seconds:
             raise InputError(f"time {b.time:g}: at most {limits.answer_seconds:g} s on this server")
-        return eq.equity(ctx, b.question(),
-                         progress=progress or deadline_progress(limits.answer_seconds))
+        return eq.equity(ctx, b.question(), progress=progress or checkpoint)
     if kind == "preflop":
         return eq.preflop(ctx, b.question())
     if kind == "range":
@@ -198,6 +199,8 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
     ctx.tables().eval_tables()  # open (and integrity-check) the evaluator now, not at the first request
     if warm_up:
         warm(ctx)
+    watch = ArtifactWatch(ctx)
+    watch.prove(sorted(ctx.opened_files()))  # the signatures the served files are proven at
     lane = HeavyLane(lim.heavy_slots, lim.heavy_queue, lim.queue_seconds)
     jobs = Jobs(lim, lambda kind, body, progress: answer(ctx, kind, body, lim, progress))
 
@@ -224,7 +227,7 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
         return JSONResponse({"error": str(exc)}, status_code=BAD_REQUEST)
 
     @app.exception_handler(Busy)
-    @app.exception_handler(TimeCap)
+    @app.exception_handler(Stopped)
     async def _busy(_request: Request, exc: Exception) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=BUSY)
 
@@ -325,14 +328,15 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
 
     @app.post("/api/batch")
     async def batch(body: m.BatchBody) -> dict[str, Any]:
-        """Many questions in one request: an answer or `{"error": ...}` for each, in order."""
+        """Many questions in one request: an answer or `{"error": ...}` for each, in order. They
+        share the batch's one deadline (its work token): past it the whole batch is a 503."""
         def run_all() -> list[Any]:
             out: list[Any] = []
-            stop = deadline_progress(lim.answer_seconds)
             for q in body.requests:
+                checkpoint()
                 try:
                     parsed = m.MODELS[q.kind].model_validate(q.body)
-                    out.append(answer(ctx, q.kind, parsed, lim, stop))
+                    out.append(answer(ctx, q.kind, parsed, lim))
                 except PokertablesError as exc:
                     out.append({"error": str(exc)})
                 except ValidationError as exc:
@@ -375,5 +379,6 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")
     if STATIC.is_dir():
         app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
+    app.add_middleware(ProvenArtifacts, watch=watch)
     app.add_middleware(LocalOnly, limits=lim, hosts=allowed_hosts(bind))
     return app

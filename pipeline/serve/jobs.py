@@ -15,8 +15,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pipeline.core.cancel import Stopped, WorkToken, running
 from pipeline.errors import InputError, PokertablesError
-from pipeline.serve.security import Busy, Limits, TimeCap, deadline_progress
+from pipeline.serve.security import STOPPING, Busy, Limits
 
 if TYPE_CHECKING:
     from pipeline.serve.models import Body
@@ -40,12 +41,17 @@ class Job:
     result: object = None  # the answer, JSON-ready: passed through as it is
     error: str | None = None
     started: float = field(default_factory=time.monotonic)
+    #: when it ended (done or error): its ``seconds`` stop there
+    ended: float | None = None
+    #: its deadline and cancel flag (every kind's solver checks it, and reports progress to it)
+    token: WorkToken | None = None
 
     def as_json(self) -> dict[str, Any]:
-        """The job's JSON: state (waiting/running/done/error), progress 0..1, text, result, error."""
+        """The job's JSON: state (waiting/running/done/error), progress 0..1, text, result, error,
+        and seconds since it started (frozen once it ended)."""
+        end = self.ended if self.ended is not None else time.monotonic()
         return {"kind": self.kind, "state": self.state, "progress": self.progress, "text": self.text,
-                "result": self.result, "error": self.error,
-                "seconds": round(time.monotonic() - self.started, 3)}
+                "result": self.result, "error": self.error, "seconds": round(end - self.started, 3)}
 
 
 class Jobs:
@@ -76,20 +82,25 @@ class Jobs:
         return job_id
 
     def _run(self, job: Job, body: Body) -> None:
-        cap = deadline_progress(self.limits.job_seconds)
-
         def progress(fraction: float, text: str) -> None:
             job.progress, job.text = max(job.progress, min(max(fraction, 0.0), 1.0)), text or job.text
-            cap(fraction, text)
 
+        token = WorkToken(self.limits.job_seconds, progress)
+        if job.token is not None and job.token.reason is not None:  # cancelled while waiting
+            token.cancel(job.token.reason)
+        job.token = token
         job.state, job.text, job.started = "running", "running", time.monotonic()
         try:
-            job.result = self.work(job.kind, body, progress)
+            with running(token):
+                token.check()
+                job.result = self.work(job.kind, body, token.report)
             job.state, job.progress, job.text = "done", 1.0, "done"
-        except (PokertablesError, TimeCap) as exc:
+        except (PokertablesError, Stopped) as exc:
             job.state, job.error, job.text = "error", str(exc), "stopped"
         except Exception as exc:  # noqa: BLE001  (reported to the client, never a traceback)
             job.state, job.error, job.text = "error", f"internal error: {type(exc).__name__}", "stopped"
+        finally:
+            job.ended = time.monotonic()
 
     def status(self, job_id: str) -> dict[str, Any]:
         """The job's JSON, or :class:`InputError` for an unknown id."""
@@ -99,6 +110,17 @@ class Jobs:
             raise InputError(f"no job {job_id[:40]!r} (jobs are kept in memory until the server stops)")
         return job.as_json()
 
+    def threads(self) -> list[threading.Thread]:
+        """The job worker threads (to wait for when the server stops)."""
+        return list(self._pool._threads)
+
     def close(self) -> None:
-        """Stop taking jobs; waiting ones are dropped."""
+        """Stop taking jobs: waiting ones are dropped, the running one is cancelled (it stops at
+        its next checkpoint)."""
+        with self._lock:
+            for job in self._jobs.values():
+                if job.state in ("waiting", "running"):
+                    if job.token is None:
+                        job.token = WorkToken()
+                    job.token.cancel(STOPPING)
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+from pipeline.core.cancel import Stopped, WorkToken, running
 from pipeline.errors import InputError
 
 Scope = MutableMapping[str, Any]
@@ -50,9 +52,6 @@ MIB = 1 << 20
 #: ordinary client (which sends its whole body before reading) gets the answer rather than a reset
 #: connection; anything larger is answered at once
 DRAIN_BYTES = 32 * MIB
-#: open connections and requests uvicorn serves at once; more get its 503 (a flood of idle
-#: connections cannot exhaust the process)
-MAX_CONNECTIONS = 256
 #: longest text field (characters): a range naming every class is under 1,000
 MAX_TEXT = 4_000
 #: longest list field (pay edits, paytables compared, bets); seats are capped by the player limit
@@ -70,6 +69,17 @@ class Limits:
     max_body: int = 1 * MIB
     #: seconds a client may take to send its whole body (slow partial bodies)
     body_seconds: float = 10.0
+    #: seconds a connection may take to send a complete request head (from opening, or from its
+    #: previous answer); then it is closed (:mod:`pipeline.serve.connections`)
+    header_seconds: float = 10.0
+    #: seconds an idle keep-alive connection stays open after an answer
+    keep_alive_seconds: float = 5.0
+    #: open connections at once, and from one address; a newcomer over either cap replaces the
+    #: cap's longest-idle connection, or gets 503 when all of them are answering
+    max_connections: int = 256
+    client_connections: int = 128
+    #: seconds Ctrl-C waits for answers in flight (their work is cancelled) before the process ends
+    stop_seconds: float = 2.0
     #: most Monte Carlo deals one question may ask
     max_samples: int = 20_000_000
     #: seconds one answer may compute before the client gets 503 (Monte Carlo stops there)
@@ -104,7 +114,8 @@ def allowed_hosts(bind: str) -> frozenset[str]:
     return LOCAL_HOSTS | extra
 
 
-async def _json_error(send: Send, status: int, message: str) -> None:
+async def send_json_error(send: Send, status: int, message: str) -> None:
+    """Answer a request outside the app: ``status`` with ``{"error": message}``, connection closed."""
     body = json.dumps({"error": message}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
@@ -130,25 +141,25 @@ class LocalOnly:
         host = headers.get("host")
         if host is None or host_name(host) not in self.hosts:
             shown = (host or "(none)")[:100]
-            await _json_error(send, MISDIRECTED, f"host {shown!r} is not this machine: the server "
+            await send_json_error(send, MISDIRECTED, f"host {shown!r} is not this machine: the server "
                                                  "answers only requests addressed to localhost")
             return
         origin = headers.get("origin")
         if origin is not None and host_name(urlsplit(origin).netloc) not in self.hosts:
             # a page of another site, or "null" (a sandboxed frame, a file): not this server's page
-            await _json_error(send, FORBIDDEN, f"origin {origin[:100]!r} is not this machine: the "
+            await send_json_error(send, FORBIDDEN, f"origin {origin[:100]!r} is not this machine: the "
                                                "server answers only its own page and local clients")
             return
         declared = headers.get("content-length")
         if declared is not None and not (declared.strip().isascii() and declared.strip().isdigit()):
-            await _json_error(send, BAD_REQUEST, f"bad Content-Length {declared[:40]!r}")
+            await send_json_error(send, BAD_REQUEST, f"bad Content-Length {declared[:40]!r}")
             return
         if scope["method"] not in ("POST", "PUT", "PATCH") and not declared:
             await self.app(scope, receive, send)
             return
         too_large = f"request body over the {self.limits.max_body:,}-byte limit"
         if declared is not None and int(declared) > DRAIN_BYTES:
-            await _json_error(send, TOO_LARGE, f"request body of {int(declared):,} bytes: {too_large}")
+            await send_json_error(send, TOO_LARGE, f"request body of {int(declared):,} bytes: {too_large}")
             return
         chunks: list[bytes] = []
         size = 0
@@ -158,7 +169,7 @@ class LocalOnly:
             try:
                 message = await asyncio.wait_for(receive(), timeout=max(left, 0.0))
             except asyncio.TimeoutError:
-                await _json_error(send, REQUEST_TIMEOUT, f"request body not complete after "
+                await send_json_error(send, REQUEST_TIMEOUT, f"request body not complete after "
                                                          f"{self.limits.body_seconds:g} s")
                 return
             if message["type"] == "http.disconnect":
@@ -169,7 +180,7 @@ class LocalOnly:
             if size > self.limits.max_body:
                 chunks.clear()  # dropped: only counted from here on
                 if size > DRAIN_BYTES or not more:
-                    await _json_error(send, TOO_LARGE, too_large)
+                    await send_json_error(send, TOO_LARGE, too_large)
                     return
                 continue
             chunks.append(part)
@@ -192,15 +203,23 @@ class Busy(Exception):
     """The heavy lane is full: the client gets 503 with this message."""
 
 
-class TimeCap(Exception):
-    """An answer ran past its time cap: the client gets 503 with this message."""
+class TimeCap(Stopped):
+    """An answer ran past its time cap: the client gets 503 with this message (as for any
+    :class:`~pipeline.core.cancel.Stopped` work)."""
+
+
+#: what work still running when the server stops is told
+STOPPING = "the server is stopping"
 
 
 class HeavyLane:
     """At most ``slots`` heavy answers computing at once, each in a worker thread; up to ``queue``
     more wait (in the event loop, holding no thread) ``wait`` seconds each, the rest get
-    :class:`Busy`. An answer not done after its cap gets :class:`TimeCap`; its slot stays taken
-    until the work really ends, so a flood of slow questions cannot pile up threads or memory."""
+    :class:`Busy`. Each answer runs under a :class:`~pipeline.core.cancel.WorkToken` whose
+    deadline is its cap: the solvers' checkpoints stop it there, and once its client has been
+    answered (503 at the cap, or gone) the token is cancelled, so no work keeps a slot after its
+    answer. Its slot stays taken until the work really ends, so a flood of slow questions cannot
+    pile up threads or memory."""
 
     def __init__(self, slots: int, queue: int, wait: float) -> None:
         self.slots = slots
@@ -209,6 +228,9 @@ class HeavyLane:
         self.waiting = 0
         self._sem: asyncio.Semaphore | None = None
         self._pool = ThreadPoolExecutor(slots, thread_name_prefix="heavy")
+        #: the tokens of the work running now (cancelled when the server stops)
+        self.live: set[WorkToken] = set()
+        self.closed = False
 
     async def run(self, fn: Callable[[], T], cap: float) -> T:
         """``fn()`` in a heavy slot, or :class:`Busy` / :class:`TimeCap`."""
@@ -225,33 +247,48 @@ class HeavyLane:
         finally:
             self.waiting -= 1
         loop = asyncio.get_running_loop()
+        token = WorkToken(cap)
+        if self.closed:
+            token.cancel(STOPPING)
+        self.live.add(token)
 
         def work() -> T:
             try:
-                return fn()
+                with running(token):
+                    token.check()  # cancelled while it waited for the thread
+                    return fn()
             finally:
+                self.live.discard(token)
                 loop.call_soon_threadsafe(sem.release)
 
         fut = loop.run_in_executor(self._pool, work)
         try:
             return await asyncio.wait_for(asyncio.shield(fut), timeout=cap)
         except asyncio.TimeoutError:
+            token.cancel(f"time cap: no answer after {cap:g} s")
+            fut.add_done_callback(_forget)  # its Stopped is expected: not "never retrieved"
             raise TimeCap(f"time cap: no answer after {cap:g} s; ask a smaller question") from None
+        finally:
+            if not fut.done():  # the client is answered (or gone): the work stops at its next check
+                token.cancel(STOPPING if self.closed else "the client was answered")
+                fut.add_done_callback(_forget)
+
+    def threads(self) -> list[threading.Thread]:
+        """The lane's worker threads (to wait for when the server stops)."""
+        return list(self._pool._threads)
 
     def close(self) -> None:
-        """Stop the worker threads (running work finishes first)."""
+        """Cancel the running work (it stops at its next checkpoint) and drop the waiting."""
+        self.closed = True
+        for token in list(self.live):
+            token.cancel(STOPPING)
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-def deadline_progress(seconds: float) -> Callable[[float, str], None]:
-    """A progress callback for an equity run that stops it (:class:`TimeCap`) after ``seconds``."""
-    end = time.monotonic() + seconds
-
-    def check(_fraction: float, _text: str) -> None:
-        if time.monotonic() > end:
-            raise TimeCap(f"time cap: the answer was stopped after {seconds:g} s; ask fewer samples "
-                          "or a smaller question")
-    return check
+def _forget(fut: asyncio.Future[Any]) -> None:
+    """Retrieve the outcome of work whose client was already answered."""
+    if not fut.cancelled():
+        fut.exception()
 
 
 def check_samples(samples: int | None, limits: Limits) -> None:

@@ -21,6 +21,7 @@ import numba as nb
 import numpy as np
 from numba import get_num_threads
 
+from pipeline.core.cancel import checked
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS, SHARE_SCALE
@@ -253,7 +254,8 @@ def range_random(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, pe
     cards = np.ascontiguousarray(avail, dtype=np.int64)
     args: tuple[Any, ...] = (r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, keys,
             offsets, ranks, flush, BINOM, acc_i, tot_i, acc_f, tot_f)
-    run_chunks(lambda ch: _count_chunk(ch, n_chunks, board, cards, *args), n_chunks,
+    # each chunk first checks the caller's deadline (a server's answer), on whichever thread
+    run_chunks(checked(lambda ch: _count_chunk(ch, n_chunks, board, cards, *args)), n_chunks,
                1 if small else get_num_threads())
     return acc_i.sum(axis=0), int(tot_i.sum()), acc_f.sum(axis=0), float(tot_f.sum())
 

@@ -27,6 +27,7 @@ import numpy as np
 from numba import get_num_threads
 
 from pipeline.core.bits import ctpop64
+from pipeline.core.cancel import checked
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, N_HOLE_PAIRS
@@ -337,7 +338,8 @@ def _run(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.
     cards = np.ascontiguousarray(avail, dtype=np.int64)
     args: tuple[Any, ...] = (r, perms, seats.off, seats.hand_a, seats.hand_b, seats.hand_w, seats.hand_m, *tables,
             BINOM, weighted, split, acc_i, tot_i, acc_f, tot_f, hand_i, hand_f)
-    run_chunks(lambda ch: _range_chunk(ch, n_chunks, board, cards, *args), n_chunks,
+    # each chunk first checks the caller's deadline (a server's answer), on whichever thread
+    run_chunks(checked(lambda ch: _range_chunk(ch, n_chunks, board, cards, *args)), n_chunks,
                1 if small else get_num_threads())
     return acc_i, tot_i, acc_f, tot_f, hand_i, hand_f, weighted
 

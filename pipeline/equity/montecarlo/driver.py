@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from pipeline.core.cancel import checkpoint
 from pipeline.core.constants import MAX_SAMPLES, SHARE_SCALE
 from pipeline.core.parallel import claim
 from pipeline.core.rng import seed_state
@@ -178,6 +179,7 @@ def drive_rounds(play: Callable[[np.ndarray, int], tuple[np.ndarray, int]], seat
     round_s, round_deals = 0.0, 1
     stopped = "samples"
     while True:
+        checkpoint()  # a server's deadline or cancel: stop between rounds
         if samples is not None:
             left = samples - done
             if left <= 0:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.core.cancel import checkpoint
 from pipeline.errors import ConfigError, InputError
 from pipeline.videopoker.paytables.paytable import Paytable
 from pipeline.videopoker.solver.classify import classify_deals
@@ -73,7 +74,9 @@ def check_pays(pt: Paytable) -> None:
 def compute_counts(pt: Paytable) -> tuple[np.ndarray, list[np.ndarray]]:
     """Pay category of every deal and the subset-count arrays for a paytable."""
     check_pays(pt)
+    checkpoint()
     pay_cat = classify_deals(pt, deck_hands(pt.deck_size, 5))
+    checkpoint()
     counts = subset_counts(pay_cat, pt.n_categories, pt.deck_size)
     return pay_cat, counts
 

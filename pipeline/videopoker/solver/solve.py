@@ -37,11 +37,15 @@ from math import comb, lcm
 import numba as nb
 import numpy as np
 
+from pipeline.core.cancel import checkpoint
 from pipeline.videopoker.solver.deals import VP_BINOM
 
 #: Tie-break codes for the kernel, by the paytable's ``tie_break`` name.
 TIE_CODES = {"fewest-cards": 0, "low-variance": 1, "lowest-mask": 2}
 NO_HOLD = 255  # second_hold of a deal whose 32 holds all have one EV (none is a mistake)
+#: deals solved per kernel call: a server's deadline or cancel is checked between calls (about
+#: a tenth of a second of a 52-card game's solve each)
+SOLVE_CHUNK = 16_384
 
 
 def draw_denominators(deck_size: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -181,9 +185,12 @@ def solve_holds(hands: np.ndarray, counts: list[np.ndarray], pay_cat: np.ndarray
     # not, and each kind would compile its own specialization of the kernel
     h = np.ascontiguousarray(hands, dtype=np.uint8).view()
     h.flags.writeable = False
-    _solve(h, counts[0], counts[1], counts[2], counts[3], counts[4], pay_cat, pays, ways, mult,
-           scale, TIE_CODES[tie_break], VP_BINOM, out.ev, out.best, out.best_num,
-           out.best_counts, out.second, out.second_num)
+    for lo in range(0, n, SOLVE_CHUNK):
+        checkpoint(lo / n)
+        hi = min(n, lo + SOLVE_CHUNK)
+        _solve(h[lo:hi], counts[0], counts[1], counts[2], counts[3], counts[4], pay_cat, pays, ways,
+               mult, scale, TIE_CODES[tie_break], VP_BINOM, out.ev[lo:hi], out.best[lo:hi],
+               out.best_num[lo:hi], out.best_counts[lo:hi], out.second[lo:hi], out.second_num[lo:hi])
     return out
 
 

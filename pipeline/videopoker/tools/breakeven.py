@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from pipeline.core.cancel import checkpoint, share
 from pipeline.core.strict_numbers import strict_fraction
 from pipeline.errors import ConfigError, InputError, clip
 from pipeline.videopoker.paytables.hands import HAND_NAMES
@@ -270,6 +271,7 @@ class PaySolver:
         from pipeline.videopoker.solver.analysis import checked_total
 
         if pay not in self._points:
+            checkpoint()
             t0 = time.perf_counter()
             if pay == self.own and self._own_counts is not None:
                 counts = self._own_counts
@@ -449,17 +451,21 @@ def table_pays(start: Fraction, stop: Fraction, step: Fraction | None) -> list[F
 def pay_table(solver: PaySolver, pays: list[Fraction]) -> list[dict[str, Any]]:
     """One row per pay: the exact optimal return, the line's cycle, and how many deal classes
     (and deals) play differently from the paytable's own pay."""
-    base = solver.analysis(solver.own)
+    parts = len(pays) + 1  # the paytable's own pay, then each row: one share of the progress each
+    with share(0.0, 1 / parts):
+        base = solver.analysis(solver.own)
     deals = comb(solver.pt.deck_size, 5)
     out = []
-    for pay in pays:
+    for i, pay in enumerate(pays):
+        checkpoint((i + 1) / parts, f"row {i + 1} of {len(pays)}")
         try:
             solver.check(pay)
         except ConfigError:
             top = max_admissible(solver, Fraction(1, MAX_PAY_DENOMINATOR), Fraction(MAX_PAY))
             raise InputError(f"pay {pay_text(pay)} is too large for exact 64-bit arithmetic in "
                              f"{solver.pt.name} (at most {pay_text(top)})") from None
-        a = solver.analysis(pay)
+        with share((i + 1) / parts, (i + 2) / parts):
+            a = solver.analysis(pay)
         rows = np.arange(len(a.best))
         changed = (a.best != base.best) & (a.ev[rows, a.best] - a.ev[rows, base.best] > EV_TIE)
         out.append({**solver.point(pay).as_json(), "classes_changed": int(changed.sum()),
