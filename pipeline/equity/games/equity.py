@@ -25,6 +25,7 @@ import numpy as np
 
 from pipeline.core.cards import BINOM
 from pipeline.core.constants import SHARE_SCALE
+from pipeline.core.parallel import run_chunks
 from pipeline.equity.games.evaluate import (
     OMAHA,
     OMAHA_HILO,
@@ -39,14 +40,14 @@ from pipeline.equity.games.kernels import (
     HIGH,
     LOSE,
     LOW,
+    MC_KERNELS,
     N_COLS,
     POT,
     SHARE,
     TIE,
     WIN,
-    exact_kernel,
-    mc_chunks,
-    mc_chunks_literal,
+    exact_tasks,
+    mc_range,
 )
 from pipeline.equity.games.ranges import parse_game_range
 from pipeline.equity.games.spec import Game
@@ -77,8 +78,10 @@ ASSIGN_SECONDS = 200e-9
 MAX_TASKS = 1 << 12
 #: Tasks per assignment when there are few assignments, so both cores work.
 SPLITS = 64
-#: Position of the game code among mc_chunks_literal's arguments.
-LITERAL_ARG = 3
+#: Slices of the work per thread: threads take the next slice as they get free, so a slower
+#: thread (or a costlier slice) holds up no other; few enough that the per-call cost of a
+#: kernel call from Python (tens of microseconds) stays small.
+SLICES_PER_THREAD = 4
 
 
 @dataclass(frozen=True)
@@ -250,21 +253,26 @@ def run_exact(game: Game, seats: GameSeats, deck: np.ndarray, board: Sequence[in
               n_assign: int, tables: Tables) -> Solution:
     """Every deal counted in integers (weighted sums for weighted ranges)."""
     tasks = min(MAX_TASKS, n_assign * SPLITS)
-    acc_i, acc_f = exact_kernel(game.code, np.array(board, np.int64), bneed, deck, seats.hands,
-                                seats.hlen, seats.hmask, seats.hw, seats.off, seats.fill, n_assign,
-                                tasks, BINOM, *_tables(tables, game))
-    return _exact_result(game, seats, acc_i, acc_f)
+    P = seats.n_seats
+    acc_i = np.zeros((tasks, P, N_COLS), np.int64)
+    acc_f = np.zeros((tasks, P, N_COLS), np.float64)
+    args = (tasks, game.code, np.array(board, np.int64), bneed, deck, seats.hands, seats.hlen,
+            seats.hmask, seats.hw, seats.off, seats.fill, n_assign, BINOM, *_tables(tables, game),
+            acc_i, acc_f)
+    _threaded(exact_tasks, tasks, args)
+    return _exact_result(game, seats, acc_i.sum(axis=0), acc_f.sum(axis=0))
 
 
-def _literal_kernel(code: int) -> Callable[..., tuple[np.ndarray, np.ndarray]]:
-    """:func:`mc_chunks_literal` for one game code: once compiled (or loaded from the cache),
-    its compiled entry point itself, since asking the dispatcher resolves the literal
-    argument again on every call (tens of milliseconds a round)."""
-    for sig, compiled in mc_chunks_literal.overloads.items():
-        entry = getattr(compiled, "entry_point", None)
-        if getattr(sig[LITERAL_ARG], "literal_value", None) == code and callable(entry):
-            return entry
-    return mc_chunks_literal
+def _threaded(kernel: Callable[..., None], n: int, args: tuple[object, ...]) -> None:
+    """``kernel(lo, hi, *args)`` over ``0 .. n - 1`` cut into slices, on numba's number of
+    threads (:data:`SLICES_PER_THREAD` slices each, taken as threads get free)."""
+    threads = max(1, int(numba.get_num_threads()))
+    slices = max(1, min(n, threads * SLICES_PER_THREAD))
+
+    def one(s: int) -> None:
+        kernel(n * s // slices, n * (s + 1) // slices, *args)
+
+    run_chunks(one, slices, threads)
 
 
 def run_monte_carlo(game: Game, seats: GameSeats, deck: np.ndarray, board: Sequence[int],
@@ -282,12 +290,15 @@ def run_monte_carlo(game: Game, seats: GameSeats, deck: np.ndarray, board: Seque
     extra = np.zeros((P, N_COLS), np.int64)
     # Omaha gets kernels compiled for its game codes (a one-time compile each, for the speed
     # that matters most); the other games share one
-    kernel = _literal_kernel(game.code) if game.code in (OMAHA, OMAHA_HILO) else mc_chunks
+    kernel = MC_KERNELS.get(game.code, mc_range)
 
     def play(sizes: np.ndarray, stream0: int) -> tuple[np.ndarray, int]:
-        acc, tries = kernel(sizes, seed, stream0, game.code, board0, bneed, deck, seats.hands,
-                               seats.hlen, seats.hmask, thr, seats.off, seats.fill, MAX_TRIES,
-                               *arrays)
+        chunks = np.zeros((len(sizes), P, N_COLS), np.int64)
+        tries = np.zeros(len(sizes), np.int64)
+        _threaded(kernel, len(sizes), (sizes, seed, stream0, game.code, board0, bneed, deck,
+                                       seats.hands, seats.hlen, seats.hmask, thr, seats.off,
+                                       seats.fill, MAX_TRIES, *arrays, chunks, tries))
+        acc = chunks.sum(axis=0)
         if (tries < 0).any():
             raise InputError("the ranges hardly ever fit together without sharing a card "
                              f"(over {MAX_TRIES:,} tries for one deal); narrow them", field="vs")

@@ -6,13 +6,18 @@ cards: a named hand is one row, an Omaha range many, a random seat one empty row
 shared card; its weight the product of the rows' weights) and then the cards still to come,
 drawn from the live deck without the assigned rows' cards.
 
-* :func:`exact_kernel` walks every assignment and every deal of the cards to come: the cards
+* :func:`exact_tasks` walks every assignment and every deal of the cards to come: the cards
   of each slot (board, then each seat with cards to come) are one k-subset of what the earlier
   slots left, so a deal index is a mixed-radix number of colex indices, unranked directly. The
   work splits into tasks (an assignment and a slice of its deals) run in parallel.
-* :func:`mc_chunks` draws deals: rows by weight (rejection, redrawn whole when two rows share a
+* :func:`mc_range` draws deals: rows by weight (rejection, redrawn whole when two rows share a
   card), then a partial Fisher-Yates shuffle of the live deck for the cards to come. Chunk
   ``k`` uses generator stream ``k`` as the hold'em kernels do.
+
+Both are ``nogil`` kernels over a range of tasks or chunks, run by Python threads
+(:func:`pipeline.core.parallel.run_chunks`), each task or chunk into its own slot: no
+``parallel=True`` wrapper to compile; one compiled kernel serves every game (the other games'
+tables are stand-ins of the same types), Omaha (hi-lo) Monte Carlo has its own (:data:`MC_KERNELS`).
 
 Each deal is settled by :func:`settle`: the best high hand takes the pot, or half of it when a
 low qualifies (hi-lo games), the best low the other half; ties split their part evenly. Pot
@@ -309,25 +314,25 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
     return w
 
 
-@nb.njit(cache=True, parallel=True)
-def exact_kernel(game: int, board0: np.ndarray, bneed: int, deck: np.ndarray, hands: np.ndarray,
-                 hlen: np.ndarray, hmask: np.ndarray, hw: np.ndarray, off: np.ndarray,
-                 fill: np.ndarray, n_assign: int, n_tasks: int, binom: np.ndarray,
-                 card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                 flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
-                 sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every deal of every assignment: (int64[P, N_COLS] counts, float64[P, N_COLS] the same
-    weighted by the product of the rows' weights). Deals of an assignment that shares a card
-    are not counted. ``n_tasks`` parallel tasks: with fewer assignments than tasks each
-    assignment's deals are sliced among several, otherwise each task takes a block of
-    assignments (so memory stays at one accumulator per task)."""
+@nb.njit(cache=True, nogil=True)
+def exact_tasks(lo: int, hi: int, n_tasks: int, game: int, board0: np.ndarray, bneed: int,
+                deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray, hmask: np.ndarray,
+                hw: np.ndarray, off: np.ndarray, fill: np.ndarray, n_assign: int,
+                binom: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+                flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
+                sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray,
+                acc_i: np.ndarray, acc_f: np.ndarray) -> None:
+    """Tasks ``lo .. hi - 1`` of ``n_tasks`` of the exact count, task t into acc_i[t] (int64
+    counts) and acc_f[t] (the same weighted by the product of the rows' weights), both
+    [n_tasks, P, N_COLS] and zero. With fewer assignments than tasks each assignment's deals
+    are sliced among several tasks, otherwise each task takes a block of assignments. Deals of
+    an assignment that shares a card are not counted. ``nogil`` on threads, not a parfor: its
+    wrapper cost seconds of compiling (it re-optimises every inlined callee)."""
     P = off.shape[0] - 1
-    acc_i = np.zeros((n_tasks, P, N_COLS), np.int64)
-    acc_f = np.zeros((n_tasks, P, N_COLS), np.float64)
     splits = max(1, n_tasks // n_assign)
     per = -(-n_assign // n_tasks)
-    for task in nb.prange(n_tasks):
+    one = np.zeros((P, N_COLS), np.int64)
+    for task in range(lo, hi):
         if splits > 1:
             a0 = task // splits
             a1 = min(a0 + 1, n_assign)
@@ -336,7 +341,6 @@ def exact_kernel(game: int, board0: np.ndarray, bneed: int, deck: np.ndarray, ha
             a0 = min(task * per, n_assign)
             a1 = min(a0 + per, n_assign)
             part = 0
-        one = np.zeros((P, N_COLS), np.int64)
         for a in range(a0, a1):
             w = _assignment_deals(a, part, splits, game, board0, bneed, deck, hands, hlen, hmask,
                                   hw, off, fill, binom, card_keys, offsets, ranks, flush, om_ids,
@@ -347,7 +351,6 @@ def exact_kernel(game: int, board0: np.ndarray, bneed: int, deck: np.ndarray, ha
                 for col in range(N_COLS):
                     acc_i[task, p, col] += one[p, col]
                     acc_f[task, p, col] += w * one[p, col]
-    return acc_i.sum(axis=0), acc_f.sum(axis=0)
 
 
 @nb.njit(cache=True)
@@ -438,48 +441,60 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
     return tries
 
 
-@nb.njit(cache=True, parallel=True)
-def mc_chunks(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.ndarray,
-              bneed: int, deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray,
-              hmask: np.ndarray, thr: np.ndarray, off: np.ndarray, fill: np.ndarray,
-              max_tries: int, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-              flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
-              sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """Chunks ``stream0 ..`` (sizes[i] deals each) in parallel: (int64[P, N_COLS], tries[chunks])."""
-    P = off.shape[0] - 1
-    nch = sizes.shape[0]
-    acc = np.zeros((nch, P, N_COLS), np.int64)
-    tries = np.zeros(nch, np.int64)
-    for ch in nb.prange(nch):
+@nb.njit(cache=True, nogil=True)
+def mc_range(lo: int, hi: int, sizes: np.ndarray, seed: int, stream0: int, game: int,
+             board0: np.ndarray, bneed: int, deck: np.ndarray, hands: np.ndarray,
+             hlen: np.ndarray, hmask: np.ndarray, thr: np.ndarray, off: np.ndarray,
+             fill: np.ndarray, max_tries: int, card_keys: np.ndarray, offsets: np.ndarray,
+             ranks: np.ndarray, flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray,
+             sd_key: np.ndarray, sd_nonflush: np.ndarray, sd_flush: np.ndarray,
+             razz: np.ndarray, acc: np.ndarray, tries: np.ndarray) -> None:
+    """Chunks ``lo .. hi - 1`` (chunk ch: sizes[ch] deals on stream ``stream0 + ch``) into
+    acc[ch] (int64[chunks, P, N_COLS], zero) and tries[ch]. ``nogil``, run by threads
+    (:func:`pipeline.core.parallel.run_chunks`; see :func:`exact_tasks`)."""
+    for ch in range(lo, hi):
         tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
                               hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
                               flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, acc[ch])
-    return acc.sum(axis=0), tries
 
 
-@nb.njit(cache=True, parallel=True)
-def mc_chunks_literal(sizes: np.ndarray, seed: int, stream0: int, game: int, board0: np.ndarray,
-              bneed: int, deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray,
-              hmask: np.ndarray, thr: np.ndarray, off: np.ndarray, fill: np.ndarray,
-              max_tries: int, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-              flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
-              sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`mc_chunks` compiled for one game code (a compile-time constant): the game
-    branches fold away and the hand scorer inlines; used for Omaha and Omaha hi-lo, whose speed matters most
-    (about a third faster than the shared kernel)."""
-    nb.literally(game)
-    P = off.shape[0] - 1
-    nch = sizes.shape[0]
-    acc = np.zeros((nch, P, N_COLS), np.int64)
-    tries = np.zeros(nch, np.int64)
-    for ch in nb.prange(nch):
-        tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
+@nb.njit(cache=True, nogil=True)
+def mc_range_omaha(lo: int, hi: int, sizes: np.ndarray, seed: int, stream0: int, game: int,
+                   board0: np.ndarray, bneed: int, deck: np.ndarray, hands: np.ndarray,
+                   hlen: np.ndarray, hmask: np.ndarray, thr: np.ndarray, off: np.ndarray,
+                   fill: np.ndarray, max_tries: int, card_keys: np.ndarray, offsets: np.ndarray,
+                   ranks: np.ndarray, flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray,
+                   sd_key: np.ndarray, sd_nonflush: np.ndarray, sd_flush: np.ndarray,
+                   razz: np.ndarray, acc: np.ndarray, tries: np.ndarray) -> None:
+    """:func:`mc_range` for Omaha (``game`` ignored): the code reaches the callees as a constant,
+    the other games' branches fold away (a third faster than the shared kernel)."""
+    for ch in range(lo, hi):
+        tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, OMAHA, board0, bneed, deck, hands,
                               hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
                               flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, acc[ch])
-    return acc.sum(axis=0), tries
 
 
-__all__ = ["POT", "N_COLS", "WIN", "TIE", "LOSE", "SHARE", "SHARE2", "HIGH", "LOW",
-           "MAX_SEAT", "exact_kernel", "mc_chunks", "mc_chunks_literal", "score_deal", "settle", "outcome"]
+@nb.njit(cache=True, nogil=True)
+def mc_range_omaha_hilo(lo: int, hi: int, sizes: np.ndarray, seed: int, stream0: int, game: int,
+                        board0: np.ndarray, bneed: int, deck: np.ndarray, hands: np.ndarray,
+                        hlen: np.ndarray, hmask: np.ndarray, thr: np.ndarray, off: np.ndarray,
+                        fill: np.ndarray, max_tries: int, card_keys: np.ndarray,
+                        offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
+                        om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
+                        sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray,
+                        acc: np.ndarray, tries: np.ndarray) -> None:
+    """:func:`mc_range_omaha` for Omaha hi-lo."""
+    for ch in range(lo, hi):
+        tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, OMAHA_HILO, board0, bneed, deck,
+                              hands, hlen, hmask, thr, off, fill, max_tries, card_keys, offsets,
+                              ranks, flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz,
+                              acc[ch])
+
+
+#: The Monte Carlo kernel of each game code (the other games share :func:`mc_range`).
+MC_KERNELS = {OMAHA: mc_range_omaha, OMAHA_HILO: mc_range_omaha_hilo}
+
+
+__all__ = ["POT", "N_COLS", "WIN", "TIE", "LOSE", "SHARE", "SHARE2", "HIGH", "LOW", "MAX_SEAT",
+           "MC_KERNELS", "exact_tasks", "mc_range", "mc_range_omaha", "mc_range_omaha_hilo",
+           "score_deal", "settle", "outcome"]
