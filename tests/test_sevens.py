@@ -112,6 +112,27 @@ def test_validation_pass_names_the_first_bad_row(ev: EvalTables) -> None:
         score_sevens(good.reshape(-1)[:-1], ev, np.empty(50, np.uint16))
 
 
+def test_checked_kernel_names_the_first_bad_row_in_any_chunk(ev: EvalTables) -> None:
+    """The checked kernel on a batch above SERIAL_MAX (parallel chunks): a bad row in a later
+    chunk, a repeated card inside a flush (a row that would also wait as a flush), and a byte
+    of 255 are each found and named; every row before it scores like the generic kernel."""
+    from pipeline.core.fasteval import CHUNK, SERIAL_MAX
+
+    hands = random_hands(np.random.default_rng(1908), SERIAL_MAX + 3 * CHUNK + 17, 7).astype(np.uint8)
+    want = np.empty(len(hands), np.uint16)
+    assert score_rows(hands, ev, want) == 0
+    got = np.empty(len(hands), np.uint16)
+    assert score_seven_rows(hands, ev, got) == -1 and np.array_equal(got, want)
+    flush_dup = [4 * r for r in (0, 2, 4, 6, 8)] + [0, 1]  # 2c 4c 6c 8c Tc 2c 2d
+    for bad_row, bad in ((len(hands) - 1, [255, 1, 2, 3, 4, 5, 6]), (SERIAL_MAX + CHUNK + 5, flush_dup),
+                         (CHUNK - 1, [9, 9, 9, 9, 9, 9, 9])):
+        h = hands.copy()
+        h[bad_row] = bad
+        out = np.empty(len(h), np.uint16)
+        assert score_seven_rows(h, ev, out) == bad_row
+        assert np.array_equal(out[:bad_row], want[:bad_row])
+
+
 def test_tables_score7_batch(tables: Tables) -> None:
     """Tables.score7 on a batch (uint8 and int64) equals seven.h5; a bad row is named."""
     hands = random_hands(np.random.default_rng(1903), 100_000, 7)
