@@ -100,14 +100,16 @@ def _solve(game: Game, strategy: PlayerStrategy | None) -> tuple[list[DecisionPo
         n, w = len(cards), wagers[street]
         ev = np.empty((n, len(w), len(opts)), np.int64)
         ev[:, :, len(bets)] = -w[None, :] * TO_COME[street] * scale
+        if street < 2:
+            assert value_next is not None
+            # every next card: the best values of the (k + 1)-card supersets, summed once per
+            # wager of the next street (each bet then picks its column)
+            ahead = value_next[supersets(k)].sum(axis=1)
         for j, b in enumerate(bets):
             if street == 2:
                 ev[:, :, j] = (w[None, :] + b) * m4[:, None]
             else:
-                assert value_next is not None
-                cols = np.searchsorted(wagers[street + 1], w + b)
-                # every next card: the best values of the (k + 1)-card supersets, summed
-                ev[:, :, j] = value_next[:, cols][supersets(k)].sum(axis=1)
+                ev[:, :, j] = ahead[:, np.searchsorted(wagers[street + 1], w + b)]
         name = STREETS[street]
         point = DecisionPoint(name, opts, f"the {k} cards seen (ascending); context: wagered so far",
                               np.repeat(cards, len(w), axis=0), np.ones(n * len(w), np.int64),

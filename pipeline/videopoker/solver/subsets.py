@@ -16,6 +16,9 @@ import numpy as np
 
 from pipeline.videopoker.solver.deals import VP_BINOM, deck_hands
 
+#: rows of subsets handled by one parallel task (scratch arrays are allocated once per task)
+ROWS_PER_TASK = 1024
+
 
 @nb.njit(cache=True, parallel=True)
 def _extend_counts(sub: np.ndarray, deck_size: int, upper: np.ndarray, pay_cat: np.ndarray,
@@ -23,39 +26,38 @@ def _extend_counts(sub: np.ndarray, deck_size: int, upper: np.ndarray, pay_cat: 
     """out[i] = (sum over cards x not in sub[i] of the (k+1)-row of sub[i] + x) / (5 - k).
 
     With ``use_cat`` the (k+1)-rows are one-hot deal categories ``pay_cat`` (k = 4).
+
+    The colex index of ``sub[i] + x`` is ``below + binom[x, pos + 1] + above[pos]``, where
+    ``pos`` subset cards lie below ``x``: those keep their colex terms (``below``, summed as
+    ``x`` passes them) and the ``k - pos`` above shift up one place (``above[pos]``, summed
+    once per row). So each extension costs one table read, not a sorted insert and k + 1 reads.
     """
     n, k = sub.shape
     div = 5 - k
-    for i in nb.prange(n):
+    n_tasks = (n + ROWS_PER_TASK - 1) // ROWS_PER_TASK
+    for task in nb.prange(n_tasks):
         acc = np.zeros(n_cat, np.int64)
-        cards = np.empty(k + 1, np.int64)
-        for x in range(deck_size):
-            # insert x into the sorted subset; skip cards already in it
+        above = np.zeros(k + 1, np.int64)
+        for i in range(task * ROWS_PER_TASK, min(n, (task + 1) * ROWS_PER_TASK)):
+            acc[:] = 0
+            above[k] = 0
+            for t in range(k - 1, -1, -1):
+                above[t] = above[t + 1] + binom[np.int64(sub[i, t]), t + 2]
+            below = np.int64(0)
             pos = 0
-            dup = False
-            for t in range(k):
-                c = np.int64(sub[i, t])
-                if c == x:
-                    dup = True
-                if c < x:
-                    pos = t + 1
-            if dup:
-                continue
-            for t in range(pos):
-                cards[t] = sub[i, t]
-            cards[pos] = x
-            for t in range(pos, k):
-                cards[t + 1] = sub[i, t]
-            idx = np.int64(0)
-            for t in range(k + 1):
-                idx += binom[cards[t], t + 1]
-            if use_cat:
-                acc[pay_cat[idx]] += 1
-            else:
-                for p in range(n_cat):
-                    acc[p] += upper[idx, p]
-        for p in range(n_cat):
-            out[i, p] = acc[p] // div
+            for x in range(deck_size):
+                if pos < k and np.int64(sub[i, pos]) == x:
+                    below += binom[x, pos + 1]
+                    pos += 1
+                    continue
+                idx = below + binom[x, pos + 1] + above[pos]
+                if use_cat:
+                    acc[pay_cat[idx]] += 1
+                else:
+                    for p in range(n_cat):
+                        acc[p] += upper[idx, p]
+            for p in range(n_cat):
+                out[i, p] = acc[p] // div
 
 
 def subset_counts(pay_cat: np.ndarray, n_cat: int, deck_size: int = 52) -> list[np.ndarray]:
