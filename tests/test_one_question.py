@@ -8,6 +8,8 @@ server for the module, no kernel runs."""
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -141,38 +143,89 @@ def test_preflop_and_hits_doors(capsys: pytest.CaptureFixture[str], artifacts: P
     assert (got.field, str(got)) == ("dead", str(want))
 
 
-def test_engine_messages_name_no_flag() -> None:
-    """No message the engine, video poker or the answers write names a command-line flag: they
-    name fields (``{samples}``), which each door writes its own way."""
-    import ast
-    import re
+#: a command-line flag as a message would write it: ``--samples``, ``-n`` (after a space, a
+#: bracket, a slash, a quote or a backtick)
+FLAG_TEXT = re.compile(r"(^|[\s(/'\"`])(--[a-z][a-z-]*|-[a-z])\b")
 
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """ids of the docstring constants of a module, its classes and functions (prose for
+    readers, which may show a command line; never a message)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and node.body and isinstance(node.body[0], ast.Expr) \
+                and isinstance(node.body[0].value, ast.Constant):
+            out.add(id(node.body[0].value))
+    return out
+
+
+def _flag_texts(path: Path) -> list[str]:
+    """Every string constant of a module but its docstrings (messages, f-string parts, message
+    templates kept in variables) that names a command-line flag."""
+    tree = ast.parse(path.read_text())
+    docs = _docstrings(tree)
+    return [f"{path.name}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docs and FLAG_TEXT.search(node.value)]
+
+
+def test_engine_messages_name_no_flag() -> None:
+    """No string the engine, video poker or the answers write names a command-line flag: their
+    messages name fields (``{samples}``), which each door writes its own way. Every string
+    constant counts (an error's text, an f-string's parts, a template kept in a variable), not
+    only those written inside an error's call; docstrings are prose and do not."""
     root = Path(pipeline.__file__).parent
-    flag_text = re.compile(r"(^|[\s(/'\"])(--[a-z][a-z-]*|-[a-z])\b")
-    bad = []
-    for sub in ("equity", "videopoker", "answers"):
-        for path in sorted((root / sub).rglob("*.py")):
-            tree = ast.parse(path.read_text())
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
-                        "InputError", "ConfigError", "ArtifactError", "BuildError"):
-                    for part in ast.walk(node):
-                        if isinstance(part, ast.Constant) and isinstance(part.value, str) \
-                                and flag_text.search(part.value):
-                            bad.append(f"{path.relative_to(root)}:{part.lineno}: {part.value!r}")
+    bad = [hit for sub in ("equity", "videopoker", "answers")
+           for path in sorted((root / sub).rglob("*.py")) for hit in _flag_texts(path)]
     assert bad == []
 
 
+def test_the_checker_sees_a_flag_and_the_command_line_names_its_flags(tmp_path: Path) -> None:
+    """The check above finds a flag in a message (and not in a docstring); the command line's
+    own messages do name flags, each field written as the door's flag."""
+    probe = tmp_path / "probe.py"
+    probe.write_text('"""Run `pokertables equity AsKs -n 3`."""\n'
+                     'def f(n):\n    """--samples in prose."""\n'
+                     '    raise ValueError(f"give --samples or {n}")\n'
+                     'MESSAGE = "use -n K"\n')
+    assert sorted(h.split(": ", 1)[1] for h in _flag_texts(probe)) == ["'give --samples or '",
+                                                                        "'use -n K'"]
+    assert (flag("opponents"), flag("samples"), flag("time")) == ("-n", "--samples", "--time")
+    cli = Path(pipeline.__file__).parent / "cli"
+    assert any(_flag_texts(path) for path in cli.rglob("*.py"))  # the CLI's messages name flags
+    e = InputError("{samples} must be 1 or more", field="samples")
+    assert (str(e), e.render(flag)) == ("samples must be 1 or more", "--samples must be 1 or more")
+
+
+#: command lines whose board walks to the engine: (what they ask, the arguments after the
+#: command name, whether the planner answers (hits reads its one question itself))
+WALKS = [
+    ("hold'em", ["equity", "AsKs", "--vs", "QdQc"], True),
+    ("omaha", ["equity", "AsAdKsKd", "--game", "omaha", "--vs", "QdQcJhJd"], True),
+    ("breakdown", ["equity", "AKs", "--vs", "QdQc", "--breakdown"], True),
+    ("hits", ["hits", "AK,QQ"], False),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "planned"), WALKS, ids=[w[0] for w in WALKS])
 def test_a_board_walks_to_the_planner_in_one_question(capsys: pytest.CaptureFixture[str],
                                                       artifacts: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """``--board`` is read once, into the one question the planner gets whole."""
+                                                      monkeypatch: pytest.MonkeyPatch, name: str,
+                                                      args: list[str], planned: bool) -> None:
+    """``--board`` is read once, into the one question the planner gets whole (the breakdown:
+    that question with one combo's seat or budget replaced, never a question made again; hits
+    reads the question itself)."""
+    import dataclasses
+
     import pipeline.core.cards as cards
+    import pipeline.equity.breakdown as breakdown
     import pipeline.equity.planner as planner
     import pipeline.equity.question as question
 
     board = "2c 7h 9s"
     question._card_text.cache_clear()
+    question._parsed_question.cache_clear()
     reads: list[object] = []
     made: list[Question] = []
     solved: list[Question] = []
@@ -195,8 +248,20 @@ def test_a_board_walks_to_the_planner_in_one_question(capsys: pytest.CaptureFixt
     monkeypatch.setattr(question, "parse_cards", counting_parse)
     monkeypatch.setattr(Question, "from_cards", counting_from_cards)
     monkeypatch.setattr(planner, "solve", counting_solve)
-    code, out, err = run_main(capsys, "-a", str(artifacts), "equity", "AsKs", "--vs", "QdQc",
-                              "--board", board, "--json")
+    monkeypatch.setattr(breakdown, "solve", counting_solve)
+    code, out, err = run_main(capsys, "-a", str(artifacts), *args, "--board", board, "--json")
     assert code == 0, err
-    assert len(reads) == 1 and len(made) == 1 and solved == made
+    assert len(reads) == 1 and len(made) == 1
     assert made[0].board == tuple(parse_cards(board))
+    if not planned:
+        assert solved == []
+        return
+    assert solved and all(q.board == made[0].board and q.dead == made[0].dead for q in solved)
+    if name != "breakdown":
+        assert solved == made
+        return
+    # each combo's question is the one question with its first seat or budget replaced
+    for q in solved:
+        same = {f.name for f in dataclasses.fields(Question)
+                if getattr(q, f.name) == getattr(made[0], f.name)}
+        assert {"board", "dead", "game", "ask"} <= same, q
