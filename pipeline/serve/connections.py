@@ -32,12 +32,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from pipeline.serve.security import BAD_REQUEST, BUSY, REQUEST_TIMEOUT, Limits
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 #: reason phrases of the statuses this layer answers with itself
 REASONS = {BAD_REQUEST: "Bad Request", REQUEST_TIMEOUT: "Request Timeout", BUSY: "Service Unavailable"}
@@ -157,7 +160,7 @@ def guarded_protocol(limits: Limits) -> type[GuardedProtocol]:
     return type("Guarded", (GuardedProtocol,), {"limits": limits})
 
 
-def server_config(app: Any, host: str, port: int, limits: Limits) -> uvicorn.Config:
+def server_config(app: FastAPI, host: str, port: int, limits: Limits) -> uvicorn.Config:
     """The uvicorn configuration of ``pokertables serve`` (and of the tests' server): the guarded
     protocol, keep-alive and graceful-shutdown times from ``limits``, no access log."""
     return uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
@@ -180,7 +183,7 @@ class StoppingServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
-def make_server(app: Any, host: str, port: int, limits: Limits) -> StoppingServer:
+def make_server(app: FastAPI, host: str, port: int, limits: Limits) -> StoppingServer:
     """The server of ``pokertables serve`` over an app of :func:`pipeline.serve.app.create_app`
     (its heavy lane and jobs are cancelled when it stops)."""
     def on_stop() -> None:
@@ -189,7 +192,7 @@ def make_server(app: Any, host: str, port: int, limits: Limits) -> StoppingServe
     return StoppingServer(server_config(app, host, port, limits), on_stop)
 
 
-def leave(app: Any, grace: float) -> None:
+def leave(app: FastAPI, grace: float) -> None:
     """After the server stopped: wait up to ``grace`` s for the heavy and job threads of ``app``
     (their work was cancelled and stops at its next checkpoint), then, if one is still computing,
     end the process at once (exit 0) rather than join it for as long as its kernel runs."""
