@@ -4,12 +4,30 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from pipeline.answers import Context
 
 #: the rule set the commands use when none is named
 STANDARD = "standard"
+
+
+class LineError(TypedDict):
+    """A showdown line that could not be judged: its number (from 1) and why."""
+
+    line: int
+    message: str
+
+
+class ShowdownAnswer(TypedDict):
+    """``showdown --json``: lines read, lines judged, the count of each verdict, each judged
+    line's verdict in order and each bad line's error."""
+
+    lines: int
+    judged: int
+    counts: dict[str, int]
+    verdicts: list[str]
+    errors: list[LineError]
 
 
 def eval_hand(ctx: Context, cards: str, rules: str = STANDARD) -> dict[str, Any]:
@@ -20,7 +38,7 @@ def eval_hand(ctx: Context, cards: str, rules: str = STANDARD) -> dict[str, Any]
     return ctx.tables(rules).describe(ids)
 
 
-def showdown_chunks(ctx: Context, chunks: Iterable[bytes], rules: str = STANDARD) -> dict[str, Any]:
+def showdown_chunks(ctx: Context, chunks: Iterable[bytes], rules: str = STANDARD) -> ShowdownAnswer:
     """``showdown --json`` of input given as pieces of whole lines: counts, each judged line's
     verdict and each bad line's message (line numbers from 1)."""
     from pipeline.showdown import VERDICTS, judge
@@ -29,7 +47,7 @@ def showdown_chunks(ctx: Context, chunks: Iterable[bytes], rules: str = STANDARD
     table5 = tables.table(5)
     counts = [0] * len(VERDICTS)
     verdicts: list[str] = []
-    errors: list[dict[str, Any]] = []
+    errors: list[LineError] = []
     lines = 0
     for chunk in chunks:
         res = judge(chunk, table5, tables.rules)
@@ -44,7 +62,7 @@ def showdown_chunks(ctx: Context, chunks: Iterable[bytes], rules: str = STANDARD
             "verdicts": verdicts, "errors": errors}
 
 
-def showdown(ctx: Context, lines: Sequence[str], rules: str = STANDARD) -> dict[str, Any]:
+def showdown(ctx: Context, lines: Sequence[str], rules: str = STANDARD) -> ShowdownAnswer:
     """``showdown --json`` of the given lines (each ten cards)."""
     text = "".join(f"{ln}\n" for ln in lines).encode()
     return showdown_chunks(ctx, [text] if text else [], rules)

@@ -61,13 +61,13 @@ def showdown(
     line was bad.
     """
     from pipeline.answers import Context
-    from pipeline.answers.hands import showdown_chunks
+    from pipeline.answers.hands import LineError, showdown_chunks
     from pipeline.showdown import judge
 
     # the user's input first: a missing or unreadable file is named before any table is opened
     source = _open_input(file)
     ctx = Context(artifacts_dir())
-    errors: list[dict[str, object]] = []
+    errors: list[LineError] = []
     with source as fh:
         if as_json:
             out = showdown_chunks(ctx, _chunks(fh), rules)
