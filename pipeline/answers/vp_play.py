@@ -75,7 +75,8 @@ def draw(ctx: Context, seed: int, hand: int, hold: str, paytable: str = DEFAULT_
     lines of ``coins`` coins each. Each line: the final hand, its pay line (``hand``, ``None``
     for nothing) and ``pays`` per coin, ``won`` in credits. ``won`` is the round's total, ``bet``
     its credits; ``grade`` is ``vp grade``'s answer for the hold (exact EV per coin, best hold,
-    cost) and ``expected`` the exact expected credits of the round (EV x coins x lines)."""
+    cost), ``expected`` the exact expected credits of the round (EV x coins x lines) and
+    ``chart_line`` the line of ``vp chart`` that decides the deal (``line``, ``hold``)."""
     from pipeline.videopoker.paytables.deal_text import vp_cards_text
     from pipeline.videopoker.solver.classify import classify_deals
 
@@ -104,10 +105,12 @@ def draw(ctx: Context, seed: int, hand: int, hold: str, paytable: str = DEFAULT_
     g = grade(ctx, deal_text, " ".join(vp_cards_text([cards[t]]) for t in held) or "none",
               paytable, pay=pay)
     expected = Fraction(g["ev_exact"]) * coins * lines
+    from pipeline.answers.vp_lines import chart_line
     return {"name": pt.name, "slug": pt.slug, "paytable_id": pt.digest[:16], "seed": seed,
             "hand": hand, "deal": deal_text, "held": [t + 1 for t in held], "lines": rows,
             "coins": coins, "bet": coins * lines, "won": _number(won),
-            "expected": float(expected), "expected_exact": frac(expected), "grade": g}
+            "expected": float(expected), "expected_exact": frac(expected), "grade": g,
+            "chart_line": chart_line(ctx, pt, cards)}
 
 
 def _number(x: Fraction) -> int | float:

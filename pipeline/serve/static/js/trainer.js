@@ -144,6 +144,8 @@ function verdict(v, d, g, stake) {
   Object.assign(el2.dataset, { costExact: g.cost_exact, bestHold: g.best_hold, optimal: g.optimal, game: d.name });
   const name = (h) => (h === 'discard all' ? 'nothing (draw five)' : h);
   const credits = (x) => `${(x * stake).toFixed(2)} credits`;
+  const line = d.chart_line;
+  el2.dataset.chartLine = line.line;
   el2.replaceChildren(
     el('div', { class: 'vgame', text: `graded under ${d.name}` }),
     el('strong', { text: g.optimal ? 'Correct.' : 'Mistake.' }), ' ',
@@ -151,6 +153,7 @@ function verdict(v, d, g, stake) {
       : el('span', {}, `You held ${name(g.hold)}, worth ${credits(g.ev)} on average. Best: `,
         el('b', { class: 'besthold', text: name(g.best_hold) }), `, worth ${credits(g.best_ev)}. Cost `,
         el('b', { class: 'cost', text: credits(g.cost) }), ` of your ${stake}-credit bet (${pct(g.cost, 2)} of it; hold ranked ${g.rank} of 32).`),
+    el('div', { class: 'chartline' }, `The chart decides this hand on line ${line.line}: `, el('b', { text: line.hold }), '.'),
     el('details', { class: 'exact' }, el('summary', { text: 'exact fractions' }),
       el('div', { text: `EV per coin of your hold ${g.ev_exact}; best ${g.best_ev_exact}; cost ${g.cost_exact} per coin` })));
 }
