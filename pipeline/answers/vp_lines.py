@@ -43,6 +43,7 @@ _lock = threading.Lock()
 
 def chart_index(ctx: Context, pt: Paytable) -> ChartIndex:
     """The chart of ``pt`` (``vp chart``'s default size) indexed for lookups, kept per process."""
+    from pipeline.answers.vp import players_words
     from pipeline.videopoker.catalog.paytable_file import current_artifact
     from pipeline.videopoker.charts.chart import derive_chart
     from pipeline.videopoker.charts.patterns import game_traits
@@ -62,7 +63,7 @@ def chart_index(ctx: Context, pt: Paytable) -> ChartIndex:
     index5 = canonical_index(data.hands)
     order = np.argsort(index5)
     line_of = {code: i for i, ln in enumerate(made.lines) for code in ln.codes}
-    ci = ChartIndex(tuple(ln.text for ln in made.lines), index5[order], made.holds[order],
+    ci = ChartIndex(tuple(players_words(ln.text) for ln in made.lines), index5[order], made.holds[order],
                     data.hands[order], np.asarray(data.deal_cat)[order], line_of, game_traits(pt))
     with _lock:
         _charts[key] = ci

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.answers import Context
-from pipeline.answers.vp import COINS, DEAL_CARDS, DEFAULT_GAME, MAX_DEALS, grade, load_game
+from pipeline.answers.vp import COINS, DEAL_CARDS, DEFAULT_GAME, MAX_DEALS, grade, load_game, parse_held
 from pipeline.errors import InputError
 
 #: the multi-play round sizes a trainer offers (and the most lines one draw plays)
@@ -53,20 +53,9 @@ def deal_at(deck_size: int, seed: int, hand: int) -> list[int]:
 
 
 def hold_positions(text: str, cards: list[int], deck_size: int) -> list[int]:
-    """0-based positions held, from cards (``"Js Jd"``), positions (``"1,2,5"``: 1 to 5), a 0/1
-    flag per position (``"11001"``), ``none`` (draw five) or ``all``."""
-    import re
-
-    from pipeline.videopoker.paytables.deal_text import parse_hold
-
-    t = text.strip()
-    if re.fullmatch(r"[1-5](\s*[, ]\s*[1-5])*", t) and not re.fullmatch(r"[01]{5}", t):
-        pos = [int(x) - 1 for x in re.split(r"[\s,]+", t)]
-        if len(set(pos)) != len(pos):
-            raise InputError(f"bad hold {text!r}: a position is named twice")
-        return sorted(pos)
-    held = parse_hold(text, cards, deck_size)
-    return sorted(cards.index(c) for c in held)
+    """0-based positions held, from the hold as typed (:func:`pipeline.answers.vp.parse_held`:
+    cards, positions ``1,2,5``, a 0/1 flag per position, ``draw five`` or ``all``)."""
+    return sorted(cards.index(c) for c in parse_held(text, cards, deck_size))
 
 
 def draw(ctx: Context, seed: int, hand: int, hold: str, paytable: str = DEFAULT_GAME,
