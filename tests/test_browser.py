@@ -671,7 +671,9 @@ def test_paytable_edit_solves_as_edited(driver: WebDriver, server: str, shots: S
     by_id(d, "vp-solve").click()
     wait(d, lambda d: by_id(d, "vp-progress").get_attribute("data-state"), "the progress bar")
     shot(d, shots, "videopoker-solving")
-    wait(d, lambda d: idle(d) and "edited" in by_id(d, "vp-name").text, "the edited game", timeout=600)
+    # the name reads "... (edited: ...) — solving…" until the solve is done: wait for its state
+    wait(d, lambda d: idle(d) and by_id(d, "vp-name").get_attribute("data-state") == "ready",
+         "the edited game solved", timeout=600)
     want = api(server, "vp/analyze", {"paytable": "jacks-or-better-9-6", "pay": ["full house=8"]})
     assert by_id(d, "vp-name").text == want["name"]
     assert want["name"] == "Jacks or Better 9/6 (edited: full house=8)"

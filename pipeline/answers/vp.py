@@ -11,6 +11,7 @@ figures came from); the JSON answer does not carry it.
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Sequence
 from fractions import Fraction
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.answers import Context
-from pipeline.errors import InputError
+from pipeline.errors import InputError, clip
 
 if TYPE_CHECKING:
     from pipeline.videopoker.paytables.paytable import Paytable
@@ -37,6 +38,8 @@ DEFAULT_GAME = "jacks-or-better-9-6"
 DEAL_CARDS = 5
 #: most deals one ``vp deal`` gives
 MAX_DEALS = 10_000
+#: the one name of the hold that keeps no card
+DRAW_FIVE = "draw five"
 
 
 def load_game(name: str | Path, pay: Sequence[str] = ()) -> Paytable:
@@ -146,17 +149,41 @@ def hold(ctx: Context, cards: str, paytable: str, pay: Sequence[str] = (),
             "seconds": round(time.perf_counter() - t0, 4)}
 
 
+#: what a user may type for the hold that keeps no card (its one name is ``draw five``)
+DRAW_FIVE_WORDS = ("draw five", "draw 5", "draw", "none", "-", "discard", "discard all",
+                   "discard everything")
+#: a hold by positions: "1,2,5", "1 2 5" (1 to 5, each once)
+POSITIONS = re.compile(r"[1-5](\s*[, ]\s*[1-5])*")
+
+
+def parse_held(text: str, cards: list[int], deck_size: int) -> list[int]:
+    """The held card ids of a deal from the hold as typed: cards (``"Js Jd"``), positions
+    (``"1,2,5"``), a 0/1 flag per position (``"11001"``), ``draw five`` (or ``none``) or
+    ``all``."""
+    from pipeline.videopoker.paytables.deal_text import parse_hold
+
+    t = " ".join(text.strip().lower().split())
+    if t in DRAW_FIVE_WORDS:
+        return []
+    if POSITIONS.fullmatch(t) and not re.fullmatch(r"[01]{5}", t):
+        pos = [int(x) - 1 for x in re.split(r"[\s,]+", t)]
+        if len(set(pos)) != len(pos):
+            raise InputError(f"bad hold {clip(text)}: a position is named twice")
+        return [cards[p] for p in sorted(pos)]
+    return parse_hold(text, cards, deck_size)
+
+
 def grade(ctx: Context, deal: str, hold: str, paytable: str = DEFAULT_GAME,
           pay: Sequence[str] = ()) -> dict[str, Any]:
     """``vp grade --json``: the hold's EV against the best hold's, and what it costs."""
     from pipeline.videopoker.catalog.paytable_file import artifact_counts, current_artifact
-    from pipeline.videopoker.paytables.deal_text import parse_deal, parse_hold, vp_cards_text
+    from pipeline.videopoker.paytables.deal_text import parse_deal, vp_cards_text
     from pipeline.videopoker.solver.holds import grade_hold
 
     t0 = time.perf_counter()
     pt = load_game(paytable, pay)
     ids = parse_deal(deal, pt.deck_size)
-    held = parse_hold(hold, ids, pt.deck_size)
+    held = parse_held(hold, ids, pt.deck_size)
     art = current_artifact(pt, ctx.artifacts)
     if art is not None:
         with artifact_counts(art) as (pay_cat, counts):  # reads only this deal's rows
@@ -193,9 +220,19 @@ def chart(ctx: Context, paytable: str, max_lines: int | None = None, derive: boo
     groups = wild_groups(made, data)  # wild games: the lines by wild cards dealt
     made.seconds = time.perf_counter() - t0
     info = made.as_dict()
+    for ln in info["lines"]:
+        ln["hold"] = players_words(ln["hold"])
     info["groups"] = [g.as_json() for g in groups]
+    for g in info["groups"]:
+        for ln in g["lines"]:
+            ln["hold"] = players_words(ln["hold"])
     info["source"] = source
     return info
+
+
+def players_words(text: str) -> str:
+    """A chart line's text with the one name of the hold that keeps no card."""
+    return DRAW_FIVE if text == "discard everything" else text
 
 
 def breakeven(ctx: Context, game: str, line: str = "royal flush", target: str = "1", step: str = "",
@@ -268,18 +305,25 @@ def _answer(found: BreakEven, goal: Fraction, grid: Fraction, bets: list[Fractio
     return {**found.as_json(COINS, bets), "seconds": round(time.perf_counter() - t0, 3)}
 
 
-def compare(ctx: Context, paytables: Sequence[str], text: dict[str, Any] | None = None) -> dict[str, Any]:
+def compare(ctx: Context, paytables: Sequence[str], pay: Sequence[str] = (),
+            text: dict[str, Any] | None = None) -> dict[str, Any]:
     """``vp compare --json``: games side by side (return, variance, royal cycle, hit frequency,
-    break-even royal)."""
-    from pipeline.videopoker.tools.compare import check_games, game_figures
+    break-even royal); with ``pay``, the first game as edited in a column right after it (a
+    pay-table edit beside the game it edits and the others), named as edited."""
+    from pipeline.videopoker.tools.compare import MAX_GAMES, check_games, game_figures
 
     t0 = time.perf_counter()
     check_games(list(paytables))
     games = [load_game(g) for g in paytables]  # every name checked before any solve
+    if pay:
+        if len(games) >= MAX_GAMES:
+            raise InputError(f"{len(games)} games and an edited one; compare at most {MAX_GAMES} at a time")
+        games.insert(1, load_game(paytables[0], pay))
     cols = [game_figures(pt, ctx.artifacts, ctx.deal_classes) for pt in games]
     if text is not None:
         text.update(columns=cols)
-    return {"games": [c.as_json() for c in cols], "seconds": round(time.perf_counter() - t0, 3)}
+    return {"games": [{**c.as_json(), "edited": bool(pay) and i == 1} for i, c in enumerate(cols)],
+            "seconds": round(time.perf_counter() - t0, 3)}
 
 
 def deal(ctx: Context, paytable: str = DEFAULT_GAME, seed: int | None = None, count: int = 1,

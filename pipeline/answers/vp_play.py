@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.answers import Context
-from pipeline.answers.vp import COINS, DEAL_CARDS, DEFAULT_GAME, MAX_DEALS, grade, load_game
+from pipeline.answers.vp import COINS, DEAL_CARDS, DEFAULT_GAME, MAX_DEALS, grade, load_game, parse_held
 from pipeline.errors import InputError
 
 #: the multi-play round sizes a trainer offers (and the most lines one draw plays)
@@ -53,20 +53,9 @@ def deal_at(deck_size: int, seed: int, hand: int) -> list[int]:
 
 
 def hold_positions(text: str, cards: list[int], deck_size: int) -> list[int]:
-    """0-based positions held, from cards (``"Js Jd"``), positions (``"1,2,5"``: 1 to 5), a 0/1
-    flag per position (``"11001"``), ``none`` (draw five) or ``all``."""
-    import re
-
-    from pipeline.videopoker.paytables.deal_text import parse_hold
-
-    t = text.strip()
-    if re.fullmatch(r"[1-5](\s*[, ]\s*[1-5])*", t) and not re.fullmatch(r"[01]{5}", t):
-        pos = [int(x) - 1 for x in re.split(r"[\s,]+", t)]
-        if len(set(pos)) != len(pos):
-            raise InputError(f"bad hold {text!r}: a position is named twice")
-        return sorted(pos)
-    held = parse_hold(text, cards, deck_size)
-    return sorted(cards.index(c) for c in held)
+    """0-based positions held, from the hold as typed (:func:`pipeline.answers.vp.parse_held`:
+    cards, positions ``1,2,5``, a 0/1 flag per position, ``draw five`` or ``all``)."""
+    return sorted(cards.index(c) for c in parse_held(text, cards, deck_size))
 
 
 def draw(ctx: Context, seed: int, hand: int, hold: str, paytable: str = DEFAULT_GAME,
@@ -75,7 +64,8 @@ def draw(ctx: Context, seed: int, hand: int, hold: str, paytable: str = DEFAULT_
     lines of ``coins`` coins each. Each line: the final hand, its pay line (``hand``, ``None``
     for nothing) and ``pays`` per coin, ``won`` in credits. ``won`` is the round's total, ``bet``
     its credits; ``grade`` is ``vp grade``'s answer for the hold (exact EV per coin, best hold,
-    cost) and ``expected`` the exact expected credits of the round (EV x coins x lines)."""
+    cost), ``expected`` the exact expected credits of the round (EV x coins x lines) and
+    ``chart_line`` the line of ``vp chart`` that decides the deal (``line``, ``hold``)."""
     from pipeline.videopoker.paytables.deal_text import vp_cards_text
     from pipeline.videopoker.solver.classify import classify_deals
 
@@ -104,10 +94,12 @@ def draw(ctx: Context, seed: int, hand: int, hold: str, paytable: str = DEFAULT_
     g = grade(ctx, deal_text, " ".join(vp_cards_text([cards[t]]) for t in held) or "none",
               paytable, pay=pay)
     expected = Fraction(g["ev_exact"]) * coins * lines
+    from pipeline.answers.vp_lines import chart_line
     return {"name": pt.name, "slug": pt.slug, "paytable_id": pt.digest[:16], "seed": seed,
             "hand": hand, "deal": deal_text, "held": [t + 1 for t in held], "lines": rows,
             "coins": coins, "bet": coins * lines, "won": _number(won),
-            "expected": float(expected), "expected_exact": frac(expected), "grade": g}
+            "expected": float(expected), "expected_exact": frac(expected), "grade": g,
+            "chart_line": chart_line(ctx, pt, cards)}
 
 
 def _number(x: Fraction) -> int | float:

@@ -36,7 +36,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 def _register() -> None:
     from pipeline.cli import bucket, build, casino, equity, hands, serve  # noqa: F401  (commands register on import)
-    from pipeline.cli.vp import games, play  # noqa: F401
+    from pipeline.cli.vp import draw, games, play  # noqa: F401
 
 
 def _keep_stdout() -> int | None:

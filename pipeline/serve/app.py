@@ -124,7 +124,7 @@ def answer(ctx: Context, kind: str, body: m.Body, limits: Limits,
     if kind == "vp/deal":
         return vp.deal(ctx, safe_game(b.paytable), seed=b.seed, count=b.count)
     if kind == "vp/compare":
-        return vp.compare(ctx, [safe_game(g) for g in b.paytables])
+        return vp.compare(ctx, [safe_game(g) for g in b.paytables], pay=b.pay)
     game = safe_game(b.paytable)
     if kind == "vp/analyze":
         return vp.analyze(ctx, game, strategy=safe_game(b.strategy) if b.strategy else "",

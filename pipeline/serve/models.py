@@ -170,8 +170,8 @@ class BreakevenBody(Pays):
     stop: Text = ""
 
 
-class CompareBody(Body):
-    """``vp compare``: games side by side."""
+class CompareBody(Pays):
+    """``vp compare``: games side by side (``pay``: the first game also as edited)."""
 
     paytables: Annotated[list[Text], Field(min_length=1, max_length=MAX_COMPARE)]
 

@@ -21,8 +21,30 @@ if TYPE_CHECKING:
     from pipeline.videopoker.solver.deals import DealClasses
 
 #: help of ``--pay``, the option of every command that solves one game
-PAY_HELP = ("edit a line's pay in place, e.g. \"full house=8\" (line name or hand, any case; "
-            "repeatable): the edited game is solved exactly now and named as edited")
+PAY_HELP = ("edit a line's pay per credit bet in place, e.g. \"full house=8\" (line name, hand or "
+            "short name: royal, sf, quads/4K, fh, trips/3K, 2p; any case; repeatable): the edited "
+            "game is solved exactly now and named as edited")
+#: help of a positional GAME
+GAME_HELP = "game: slug (see `vp list`), common name (\"9/6 jacks\") or TOML path"
+
+
+def one_game(positional: str | None, option: str | None, default: str) -> str:
+    """The game named by the positional GAME or ``--paytable`` (both only when they agree)."""
+    from pipeline.errors import InputError
+
+    if positional and option and positional != option:
+        raise InputError(f"two games named: {positional!r} and --paytable {option!r}; name one")
+    return positional or option or default
+
+
+def echo_edits(game: str, pay: list[str]) -> None:
+    """With ``--pay``: one line stating each edited pay per credit bet and the pay it replaces."""
+    if not pay:
+        return
+    from pipeline.answers.vp import load_game
+    from pipeline.videopoker.paytables.edit import edits_said
+
+    typer.echo(f"edited: {edits_said(load_game(game), pay)}")
 
 vp_app = typer.Typer(no_args_is_help=True, cls=AlphabeticalGroup,
                      help="Video poker: exact return, strategy and holds of a paytable.")

@@ -15,7 +15,7 @@ import typer
 
 from pipeline.answers.vp import COINS, MAX_PAY_TEXT
 from pipeline.cli.common import artifacts_dir, say_waiting, whole
-from pipeline.cli.vp import PAY_HELP, deal_classes_here, vp_app
+from pipeline.cli.vp import PAY_HELP, deal_classes_here, echo_edits, vp_app
 from pipeline.errors import InputError, clip
 
 if TYPE_CHECKING:
@@ -99,6 +99,7 @@ def breakeven_cmd(
     if as_json:
         typer.echo(json.dumps(info))
         return
+    echo_edits(game, pay)
     if table:
         _table(text["solver"], info["rows"], t0)
         return
@@ -172,6 +173,8 @@ def _table(solver: PaySolver, rows: list[dict[str, Any]], t0: float) -> None:
 def compare_cmd(
     games: list[str] = typer.Argument(..., help="games: slugs (see `vp list`), common names or TOML paths"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
+    pay: list[str] = typer.Option([], "--pay", help=PAY_HELP + "; the first game as edited "
+                                  "is shown beside the games named"),
 ) -> None:
     """Games side by side: return, variance, royal cycle, hit frequency, break-even royal."""
     from pipeline.answers import Context
@@ -179,13 +182,16 @@ def compare_cmd(
 
     t0 = time.perf_counter()
     text: dict[str, Any] = {}
-    out = compare(Context(artifacts_dir()), games, text=text)
+    out = compare(Context(artifacts_dir()), games, pay=pay, text=text)
     if as_json:
         typer.echo(json.dumps(out))
         return
+    if pay:
+        echo_edits(games[0], pay)
     cols = text["columns"]
-    width = max(14, *(len(c.slug) + 2 for c in cols))
-    rows = [("game", [c.slug for c in cols]),
+    heads = [f"{c.slug} edited" if g["edited"] else c.slug for c, g in zip(cols, out["games"])]
+    width = max(14, *(len(h) + 2 for h in heads))
+    rows = [("game", heads),
             ("return", [f"{float(c.return_exact):.4%}" for c in cols]),
             ("variance", [f"{c.variance:.2f}" for c in cols]),
             ("royal cycle", [f"{c.royal_cycle:,.0f}" if c.royal_cycle else "-" for c in cols]),
@@ -196,6 +202,9 @@ def compare_cmd(
             ("figures from", [c.source for c in cols])]
     for head, vals in rows:
         typer.echo(f"{head:<18}" + "".join(f"{v:>{width}}" for v in vals))
+    for c, g in zip(cols, out["games"]):
+        if g["edited"]:
+            typer.echo(f"{c.slug} edited: {c.name}")
     for c in cols:
         if c.break_even_note:
             typer.echo(f"{c.slug}: {c.break_even_note}")

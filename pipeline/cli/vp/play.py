@@ -12,8 +12,9 @@ from typing import Any, Optional
 
 import typer
 
+from pipeline.answers.vp import DEFAULT_GAME
 from pipeline.cli.common import artifacts_dir, whole, whole_at_least
-from pipeline.cli.vp import PAY_HELP, vp_app
+from pipeline.cli.vp import GAME_HELP, PAY_HELP, echo_edits, one_game, vp_app
 
 #: the hold column of a chart; a longer hold pushes its numbers right while the line fits the
 #: terminal, and wraps once it does not
@@ -46,6 +47,7 @@ def analyze_cmd(
     deck = f"{pt.deck_size} cards ({pt.deck_size - 52} joker{'s' * (pt.deck_size > 53)} wild)" \
         if pt.wild == "joker" else "52 cards, deuces wild" if pt.wild == "deuces" else "52 cards"
     typer.echo(f"{pt.name}  ({deck}; optimal strategy)")
+    echo_edits(paytable, pay)
     typer.echo(f"{'hand':<24}{'pays':>7}{'combinations':>24}{'probability':>14}{'return':>11}")
     for ln in info["lines"]:
         typer.echo(f"{ln['hand']:<24}{ln['pays']:>7}{ln['combinations']:>24,}"
@@ -59,8 +61,9 @@ def analyze_cmd(
 
 @vp_app.command("hold")
 def hold_cmd(
-    cards: list[str] = typer.Argument(..., help="five cards, e.g. 'Jh Qh Kh Ah 2c' (Jk = joker)"),
-    paytable: str = typer.Option(..., "--paytable", "-p", help="game: slug, common name (\"9/6 jacks\") or TOML path"),
+    cards: list[str] = typer.Argument(..., help="five cards, e.g. 'Jh Qh Kh Ah 2c' (Jk = joker), then "
+                                      "optionally the game (\"9/6 jacks\")"),
+    paytable: Optional[str] = typer.Option(None, "--paytable", "-p", help=GAME_HELP + f" (default {DEFAULT_GAME})"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
     pay: list[str] = typer.Option([], "--pay", help=PAY_HELP),
 ) -> None:
@@ -68,19 +71,39 @@ def hold_cmd(
     from pipeline.answers import Context
     from pipeline.answers.vp import hold
 
+    words, game = split_game(cards)
+    game = one_game(game, paytable, DEFAULT_GAME)
     text: dict[str, Any] = {}
-    out = hold(Context(artifacts_dir()), " ".join(cards), paytable, pay=pay, text=text)
+    out = hold(Context(artifacts_dir()), " ".join(words), game, pay=pay, text=text)
     if as_json:
         typer.echo(json.dumps(out))
         return
     rows = out["holds"]
     typer.echo(f"{out['cards']} under {out['name']}: all 32 holds, best first")
+    echo_edits(game, pay)
     typer.echo(f"{'':2}{'hold':<22}{'EV':>12}{'cost':>11}  {'EV exact':<24}cost exact")
     for r in rows:
         mark = "* " if r["best"] else "  "
         typer.echo(f"{mark}{r['hold']:<22}{r['ev']:>12.6f}{r['cost']:>11.6f}  "
                    f"{r['ev_exact']:<24}{r['cost_exact']}")
     typer.echo(f"{out['seconds']:.2f} s ({text['source']})")
+
+
+def split_game(words: list[str]) -> tuple[list[str], str | None]:
+    """The cards of ``vp hold CARDS [GAME]``, and the game when the last word is not cards."""
+    from pipeline.errors import InputError
+    from pipeline.videopoker.paytables.deal_text import parse_deal
+
+    def cards(ws: list[str]) -> bool:
+        try:
+            parse_deal(" ".join(ws), 54)  # the largest deck: jokers parse
+        except InputError:
+            return False
+        return True
+
+    if len(words) > 1 and not cards(words) and cards(words[:-1]):
+        return words[:-1], words[-1]
+    return words, None
 
 
 def echo_strategy(info: dict[str, Any]) -> None:
@@ -115,10 +138,10 @@ def echo_extras(info: dict[str, Any]) -> None:
 @vp_app.command("grade")
 def grade_cmd(
     deal: str = typer.Argument(..., help="the five dealt cards, e.g. 'Js Jd 5h 8c Qs' (Jk = joker)"),
-    hold: str = typer.Argument(..., help="cards held ('Js Jd'), a 0/1 flag per position ('11000'), "
-                                         "'none' or 'all'"),
-    paytable: str = typer.Option("jacks-or-better-9-6", "--paytable", "-p",
-                                 help="game: slug, common name (\"9/6 jacks\") or TOML path"),
+    hold: str = typer.Argument(..., help="cards held ('Js Jd'), positions ('1,2,5'), a 0/1 flag per "
+                                         "position ('11000'), 'draw five' (or 'none') or 'all'"),
+    game: Optional[str] = typer.Argument(None, help=GAME_HELP + f" (default {DEFAULT_GAME})"),
+    paytable: Optional[str] = typer.Option(None, "--paytable", "-p", help="the game, as GAME"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON object"),
     pay: list[str] = typer.Option([], "--pay", help=PAY_HELP),
 ) -> None:
@@ -126,11 +149,13 @@ def grade_cmd(
     from pipeline.answers import Context
     from pipeline.answers.vp import grade
 
-    g = grade(Context(artifacts_dir()), deal, hold, paytable, pay=pay)
+    game = one_game(game, paytable, DEFAULT_GAME)
+    g = grade(Context(artifacts_dir()), deal, hold, game, pay=pay)
     if as_json:
         typer.echo(json.dumps(g))
         return
     typer.echo(f"{g['cards']} under {g['name']}")
+    echo_edits(game, pay)
     typer.echo(f"  your hold  {g['hold']:<22} EV {g['ev']:.6f} = {g['ev_exact']}")
     typer.echo(f"  best hold  {g['best_hold']:<22} EV {g['best_ev']:.6f} = {g['best_ev_exact']}")
     verdict = "optimal" if g["optimal"] else f"rank {g['rank']} of 32 by EV"
@@ -166,6 +191,7 @@ def chart_cmd(
     width = shutil.get_terminal_size().columns
     typer.echo(textwrap.fill(f"{info['name']}: strategy chart ({len(info['lines'])} lines{by}; hold "
                              "the first line the deal contains)", width, subsequent_indent="  "))
+    echo_edits(paytable, pay)
     if not groups:
         echo_chart_lines(info["lines"], width)
     for g in groups:
@@ -195,8 +221,9 @@ def echo_chart_lines(lines: list[dict[str, Any]], width: int) -> None:
 
 @vp_app.command("deal")
 def deal_cmd(
-    paytable: str = typer.Option("jacks-or-better-9-6", "--paytable", "-p",
-                                 help="game: slug, common name or TOML path (its deck: jokers are dealt)"),
+    game: Optional[str] = typer.Argument(None, help=GAME_HELP + f" (default {DEFAULT_GAME}; its "
+                                         "deck: jokers are dealt)"),
+    paytable: Optional[str] = typer.Option(None, "--paytable", "-p", help="the game, as GAME"),
     seed: Optional[int] = typer.Option(None, "--seed", parser=whole, help="the same seed deals the same hands "
                                                             "(default: a fresh seed, printed)"),
     count: int = typer.Option(1, "--count", "-n", parser=whole, help="how many deals (1..10,000)"),
@@ -207,10 +234,12 @@ def deal_cmd(
     from pipeline.answers import Context
     from pipeline.answers.vp import deal
 
-    out = deal(Context(artifacts_dir()), paytable, seed=seed, count=count, pay=pay)
+    game = one_game(game, paytable, DEFAULT_GAME)
+    out = deal(Context(artifacts_dir()), game, seed=seed, count=count, pay=pay)
     if as_json:
         typer.echo(json.dumps(out))
         return
     typer.echo(f"{out['name']}: {len(out['deals'])} deal{'s' * (len(out['deals']) > 1)} (seed {out['seed']})")
+    echo_edits(game, pay)
     for d in out["deals"]:
         typer.echo(f"  {d}")

@@ -19,15 +19,33 @@ from pipeline.videopoker.paytables.paytable import Paytable, check_pay
 MAX_EDITS = 64
 
 
+#: players' short names of the pay lines (any case), each the hand it pays: ``royal=4000``,
+#: ``4K=50``, ``fh=8``
+ALIASES = {
+    "royal": "royal flush", "rf": "royal flush", "sf": "straight flush",
+    "quads": "four of a kind", "4k": "four of a kind", "4oak": "four of a kind", "4 of a kind": "four of a kind",
+    "fh": "full house", "boat": "full house", "fl": "flush", "st": "straight", "str": "straight",
+    "trips": "three of a kind", "3k": "three of a kind", "3oak": "three of a kind", "3 of a kind": "three of a kind",
+    "2p": "two pair", "tp": "two pair", "two pairs": "two pair", "high pair": "pair", "jacks": "pair",
+    "jb": "pair", "5k": "five of a kind", "5oak": "five of a kind", "wild royal": "wild royal flush",
+    "wrf": "wild royal flush", "4 deuces": "four deuces", "deuces": "four deuces",
+}
+
+
 def _key(text: str) -> str:
     """A line name as compared: lower case, single spaces."""
     return " ".join(text.lower().split())
 
 
 def find_pay_line(pt: Paytable, name: str) -> int:
-    """Index of the line ``name`` calls (its label, or its hand when one line pays that hand),
-    case-insensitive; ``InputError`` naming it and listing the lines otherwise."""
+    """Index of the line ``name`` calls (its label, a players' short name of :data:`ALIASES`, or
+    its hand when one line pays that hand), case-insensitive; ``InputError`` naming it and
+    listing the lines otherwise."""
     key = _key(name)
+    for i, ln in enumerate(pt.lines):
+        if _key(ln.label) == key:
+            return i
+    key = ALIASES.get(key, key)
     for i, ln in enumerate(pt.lines):
         if _key(ln.label) == key:
             return i
@@ -93,4 +111,15 @@ def edit_pays(pt: Paytable, edits: Sequence[str]) -> Paytable:
     return dataclasses.replace(pt, lines=lines, name=f"{pt.name} (edited: {said})", digest=h.hexdigest())
 
 
-__all__ = ["edit_pays", "find_pay_line", "parse_pay_edit", "MAX_EDITS"]
+def edits_said(pt: Paytable, edits: Sequence[str]) -> str:
+    """The edits as pays per credit bet, each with the pay it replaces: ``"four of a kind pays
+    50 per credit (was 25)"`` (what the CLI prints above an edited game's figures)."""
+    out = []
+    for e in [edits] if isinstance(edits, str) else edits:
+        line, pay = parse_pay_edit(pt, e)
+        ln = pt.lines[line]
+        out.append(f"{ln.label} pays {pay_text(pay)} per credit (was {pay_text(ln.pays)})")
+    return "; ".join(out)
+
+
+__all__ = ["edit_pays", "edits_said", "find_pay_line", "parse_pay_edit", "ALIASES", "MAX_EDITS"]

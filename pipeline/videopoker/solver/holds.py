@@ -20,6 +20,9 @@ from pipeline.videopoker.paytables.deal_text import vp_cards_text
 from pipeline.videopoker.paytables.paytable import Paytable
 from pipeline.videopoker.paytables.wild import JOKER
 
+#: the one name of the hold that keeps no card (the CLI, the API and the page say it alike)
+DRAW_FIVE = "draw five"
+
 
 class Rows(Protocol):
     """Per-deal pay categories or one hold size's subset counts, indexed by a subset's colex
@@ -40,7 +43,7 @@ def hold_table(pt: Paytable, cards: list[int], pay_cat: Rows, counts: Sequence[R
     ``pay_cat`` and ``counts`` are the arrays of :func:`compute_counts` or the datasets of an
     artifact (:func:`artifact_counts`): only the 32 rows this deal needs are read.
 
-    Each row: ``hold`` (held cards in the given order, or ``discard all``), ``positions``
+    Each row: ``hold`` (held cards in the given order, or ``draw five``), ``positions``
     (1-based positions kept), ``held``, ``ev``, ``ev_exact``, ``cost`` and ``cost_exact`` (EV
     given up against the best hold, exactly as ``num/den``), ``best``. Equal EVs are ordered by
     the paytable's tie-break rule, so the first row is the solver's best hold.
@@ -59,7 +62,7 @@ def hold_table(pt: Paytable, cards: list[int], pay_cat: Rows, counts: Sequence[R
         positions = sorted(order[t] for t in range(5) if m >> t & 1)
         cost = top - exact[m]
         rows.append({"positions": [p + 1 for p in positions], "held": len(positions),
-                     "hold": vp_cards_text(cards[p] for p in positions) or "discard all",
+                     "hold": vp_cards_text(cards[p] for p in positions) or DRAW_FIVE,
                      "ev": float(exact[m]), "ev_exact": _frac_text(exact[m]),
                      "cost": float(cost), "cost_exact": _frac_text(cost), "best": i == 0})
     return rows

@@ -101,7 +101,7 @@ async function draw() {
     if (!g.optimal) {
       tr.warned = hold;
       const m = $('vp-tutor-msg'); m.hidden = false;
-      m.textContent = `Tutor: the best hold is ${g.best_hold === 'discard all' ? 'nothing (draw five)' : g.best_hold}; yours costs ${(g.cost * coins() * lines()).toFixed(2)} credits. Draw again to play yours.`;
+      m.textContent = `Tutor: the best hold is ${g.best_hold}; yours costs ${(g.cost * coins() * lines()).toFixed(2)} credits. Draw again to play yours.`;
       return;
     }
   }
@@ -142,8 +142,10 @@ function verdict(v, d, g, stake) {
   el2.hidden = false;
   el2.className = `verdict ${g.optimal ? 'good' : 'bad'}`;
   Object.assign(el2.dataset, { costExact: g.cost_exact, bestHold: g.best_hold, optimal: g.optimal, game: d.name });
-  const name = (h) => (h === 'discard all' ? 'nothing (draw five)' : h);
+  const name = (h) => h;  // the server's words: cards, or "draw five"
   const credits = (x) => `${(x * stake).toFixed(2)} credits`;
+  const line = d.chart_line;
+  el2.dataset.chartLine = line.line;
   el2.replaceChildren(
     el('div', { class: 'vgame', text: `graded under ${d.name}` }),
     el('strong', { text: g.optimal ? 'Correct.' : 'Mistake.' }), ' ',
@@ -151,6 +153,7 @@ function verdict(v, d, g, stake) {
       : el('span', {}, `You held ${name(g.hold)}, worth ${credits(g.ev)} on average. Best: `,
         el('b', { class: 'besthold', text: name(g.best_hold) }), `, worth ${credits(g.best_ev)}. Cost `,
         el('b', { class: 'cost', text: credits(g.cost) }), ` of your ${stake}-credit bet (${pct(g.cost, 2)} of it; hold ranked ${g.rank} of 32).`),
+    el('div', { class: 'chartline' }, `The chart decides this hand on line ${line.line}: `, el('b', { text: line.hold }), '.'),
     el('details', { class: 'exact' }, el('summary', { text: 'exact fractions' }),
       el('div', { text: `EV per coin of your hold ${g.ev_exact}; best ${g.best_ev_exact}; cost ${g.cost_exact} per coin` })));
 }
@@ -161,7 +164,7 @@ async function holdsTable(v, d) {
   h.holds.forEach((r, i) => {
     const played = r.positions.join(',') === d.held.join(',');
     body.append(el('tr', { class: `${r.best ? 'best' : ''}${played ? ' played' : ''}`, dataset: { evExact: r.ev_exact, hold: r.hold } },
-      el('td', { text: String(i + 1) }), el('td', { text: r.held ? r.hold : 'draw five' }),
+      el('td', { text: String(i + 1) }), el('td', { text: r.hold }),
       el('td', { class: 'num', text: (r.ev * d.coins).toFixed(3) }), el('td', { class: 'num', text: r.cost ? (r.cost * d.coins).toFixed(3) : '' }),
       el('td', { class: 'num exact', text: r.ev_exact })));
   });

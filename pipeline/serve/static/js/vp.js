@@ -180,9 +180,15 @@ async function breakEven() {
   box.dataset.breakEvenExact = a.break_even_exact;
 }
 
+// The games chosen beside the current version: an edited one is compared as edited (its
+// column named so), after its solve.
 async function compare() {
-  const games = [...$('vp-cmp-games').selectedOptions].map((o) => o.value);
-  const a = await api('vp/compare', { paytables: games.length ? games : [vp.slug] });
+  const v = await ready('Compare');
+  const chosen = [...$('vp-cmp-games').selectedOptions].map((o) => o.value);
+  const games = v.pay.length ? [v.slug, ...chosen.filter((g) => g !== v.slug)] : (chosen.length ? chosen : [v.slug]);
+  const a = await api('vp/compare', { paytables: games, pay: v.pay });
+  if (vp.current !== v) return;
+  if (v.pay.length && !a.games.some((g) => g.name === v.name)) throw new ApiError(`the comparison has no column for ${v.name}: not shown`);
   const rows = [
     ['return', (g) => pct(g.return, 4)], ['variance', (g) => g.variance.toFixed(2)],
     ['hit frequency', (g) => pct(g.hit_frequency, 2)], ['royal cycle', (g) => Math.round(g.royal_cycle).toLocaleString('en')],
@@ -190,8 +196,9 @@ async function compare() {
   ];
   $('vp-cmp').replaceChildren(
     el('tr', {}, el('th'), ...a.games.map((g) => el('th', { class: 'num', text: g.name }))),
-    ...rows.map(([label, f]) => el('tr', {}, el('th', { text: label }), ...a.games.map((g) => el('td', { class: 'num', text: f(g), dataset: { slug: g.slug, returnExact: g.return_exact } })))),
+    ...rows.map(([label, f]) => el('tr', {}, el('th', { text: label }), ...a.games.map((g) => el('td', { class: 'num', text: f(g), dataset: { slug: g.slug, returnExact: g.return_exact, edited: g.edited } })))),
   );
+  $('vp-cmp').dataset.version = v.id;
 }
 
 export async function loadVp() {

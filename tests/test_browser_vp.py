@@ -1,0 +1,230 @@
+"""The video-poker trainer in a real browser (issue 37, items 2 and 3): game versions (a pay edit is
+a new version; whatever depends on it waits for its solve and names it), a trainer that plays the
+hand out (final cards, a credit meter, multi-play) and a tally per version. Each scenario checks
+the page's numbers against the API's (and a brute force over the remaining deck where it is cheap).
+
+The server, browser and helpers are :mod:`tests.test_browser`'s (module fixtures, imported here).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from tests import test_browser as tb
+from tests.test_browser import (
+    JACKS,
+    By,
+    Select,
+    WebDriver,
+    api,
+    by_id,
+    idle,
+    type_into,
+    vp_ready,
+    wait,
+)
+
+# the module fixtures of the browser tests (a server and a browser per module that uses them)
+server = tb.server
+driver = tb.driver
+no_script_errors = tb.no_script_errors
+
+EDIT = "full house=8"
+EDITED = "Jacks or Better 9/6 (edited: full house=8)"
+#: seeds the scenarios search for a paying hand (the API answers each in milliseconds)
+SEARCH = range(1, 400)
+
+
+def edit_full_house(d: WebDriver, pay: str = "8") -> None:
+    """Type a new full-house pay and start its solve (not waiting for it)."""
+    fh = d.find_element(By.CSS_SELECTOR, "#vp-pays input.pay[data-hand='full house']")
+    type_into(fh, pay)
+    by_id(d, "vp-solve").click()
+
+
+def solved(d: WebDriver) -> Any:
+    """The game name beside the pay table once the current version's solve is done."""
+    name = by_id(d, "vp-name")
+    return idle(d) and name.get_attribute("data-state") == "ready" and name.text
+
+
+def deal_hold_draw(d: WebDriver, hold: list[int]) -> dict[str, Any]:
+    """Deal, hold ``hold`` (positions 0-4), Draw; wait for the verdict and return what the page
+    shows: deal, final cards, verdict's game and exact cost, credits won, meter."""
+    by_id(d, "vp-deal").click()
+    wait(d, lambda d: not by_id(d, "vp-draw").get_property("disabled")
+         and len(d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")) == 5, "a deal")
+    cards = [str(c.get_attribute("data-card")) for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")]
+    for i in hold:
+        d.find_element(By.CSS_SELECTOR, f"#vp-cards .vpcard[data-pos='{i}']").click()
+    by_id(d, "vp-draw").click()
+    v = wait(d, lambda d: idle(d) and by_id(d, "vp-verdict").is_displayed() and by_id(d, "vp-verdict"),
+             "a verdict")
+    final = [str(c.get_attribute("data-card")) for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")]
+    return {"deal": " ".join(cards), "final": " ".join(final), "game": v.get_attribute("data-game"),
+            "cost": v.get_attribute("data-cost-exact"), "line": v.get_attribute("data-chart-line"),
+            "won": Fraction(str(by_id(d, "vp-result").get_attribute("data-won"))),
+            "credits": Fraction(str(by_id(d, "vp-credits").get_attribute("data-value")))}
+
+
+def credits(d: WebDriver) -> Fraction:
+    return Fraction(str(by_id(d, "vp-credits").get_attribute("data-value")))
+
+
+def paying_hand(base: str, lines: int = 1) -> tuple[int, str, dict[str, Any]]:
+    """The first seed whose first hand, held as the best hold, wins on line 1 of ``lines``:
+    (seed, best hold as positions "1,2", the API's draw)."""
+    for seed in SEARCH:
+        deal = api(base, "vp/deal", {"paytable": JACKS, "seed": seed, "count": 1})["deals"][0]
+        best = api(base, "vp/hold", {"deal": deal, "paytable": JACKS})["holds"][0]
+        hold = ",".join(map(str, best["positions"])) if best["positions"] else "none"
+        drawn = api(base, "vp/draw", {"paytable": JACKS, "seed": seed, "hand": 1, "hold": hold,
+                                      "lines": lines, "coins": 5})
+        if drawn["lines"][0]["won"] and best["positions"] and len(best["positions"]) < 5:
+            return seed, hold, drawn
+    raise AssertionError("no paying hand in the seeds searched")
+
+
+def set_select(d: WebDriver, name: str, value: str) -> None:
+    Select(by_id(d, name)).select_by_visible_text(value)
+
+
+# ------------------------------------------------------------------ game versions
+
+
+def test_deal_and_draw_during_the_solve_grade_under_the_edited_game(driver: WebDriver, server: str) -> None:
+    """A pay edit, then at once a deal and a draw: the hand waits for the edited game's solve and
+    is graded (and tallied) under the game named beside the pay table."""
+    d = driver
+    vp_ready(d, server)
+    by_id(d, "vp-t-reset").click()
+    type_into(by_id(d, "vp-seed"), "5")
+    edit_full_house(d)
+    assert by_id(d, "vp-name").get_attribute("data-state") == "solving"
+    p = deal_hold_draw(d, [0, 1])
+    name = wait(d, solved, "the edited game solved")
+    assert name == EDITED and p["game"] == EDITED
+    g = api(server, "vp/grade", {"deal": p["deal"], "hold": " ".join(p["deal"].split()[:2]),
+                                 "paytable": JACKS, "pay": [EDIT]})
+    assert g["name"] == EDITED and p["cost"] == g["cost_exact"]
+    assert by_id(d, "vp-t-game").text == EDITED and by_id(d, "vp-t-hands").get_attribute("data-value") == "1"
+
+
+def test_chart_during_the_solve_has_the_pays_on_screen(driver: WebDriver, server: str) -> None:
+    """"Strategy chart" clicked while an edit solves: the card's pays, lines and return are the
+    edited game's, the pays equal the pay table on screen."""
+    d = driver
+    vp_ready(d, server)
+    edit_full_house(d)
+    by_id(d, "vp-chart-run").click()
+    wait(d, lambda d: idle(d) and by_id(d, "vp-chart").get_attribute("data-lines"), "the chart")
+    assert wait(d, solved, "the edited game") == EDITED
+    on_screen = {str(i.get_attribute("data-hand")): str(i.get_attribute("value"))
+                 for i in d.find_elements(By.CSS_SELECTOR, "#vp-pays input.pay")}
+    card = by_id(d, "vp-chart")
+    printed = card.find_element(By.CSS_SELECTOR, ".pays").text
+    assert printed == "Pays per coin: " + " · ".join(f"{h} {p}" for h, p in on_screen.items() if p != "0")
+    assert on_screen["full house"] == "8"
+    want = api(server, "vp/chart", {"paytable": JACKS, "pay": [EDIT]})
+    assert card.find_element(By.TAG_NAME, "h3").text.startswith(EDITED)
+    assert [li.text for li in card.find_elements(By.CSS_SELECTOR, ".chartlines li")] == [
+        ln["hold"] for ln in want["lines"]]
+    assert card.get_attribute("data-chart-return-exact") == want["chart_return_exact"]
+    assert card.get_attribute("data-version") == by_id(d, "vp-name").get_attribute("data-version")
+
+
+def test_tally_is_per_version(driver: WebDriver, server: str) -> None:
+    """Hands of the unedited and of the edited game never add up in one tally."""
+    d = driver
+    vp_ready(d, server)
+    by_id(d, "vp-t-reset").click()
+    type_into(by_id(d, "vp-seed"), "9")
+    base = deal_hold_draw(d, [])
+    assert base["game"] == "Jacks or Better 9/6"
+    edit_full_house(d)
+    edited = [deal_hold_draw(d, []) for _ in range(2)]  # the first during the solve
+    assert {p["game"] for p in edited} == {EDITED}
+    assert by_id(d, "vp-t-game").text == EDITED
+    assert by_id(d, "vp-t-hands").get_attribute("data-value") == "2"
+    grades = [api(server, "vp/grade", {"deal": p["deal"], "hold": "none", "paytable": JACKS, "pay": [EDIT]})
+              for p in edited]
+    cost = sum(Fraction(g["cost_exact"]) for g in grades) * 5
+    assert Fraction(str(by_id(d, "vp-t-cost").get_attribute("data-value"))) == cost
+    assert "Jacks or Better 9/6: 1 hand" in by_id(d, "vp-t-others").text
+    by_id(d, "vp-unedit").click()
+    wait(d, lambda d: solved(d) == "Jacks or Better 9/6", "the unedited game again")
+    wait(d, lambda d: by_id(d, "vp-t-hands").get_attribute("data-value") == "1", "the unedited tally")
+    g0 = api(server, "vp/grade", {"deal": base["deal"], "hold": "none", "paytable": JACKS})
+    assert Fraction(str(by_id(d, "vp-t-cost").get_attribute("data-value"))) == 5 * Fraction(g0["cost_exact"])
+    assert f"{EDITED}: 2 hands" in by_id(d, "vp-t-others").text
+
+
+# ------------------------------------------------------------------ a trainer that plays
+
+
+def test_draw_shows_the_final_hand_and_pays_the_meter(driver: WebDriver, server: str) -> None:
+    """Draw deals the replacement cards (the API's, from the same seeded deck), shows the five
+    final cards and the credit meter moves by exactly the pay; the feedback names the chart line."""
+    d = driver
+    seed, hold, want = paying_hand(server)
+    vp_ready(d, server)
+    set_select(d, "vp-lines", "1")
+    set_select(d, "vp-coins", "5")
+    type_into(by_id(d, "vp-seed"), str(seed))
+    before = credits(d)
+    p = deal_hold_draw(d, [int(x) - 1 for x in hold.split(",")])
+    assert p["deal"] == want["deal"] and p["final"] == want["lines"][0]["final"]
+    assert len(p["final"].split()) == 5 and p["final"] != p["deal"]
+    assert p["won"] == want["won"] > 0
+    assert p["credits"] == before - 5 + Fraction(str(want["won"]))
+    result = by_id(d, "vp-result").text
+    assert want["lines"][0]["hand"] in result and str(want["won"]) in result
+    assert p["line"] and p["line"] == str(want["chart_line"]["line"])
+    assert want["chart_line"]["hold"] in by_id(d, "vp-verdict").text
+
+
+def test_hundred_play_pays_add_up(driver: WebDriver, server: str) -> None:
+    """100 lines: the held cards on every line, 100 final hands whose pays add up to the meter's
+    move, and the round's exact expected value, which a brute force over the 47 cards left
+    confirms for a four-card hold."""
+    d = driver
+    seed = 3
+    vp_ready(d, server)
+    set_select(d, "vp-lines", "100")
+    set_select(d, "vp-coins", "1")
+    type_into(by_id(d, "vp-seed"), str(seed))
+    before = credits(d)
+    p = deal_hold_draw(d, [0, 1, 2, 3])
+    want = api(server, "vp/draw", {"paytable": JACKS, "seed": seed, "hand": 1, "hold": "1,2,3,4",
+                                   "lines": 100, "coins": 1})
+    rows = d.find_elements(By.CSS_SELECTOR, "#vp-lines-box .line")
+    assert len(rows) == 100
+    finals = [str(r.get_attribute("data-final")) for r in rows]
+    assert finals == [ln["final"] for ln in want["lines"]]
+    held = p["deal"].split()[:4]
+    assert all(f.split()[:4] == held for f in finals)
+    won = [Fraction(str(r.get_attribute("data-won"))) for r in rows]
+    total = Fraction(str(by_id(d, "vp-lines-sum").get_attribute("data-won")))
+    assert sum(won) == total == Fraction(str(want["won"]))
+    assert credits(d) == before - 100 + total
+    expected = Fraction(str(by_id(d, "vp-lines-sum").get_attribute("data-expected-exact")))
+    assert expected == Fraction(want["expected_exact"]) == 100 * brute_ev(p["deal"], 4)
+
+
+def brute_ev(deal: str, keep: int) -> Fraction:
+    """Mean pay per coin of keeping the first ``keep`` cards, over every draw from the rest."""
+    from pipeline.core.cards import parse_cards
+    from pipeline.videopoker.catalog.games import load_named
+    from pipeline.videopoker.solver.classify import classify_deals
+
+    pt = load_named(JACKS)
+    cards = parse_cards(deal)
+    rest = [c for c in range(52) if c not in cards]
+    finals = [sorted(cards[:keep] + list(new)) for new in combinations(rest, 5 - keep)]
+    cats = classify_deals(pt, np.array(finals, np.uint8)).tolist()
+    pays = [pt.lines[c].pays if c < len(pt.lines) else Fraction(0) for c in cats]
+    return sum(pays, Fraction(0)) / len(finals)
