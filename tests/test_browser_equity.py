@@ -49,8 +49,9 @@ from tests.test_browser import (
 # the same browser, server and screenshot folder fixtures as tests/test_browser.py
 server, driver, shots, no_script_errors = tb.server, tb.driver, tb.shots, tb.no_script_errors
 
-#: the narrow window the layout must fit (a small laptop)
+#: the narrow window the layout must fit (a small laptop), and a phone's
 NARROW = 1024
+PHONE = 420
 #: seconds swagger-ui gets to render (about 2 s idle)
 DOCS_WAIT = 30
 
@@ -195,6 +196,15 @@ def test_narrow_window_has_no_horizontal_scroll_in_the_seats(driver: WebDriver, 
             "return parseFloat(getComputedStyle(document.querySelector('#eq-heat .cell span')).fontSize)")
         assert font >= 10  # the heat map's class names stay readable
         shot(d, shots, "equity-1024")
+        d.set_window_size(PHONE, 900)  # a phone's width: one column, nothing wider than the window
+        wait(d, lambda d: d.execute_script("return window.innerWidth") <= PHONE, "the phone-width window")
+        page_w, window_w = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth];")
+        wide = d.execute_script(  # what sticks out, for the failure message
+            "return [...document.querySelectorAll('body *')].filter(e => e.offsetParent !== null"
+            " && e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 8)"
+            ".map(e => `${e.tagName}#${e.id}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);")
+        assert page_w <= window_w, (page_w, window_w, wide)
+        shot(d, shots, "equity-phone")
     finally:
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
