@@ -49,8 +49,9 @@ from tests.test_browser import (
 # the same browser, server and screenshot folder fixtures as tests/test_browser.py
 server, driver, shots, no_script_errors = tb.server, tb.driver, tb.shots, tb.no_script_errors
 
-#: the narrow window the layout must fit (a small laptop)
+#: the narrow window the layout must fit (a small laptop), and a phone's
 NARROW = 1024
+PHONE = 420
 #: seconds swagger-ui gets to render (about 2 s idle)
 DOCS_WAIT = 30
 
@@ -166,11 +167,12 @@ def test_invalid_range_clears_every_seat_and_shows_the_error_beside_it(driver: W
     assert no_numbers(d)  # no seat keeps an equity computed before the bad range
     assert seat_combos(d, 1) == "–" and not grid_weights(d, "eq-grid")  # seat 2's old grid is gone
     assert by_id(d, "eq-method-out").text == ""
-    # computing anyway names the same seat's error and shows no numbers
+    # computing anyway: the equity endpoint's message, beside the same seat, and no numbers
     by_id(d, "eq-run").click()
-    time.sleep(DEBOUNCE)
-    wait(d, idle, "the refused equity", errors=True)
-    assert no_numbers(d) and by_id(d, "error").is_displayed()
+    refused = api(server, "equity", {"hero": "QQ+,AKs", "vs": ["AA:KK", "KQs,T9s"], "board": "", "dead": ""})["error"]
+    wait(d, lambda d: idle(d) and by_id(d, "error-text").text == refused, "the refused equity", errors=True)
+    assert seat_row(d, 1).find_element(By.CSS_SELECTOR, ".fielderr").text == refused
+    assert no_numbers(d)
     set_seat(d, 1, "JJ-99,AQs", errors=True)
     assert not seat_row(d, 1).find_elements(By.CSS_SELECTOR, ".fielderr")
 
@@ -194,6 +196,15 @@ def test_narrow_window_has_no_horizontal_scroll_in_the_seats(driver: WebDriver, 
             "return parseFloat(getComputedStyle(document.querySelector('#eq-heat .cell span')).fontSize)")
         assert font >= 10  # the heat map's class names stay readable
         shot(d, shots, "equity-1024")
+        d.set_window_size(PHONE, 900)  # a phone's width: one column, nothing wider than the window
+        wait(d, lambda d: d.execute_script("return window.innerWidth") <= PHONE, "the phone-width window")
+        page_w, window_w = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth];")
+        wide = d.execute_script(  # what sticks out, for the failure message
+            "return [...document.querySelectorAll('body *')].filter(e => e.offsetParent !== null"
+            " && e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 8)"
+            ".map(e => `${e.tagName}#${e.id}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`);")
+        assert page_w <= window_w, (page_w, window_w, wide)
+        shot(d, shots, "equity-phone")
     finally:
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
@@ -341,3 +352,29 @@ def test_blocked_combos_and_the_suit_selector(driver: WebDriver, server: str) ->
     wait(d, lambda d: seat_text(d, 0) == want["text"] and idle(d), "Ks Kd taken out")
     assert no_numbers(d) and seat_combos(d, 0) == str(want["live_weighted"]) == "3.5"
     by_id(d, "eq-suits").click()
+
+
+def test_an_older_answer_or_error_is_dropped(driver: WebDriver, server: str) -> None:
+    """The page's request sequence (``newest`` in js/api.js): of two requests of one kind, only
+    the newer settles; the older one's answer or error is dropped, whichever arrives last."""
+    d = driver
+    open_view(d, server, "equity")
+    got = d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/js/api.js').then(async (m) => {
+          const later = (ms, ok, v) => new Promise((res, rej) =>
+            setTimeout(() => (ok ? res(v) : rej(new m.ApiError(v))), ms));
+          const settle = (p) => p.then((v) => `answer ${v}`,
+            (e) => (e instanceof m.Stale ? 'stale' : `error ${e.message}`));
+          const ask = m.newest();
+          const old1 = settle(ask(later(300, false, 'old error')));   // an older error arriving last
+          const new1 = settle(ask(later(10, true, 'new')));
+          const ask2 = m.newest();
+          const old2 = settle(ask2(later(300, true, 'old')));         // an older answer arriving last
+          const new2 = settle(ask2(later(10, false, 'new error')));
+          const ask3 = m.newest();
+          const dropped = settle(ask3(later(10, true, 'x')));
+          ask3.drop();                                                // the inputs changed meanwhile
+          done(await Promise.all([old1, new1, old2, new2, dropped]));
+        });""")
+    assert got == ["stale", "answer new", "stale", "error new error", "stale"]

@@ -30,13 +30,15 @@ export async function api(path, body) {
   }
 }
 
-// Requests of one kind, numbered: ``ask(promise)`` resolves only for the newest of them and
-// throws Stale for an older one, so an answer never lands beside inputs it was not asked for.
+// Requests of one kind, numbered: ``ask(promise)`` settles only for the newest of them and
+// throws Stale for an older one (its answer or its error), so neither lands beside inputs it
+// was not asked for.
 export function newest() {
   let n = 0;
   const ask = async (promise) => {
     const id = ++n;
-    const v = await promise;
+    let v;
+    try { v = await promise; } catch (e) { throw id === n ? e : new Stale(); }
     if (id !== n) throw new Stale();
     return v;
   };

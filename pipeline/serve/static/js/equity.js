@@ -7,7 +7,7 @@
 // old inputs), and answers that arrive for older inputs are dropped (``newest``).
 
 import { $, el, pct, debounce } from './util.js';
-import { api, act, newest, clearFieldError, showError } from './api.js';
+import { api, act, newest, clearFieldError, showError, Stale } from './api.js';
 import { Grid, Picker } from './grid.js';
 
 const MAX_SEATS = 10;
@@ -116,7 +116,7 @@ export async function loadSeat(i, paint = []) {
   try {
     v = await seat.ask(api('range/format', { range: text.trim(), board: boardText(), dead: deadText(), paint }));
   } catch (e) {
-    if (eq.seats[i] === seat) { seat.view = null; showCount(i); if (i === eq.active) selectSeat(i); }
+    if (!(e instanceof Stale) && eq.seats[i] === seat) { seat.view = null; showCount(i); if (i === eq.active) selectSeat(i); }
     throw e;
   }
   if (eq.seats[i] !== seat) return;
@@ -243,12 +243,14 @@ export function initEquity(cells, deck) {
     eq.seats.push(newSeat(RANDOM)); eq.active = eq.seats.length - 1; seatsChanged();
     act(() => loadSeat(eq.seats.length - 1));
   });
-  $('eq-run').addEventListener('click', () => act(runEquity, $('eq-run')));
+  // a refused computation is shown beside the seat whose range the server refused, if one is
+  const culprit = () => $('eq-seats').querySelector('input.invalid') || $('eq-run');
+  $('eq-run').addEventListener('click', () => act(runEquity, culprit()));
   $('eq-rerun').addEventListener('click', () => {
     $('eq-seed').value = String(Math.floor(Math.random() * 2 ** 31));
-    invalidate(); act(runEquity, $('eq-run'));
+    invalidate(); act(runEquity, culprit());
   });
-  $('eq-bd-run').addEventListener('click', () => act(runBreakdown, $('eq-bd-run')));
+  $('eq-bd-run').addEventListener('click', () => act(runBreakdown, culprit() === $('eq-run') ? $('eq-bd-run') : culprit()));
   const mc = () => document.querySelectorAll('.mc-only').forEach((e) => { e.hidden = $('eq-method').value !== 'mc'; });
   for (const id of ['eq-method', 'eq-samples', 'eq-seed']) $(id).addEventListener('input', invalidate);
   $('eq-method').addEventListener('change', () => { mc(); invalidate(); }); mc();
