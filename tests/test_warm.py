@@ -12,7 +12,82 @@ import pytest
 
 import pipeline.equity.warm as warm_mod
 from pipeline.core.jit_clock import CompileClock
-from pipeline.equity.warm import WARM_GROUPS, split
+from pipeline.equity.engine import equity_seats
+from pipeline.equity.games.kernels import mc_range
+from pipeline.equity.games.omaha_mc import MC_KERNELS
+from pipeline.equity.games.spec import GAME_NAMES, GAMES
+from pipeline.equity.planner import EXACT_SOLVERS
+from pipeline.equity.seating import seat_table
+from pipeline.equity.solve_games import game_plans
+from pipeline.equity.warm import WARM_GROUPS, Ask, game_questions, parsed, split
+from pipeline.query.tables import Tables
+
+#: Every question warm asks that is not one of its named kinds.
+ASKS = [q for _, qs in WARM_GROUPS for q in qs if isinstance(q, Ask)]
+
+
+def _planned(q: Ask, tables: Tables) -> str:
+    """How the engine answers ``q``, planned but not run: ``mc``, ``exact`` (another game) or
+    the name of the hold'em exact solver that takes it."""
+    question = parsed(q)
+    if question.budget.monte_carlo:
+        return "mc"
+    if q.game != "holdem":
+        exact, _ = game_plans(question, tables)
+        assert exact is not None
+        return "exact" if exact.seconds <= question.limit else "mc"
+    table = seat_table(question, tables)
+    for solver in EXACT_SOLVERS:
+        plan = solver(question, table, tables)
+        if plan is not None and plan.seconds <= question.limit:
+            return solver.__name__
+    return "mc"
+
+
+def test_warm_asks_every_game_a_monte_carlo_and_an_exact_question(tables: Tables) -> None:
+    """Each game the engine answers (its list, not one written here) gets a Monte Carlo spot
+    and a spot the planner answers exactly; each Monte Carlo kernel of the other games is run
+    by some warm question; each exact solver of hold'em answers some warm question."""
+    how = {(q.game, _planned(q, tables)) for q in ASKS}
+    for game in GAME_NAMES:
+        assert (game, "mc") in how, game
+        exact = "exact" if game != "holdem" else EXACT_SOLVERS[-1].__name__
+        assert (game, exact) in how, game
+    mc_games = {q.game for q in ASKS if q.samples}
+    used = {MC_KERNELS.get(GAMES[g].code, mc_range) for g in mc_games if g in GAMES}
+    assert used == {mc_range, *MC_KERNELS.values()}
+    assert {s.__name__ for s in EXACT_SOLVERS} <= {h for _, h in how}
+
+
+def test_after_warm_no_game_question_compiles(tables: Tables) -> None:
+    """Once warm's questions of the other games ran (the kernels loaded from numba's cache, or
+    compiled where it is cold), other questions of every game (ranges, three seats, random
+    seats, another street) compile nothing: warm's questions cover their kernels' argument
+    types."""
+    games = [qs for _, qs in WARM_GROUPS if any(isinstance(q, Ask) and q.game in GAMES for q in qs)]
+    assert len(games) == 1  # the games share kernels: one group, one worker
+    assert set(games[0]) == set(game_questions())
+    warm_mod.warm_here(str(tables.path), list(games[0]))
+    others = [
+        ("AsAdKsKd", ["QQxx", "random"], "Qs7h2d9c", "", "omaha", None),
+        ("AsAdKsKd", ["QQxx", "random"], "", "", "omaha", 2000),
+        ("AsAdKcQdJc", ["random"], "Ks8h2d3c", "", "omaha5", 2000),
+        ("AsAdKsKdQhJh", ["KKxxxx"], "", "", "omaha6", 2000),
+        ("As2s3dKd", ["AAxx", "Ah Kh Qc Jc"], "4c5hTd", "", "omaha-hi-lo", 2000),
+        ("As2s3dKd", ["Ah Kh Qc Jc"], "4c5hTdJs", "", "omaha-hi-lo", None),
+        ("AsKs", ["QQ+", "random"], "9cTc6h", "", "short-deck", 2000),
+        ("AsKs", ["random"], "9cTc6hJd", "", "short-deck", None),
+        ("AsAd3c", ["Kh", "Qd"], "", "", "stud", 2000),
+        ("AsAd3cKd9h", ["KhQhJh5c"], "", "2s", "stud", None),
+        ("As2d3c", ["Kh", "9d"], "", "", "stud-hi-lo", 2000),
+        ("As2d3c", ["4c", "Kd"], "", "", "razz", 2000),
+        ("As2d3c6hKd", ["4c5c7dQh"], "", "", "razz", None),
+    ]
+    with CompileClock() as clock:
+        for hero, vs, board, dead, game, samples in others:
+            equity_seats(tables, hero, vs, board=board, dead=dead, game=game,
+                         samples=samples, seed=1 if samples else None)
+    assert dict(clock.compiles) == {}
 
 
 @pytest.mark.parametrize("workers", [1, 2, 3, len(WARM_GROUPS) + 2])

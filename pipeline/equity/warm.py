@@ -22,32 +22,85 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
-#: One question: hero, the other seats, random opponents, board, Monte Carlo samples (None:
-#: exact). ``BREAKDOWN`` and ``HITS`` stand for the per-class breakdown and the hit counter.
-Question = tuple[str, tuple[str, ...], int | None, str, int | None]
+if TYPE_CHECKING:
+    from pipeline.equity.question import Question as EquityQuestion
+
+
+class Ask(NamedTuple):
+    """One warm question: hero, the other seats, random opponents, board, Monte Carlo samples
+    (None: exact), the game (:data:`pipeline.equity.games.spec.GAME_NAMES`) and dead cards.
+    ``BREAKDOWN`` and ``HITS`` stand for the per-class breakdown and the hit counter."""
+
+    hero: str
+    vs: tuple[str, ...] = ()
+    opponents: int | None = None
+    board: str = ""
+    samples: int | None = None
+    game: str = "holdem"
+    dead: str = ""
+
+
+#: A warm question: an :class:`Ask` or one of the named kinds below.
+WarmQuestion = Ask | str
 BREAKDOWN = "breakdown"
 HITS = "hits"
+#: Monte Carlo deals of a warm question (enough to run every kernel of the kind once).
+MC = 1000
 
 #: The questions in groups that share no kernel, each with the CPU seconds its kernels took to
-#: compile with a cold cache (bench/compile_times.py, Intel Xeon; only the ratios matter: they
+#: compile with a cold cache (bench/compile_times.py, AMD EPYC; only the ratios matter: they
 #: decide which worker takes which group). Questions that share kernels sit in one group, so no
-#: two workers compile the same kernel.
-WARM_GROUPS: tuple[tuple[float, tuple[Question | str, ...]], ...] = (
-    (16.5, (("AsAdKsKd", (), 1, "2c7h9sQd3c", None),         # Omaha river, exact
-             ("AsAdKsKd", (), 2, "2c7h9s", 1000))),           # Omaha, Monte Carlo
-    (25.5, (("AsKs", (), 3, "2c7h8h", 1000),                  # Monte Carlo, fixed hands
-            ("QQ+", ("AK", "random"), None, "", 1000))),      # Monte Carlo, ranges
-    (7.3, (("AsAc", (), 1, "6d9d2h", None),                  # hand vs random: orbit counting
-            ("AsAc", (), 2, "6d9d2hKc", None))),              # vs 2 random: inclusion-exclusion
-    (4.0, (("KK", ("AK", "QJs"), None, "Kd9s4c2h", None),    # ranges, serial kernel
-            ("JJ+,AK", ("22+,A2s+,KTs+",), None, "2c4c5h", None),  # ranges, parallel kernel
-            BREAKDOWN)),                                      # per-class breakdown
-    (4.8, (("AK", ("QQ", "random"), None, "Ks9d4c", None),)),  # ranges + one random seat
+#: two workers compile the same kernel (nor write the same cache index).
+WARM_GROUPS: tuple[tuple[float, tuple[WarmQuestion, ...]], ...] = (
+    # the other games (pipeline.equity.games): one exact kernel and one Monte Carlo kernel for
+    # all, Omaha and Omaha hi-lo Monte Carlo their own; a Monte Carlo and an exact spot of each
+    # game (tests/test_warm.py checks each is answered the way it says)
+    (27.6, (Ask("AsAdKsKd", ("QhQdJhTd",), None, "Qs7h2d", None, "omaha"),
+            Ask("AsAdKsKd", ("AAxx!AAAx",), None, "", MC, "omaha"),
+            Ask("AsAdKcQdJc", ("Th9h8c7c6d",), None, "Ks8h2d", None, "omaha5"),
+            Ask("AsAdKcQdJc", ("Th9h8c7c6d",), None, "", MC, "omaha5"),
+            Ask("AsAdKsKdQhJh", ("Tc9c8d7d6s5s",), None, "Qs7h2d", None, "omaha6"),
+            Ask("AsAdKsKdQhJh", (), 1, "", MC, "omaha6"),
+            Ask("As2s3dKd", ("AhKhQcJc",), None, "4c5hTd", None, "omaha-hi-lo"),
+            Ask("As2s3dKd", ("AAxx",), None, "4c5hTd", MC, "omaha-hi-lo"),
+            Ask("AsKs", ("QhQd",), None, "9cTc6h", None, "short-deck"),
+            Ask("AsKs", ("QQ+,AK",), None, "", MC, "short-deck"),
+            Ask("AsAdKc9h7s2d", ("QhJhTh8h",), None, "", None, "stud", "Ah4h3s"),
+            Ask("AsAd3c", ("Kh",), None, "", MC, "stud"),
+            Ask("As2d3c6h9s9d", ("KhQhJh5c",), None, "", None, "stud-hi-lo", "7h4s"),
+            Ask("As2d3c", ("Kh",), None, "", MC, "stud-hi-lo"),
+            Ask("As2d3c6hKd8c", ("4c5c7dQh",), None, "", None, "razz"),
+            Ask("As2d3c", ("4c",), None, "", MC, "razz"))),
+    (25.5, (Ask("AsKs", (), 3, "2c7h8h", MC),                 # Monte Carlo, fixed hands
+            Ask("QQ+", ("AK", "random"), None, "", MC))),      # Monte Carlo, ranges
+    (7.3, (Ask("AsAc", (), 1, "6d9d2h"),                      # hand vs random: orbit counting
+           Ask("AsAc", (), 2, "6d9d2hKc"))),                  # vs 2 random: inclusion-exclusion
+    (4.0, (Ask("KK", ("AK", "QJs"), None, "Kd9s4c2h"),        # ranges, serial kernel
+           Ask("JJ+,AK", ("22+,A2s+,KTs+",), None, "2c4c5h"),  # ranges, parallel kernel
+           BREAKDOWN)),                                       # per-class breakdown
+    (4.8, (Ask("AK", ("QQ", "random"), None, "Ks9d4c"),)),    # ranges + one random seat
     (1.1, (HITS,)),                                           # the hit counter
-    (1.9, (("AsKs", ("QdQc",), None, "", None),               # two hands preflop (a table read)
-           ("AsKs", ("QdQc", "JhTh"), None, "", None))),      # face-up hands: rank-first walk
+    (1.9, (Ask("AsKs", ("QdQc",)),                            # two hands preflop (a table read)
+           Ask("AsKs", ("QdQc", "JhTh")),                     # face-up hands: rank-first walk
+           Ask("AsKs", (), 2),                                # vs random preflop (a table read)
+           Ask("AK", ("QQ",), None, "Ks9d4c"))),              # small heads-up spot (numpy)
 )
+
+
+def parsed(q: Ask) -> EquityQuestion:
+    """``q`` as the engine's question (Monte Carlo ones seeded, so every run deals the same)."""
+    from pipeline.equity.question import Question
+
+    return Question.parse(q.hero, list(q.vs), q.opponents, q.board, q.dead, game=q.game,
+                          samples=q.samples, seed=0 if q.samples else None)
+
+
+def game_questions() -> list[Ask]:
+    """Warm's questions of the games other than hold'em (what ``pokertables serve`` asks at
+    start, so its first request of a game loads no kernel)."""
+    return [q for _, qs in WARM_GROUPS for q in qs if isinstance(q, Ask) and q.game != "holdem"]
 
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -70,12 +123,12 @@ class WarmReport:
     up_to_date: bool = False
 
 
-def split(groups: tuple[tuple[float, tuple[Question | str, ...]], ...], workers: int
-          ) -> list[list[Question | str]]:
+def split(groups: tuple[tuple[float, tuple[WarmQuestion, ...]], ...], workers: int
+          ) -> list[list[WarmQuestion]]:
     """The groups dealt to ``workers`` lists, largest first to the least loaded (so the
     slowest worker finishes about when the others do)."""
     loads = [0.0] * workers
-    out: list[list[Question | str]] = [[] for _ in range(workers)]
+    out: list[list[WarmQuestion]] = [[] for _ in range(workers)]
     for cost, questions in sorted(groups, key=lambda g: -g[0]):
         w = loads.index(min(loads))
         loads[w] += cost
@@ -83,14 +136,14 @@ def split(groups: tuple[tuple[float, tuple[Question | str, ...]], ...], workers:
     return [qs for qs in out if qs]
 
 
-def warm_here(artifacts: str, questions: list[Question | str]
+def warm_here(artifacts: str, questions: list[WarmQuestion]
               ) -> tuple[int, float, dict[str, int], dict[str, float]]:
     """Ask ``questions`` in this process (a worker): (questions skipped because a table they
     read is missing, compile seconds, specializations compiled and seconds per kernel)."""
     from pipeline.core.cards import parse_cards
     from pipeline.core.jit_clock import CompileClock
     from pipeline.equity.breakdown import equity_breakdown
-    from pipeline.equity.engine import equity_seats
+    from pipeline.equity.planner import solve
     from pipeline.equity.ranges.hits import range_hits
     from pipeline.equity.ranges.parse import parse_range
     from pipeline.errors import ArtifactError
@@ -108,9 +161,7 @@ def warm_here(artifacts: str, questions: list[Question | str]
                         range_hits(parse_range("AK,QQ,JTs"), parse_cards("Ks9d4c"), [],
                                    tables.eval_tables())
                 else:
-                    hero, vs, n, board, samples = q
-                    equity_seats(tables, hero, list(vs), opponents=n, board=board, samples=samples,
-                                 seed=0 if samples else None)
+                    solve(parsed(q), tables)
             except ArtifactError:
                 skipped += 1  # a table this kind of question reads is not built
     return skipped, clock.total, dict(clock.compiles), dict(clock.seconds)

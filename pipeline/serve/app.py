@@ -174,8 +174,11 @@ def warm(ctx: Context) -> None:
     from pipeline.answers import equity as eq
     from pipeline.answers import hands, vp
     from pipeline.equity.question import Ask, Question
+    from pipeline.equity.warm import game_questions, parsed
 
     eq.equity(ctx, Question.parse("AsKs", ["QhQd"]))
+    for q in game_questions():  # each game's exact and Monte Carlo kernels (about 1 s)
+        eq.equity(ctx, parsed(q))
     eq.equity(ctx, Question.parse("AK,QQ", [], board="Ks 9d 4c"))
     eq.equity(ctx, Question.parse("AsKs", ["QhQd"], board="2c 7d 9h", samples=1_000, seed=1))
     eq.hits(ctx, Question.parse("QQ+,AKs", board="Ks 9d 4c", ask=Ask.HITS))

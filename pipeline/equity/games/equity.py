@@ -40,7 +40,6 @@ from pipeline.equity.games.kernels import (
     HIGH,
     LOSE,
     LOW,
-    MC_KERNELS,
     N_COLS,
     POT,
     SHARE,
@@ -49,6 +48,7 @@ from pipeline.equity.games.kernels import (
     exact_tasks,
     mc_range,
 )
+from pipeline.equity.games.omaha_mc import MC_KERNELS
 from pipeline.equity.games.ranges import parse_game_range
 from pipeline.equity.games.spec import Game
 from pipeline.equity.montecarlo.driver import (
@@ -78,10 +78,6 @@ ASSIGN_SECONDS = 200e-9
 MAX_TASKS = 1 << 12
 #: Tasks per assignment when there are few assignments, so both cores work.
 SPLITS = 64
-#: Slices of the work per thread: threads take the next slice as they get free, so a slower
-#: thread (or a costlier slice) holds up no other; few enough that the per-call cost of a
-#: kernel call from Python (tens of microseconds) stays small.
-SLICES_PER_THREAD = 4
 
 
 @dataclass(frozen=True)
@@ -256,23 +252,21 @@ def run_exact(game: Game, seats: GameSeats, deck: np.ndarray, board: Sequence[in
     P = seats.n_seats
     acc_i = np.zeros((tasks, P, N_COLS), np.int64)
     acc_f = np.zeros((tasks, P, N_COLS), np.float64)
-    args = (tasks, game.code, np.array(board, np.int64), bneed, deck, seats.hands, seats.hlen,
+    args = (game.code, np.array(board, np.int64), bneed, deck, seats.hands, seats.hlen,
             seats.hmask, seats.hw, seats.off, seats.fill, n_assign, BINOM, *_tables(tables, game),
             acc_i, acc_f)
-    _threaded(exact_tasks, tasks, args)
+    _threaded(exact_tasks, tasks, (tasks, *args))
     return _exact_result(game, seats, acc_i.sum(axis=0), acc_f.sum(axis=0))
 
 
 def _threaded(kernel: Callable[..., None], n: int, args: tuple[object, ...]) -> None:
-    """``kernel(lo, hi, *args)`` over ``0 .. n - 1`` cut into slices, on numba's number of
-    threads (:data:`SLICES_PER_THREAD` slices each, taken as threads get free)."""
-    threads = max(1, int(numba.get_num_threads()))
-    slices = max(1, min(n, threads * SLICES_PER_THREAD))
-
-    def one(s: int) -> None:
-        kernel(n * s // slices, n * (s + 1) // slices, *args)
-
-    run_chunks(one, slices, threads)
+    """``kernel(counter, *args)`` once on each of numba's number of threads (at most ``n``):
+    the calls take the ``n`` tasks by number from the shared ``counter`` as they get free, so
+    a slower thread holds up no other, and one call per thread keeps the cost of calling a
+    kernel from Python (tens of microseconds) off every task."""
+    threads = max(1, min(n, int(numba.get_num_threads())))
+    counter = np.zeros(1, np.int64)
+    run_chunks(lambda _: kernel(counter, *args), threads, threads)
 
 
 def run_monte_carlo(game: Game, seats: GameSeats, deck: np.ndarray, board: Sequence[int],

@@ -14,10 +14,10 @@ drawn from the live deck without the assigned rows' cards.
   card), then a partial Fisher-Yates shuffle of the live deck for the cards to come. Chunk
   ``k`` uses generator stream ``k`` as the hold'em kernels do.
 
-Both are ``nogil`` kernels over a range of tasks or chunks, run by Python threads
-(:func:`pipeline.core.parallel.run_chunks`), each task or chunk into its own slot: no
+Both are ``nogil`` kernels, one call per Python thread, each thread taking the next task or chunk
+as it gets free (:func:`pipeline.core.parallel.claim`), each into its own slot: no
 ``parallel=True`` wrapper to compile; one compiled kernel serves every game (the other games'
-tables are stand-ins of the same types), Omaha (hi-lo) Monte Carlo has its own (:data:`MC_KERNELS`).
+tables are stand-ins of the same types), Omaha (hi-lo) Monte Carlo has its own (:mod:`.omaha_mc`).
 
 Each deal is settled by :func:`settle`: the best high hand takes the pot, or half of it when a
 low qualifies (hi-lo games), the best low the other half; ties split their part evenly. Pot
@@ -32,6 +32,7 @@ import numpy as np
 
 from pipeline.core.constants import SHARE_SCALE
 from pipeline.core.deal import partial_shuffle
+from pipeline.core.parallel import claim
 from pipeline.core.rng import below, bits32, seed_state
 from pipeline.equity.games.evaluate import (
     LOW_BASE,
@@ -315,14 +316,15 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
 
 
 @nb.njit(cache=True, nogil=True)
-def exact_tasks(lo: int, hi: int, n_tasks: int, game: int, board0: np.ndarray, bneed: int,
+def exact_tasks(counter: np.ndarray, n_tasks: int, game: int, board0: np.ndarray, bneed: int,
                 deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray, hmask: np.ndarray,
                 hw: np.ndarray, off: np.ndarray, fill: np.ndarray, n_assign: int,
                 binom: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
                 flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
                 sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray,
                 acc_i: np.ndarray, acc_f: np.ndarray) -> None:
-    """Tasks ``lo .. hi - 1`` of ``n_tasks`` of the exact count, task t into acc_i[t] (int64
+    """Tasks of the exact count, each taken by number from ``counter`` (:func:`claim`) until
+    ``n_tasks`` are taken; task t into acc_i[t] (int64
     counts) and acc_f[t] (the same weighted by the product of the rows' weights), both
     [n_tasks, P, N_COLS] and zero. With fewer assignments than tasks each assignment's deals
     are sliced among several tasks, otherwise each task takes a block of assignments. Deals of
@@ -332,7 +334,10 @@ def exact_tasks(lo: int, hi: int, n_tasks: int, game: int, board0: np.ndarray, b
     splits = max(1, n_tasks // n_assign)
     per = -(-n_assign // n_tasks)
     one = np.zeros((P, N_COLS), np.int64)
-    for task in range(lo, hi):
+    while True:
+        task = claim(counter, 1)
+        if task >= n_tasks:
+            break
         if splits > 1:
             a0 = task // splits
             a1 = min(a0 + 1, n_assign)
@@ -354,7 +359,7 @@ def exact_tasks(lo: int, hi: int, n_tasks: int, game: int, board0: np.ndarray, b
 
 
 @nb.njit(cache=True)
-def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray, bneed: int,
+def mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray, bneed: int,
               deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray, hmask: np.ndarray,
               thr: np.ndarray, off: np.ndarray, fill: np.ndarray, max_tries: int,
               card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
@@ -442,59 +447,25 @@ def _mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray,
 
 
 @nb.njit(cache=True, nogil=True)
-def mc_range(lo: int, hi: int, sizes: np.ndarray, seed: int, stream0: int, game: int,
+def mc_range(counter: np.ndarray, sizes: np.ndarray, seed: int, stream0: int, game: int,
              board0: np.ndarray, bneed: int, deck: np.ndarray, hands: np.ndarray,
              hlen: np.ndarray, hmask: np.ndarray, thr: np.ndarray, off: np.ndarray,
              fill: np.ndarray, max_tries: int, card_keys: np.ndarray, offsets: np.ndarray,
              ranks: np.ndarray, flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray,
              sd_key: np.ndarray, sd_nonflush: np.ndarray, sd_flush: np.ndarray,
              razz: np.ndarray, acc: np.ndarray, tries: np.ndarray) -> None:
-    """Chunks ``lo .. hi - 1`` (chunk ch: sizes[ch] deals on stream ``stream0 + ch``) into
-    acc[ch] (int64[chunks, P, N_COLS], zero) and tries[ch]. ``nogil``, run by threads
-    (:func:`pipeline.core.parallel.run_chunks`; see :func:`exact_tasks`)."""
-    for ch in range(lo, hi):
-        tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
+    """Chunks taken by number from ``counter`` until all are (chunk ch: sizes[ch] deals on
+    stream ``stream0 + ch``) into acc[ch] (int64[chunks, P, N_COLS], zero) and tries[ch].
+    ``nogil``, one call per thread (see :func:`exact_tasks`)."""
+    for _ in range(sizes.shape[0]):  # at most every chunk
+        ch = claim(counter, 1)
+        if ch >= sizes.shape[0]:
+            break
+        tries[ch] = mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
                               hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
                               flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, acc[ch])
-
-
-@nb.njit(cache=True, nogil=True)
-def mc_range_omaha(lo: int, hi: int, sizes: np.ndarray, seed: int, stream0: int, game: int,
-                   board0: np.ndarray, bneed: int, deck: np.ndarray, hands: np.ndarray,
-                   hlen: np.ndarray, hmask: np.ndarray, thr: np.ndarray, off: np.ndarray,
-                   fill: np.ndarray, max_tries: int, card_keys: np.ndarray, offsets: np.ndarray,
-                   ranks: np.ndarray, flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray,
-                   sd_key: np.ndarray, sd_nonflush: np.ndarray, sd_flush: np.ndarray,
-                   razz: np.ndarray, acc: np.ndarray, tries: np.ndarray) -> None:
-    """:func:`mc_range` for Omaha (``game`` ignored): the code reaches the callees as a constant,
-    the other games' branches fold away (a third faster than the shared kernel)."""
-    for ch in range(lo, hi):
-        tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, OMAHA, board0, bneed, deck, hands,
-                              hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
-                              flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, acc[ch])
-
-
-@nb.njit(cache=True, nogil=True)
-def mc_range_omaha_hilo(lo: int, hi: int, sizes: np.ndarray, seed: int, stream0: int, game: int,
-                        board0: np.ndarray, bneed: int, deck: np.ndarray, hands: np.ndarray,
-                        hlen: np.ndarray, hmask: np.ndarray, thr: np.ndarray, off: np.ndarray,
-                        fill: np.ndarray, max_tries: int, card_keys: np.ndarray,
-                        offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
-                        om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
-                        sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray,
-                        acc: np.ndarray, tries: np.ndarray) -> None:
-    """:func:`mc_range_omaha` for Omaha hi-lo."""
-    for ch in range(lo, hi):
-        tries[ch] = _mc_chunk(sizes[ch], seed, stream0 + ch, OMAHA_HILO, board0, bneed, deck,
-                              hands, hlen, hmask, thr, off, fill, max_tries, card_keys, offsets,
-                              ranks, flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz,
-                              acc[ch])
-
-
-#: The Monte Carlo kernel of each game code (the other games share :func:`mc_range`).
-MC_KERNELS = {OMAHA: mc_range_omaha, OMAHA_HILO: mc_range_omaha_hilo}
 
 
 __all__ = ["POT", "N_COLS", "WIN", "TIE", "LOSE", "SHARE", "SHARE2", "HIGH", "LOW", "MAX_SEAT",
-           "MC_KERNELS", "exact_tasks", "mc_range", "mc_range_omaha", "mc_range_omaha_hilo",
+           "exact_tasks", "mc_range",
            "score_deal", "settle", "outcome"]
