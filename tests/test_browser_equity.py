@@ -292,6 +292,29 @@ def test_clicking_a_hits_cell_selects_its_combos(driver: WebDriver, server: str)
     wait(d, lambda d: by_id(d, "hits-range").get_attribute("value") == want, "the kept combos as the range")
 
 
+def test_equity_per_hits_category_and_the_curve_axes(driver: WebDriver, server: str) -> None:
+    d = driver
+    open_view(d, server, "hits")
+    rng, board = "QQ+,AKs,T9s", "Ks 9d 4c"
+    type_into(by_id(d, "hits-range"), rng)
+    type_into(by_id(d, "hits-board"), board)
+    by_id(d, "hits-eq").click()  # equity per category against the vs range (random)
+    view = api(server, "hits/view", {"range": rng, "board": board, "dead": "", "vs": "random"})
+    with_equity = "#hits-table td.eqcol[data-equity]:not([data-equity=''])"
+    wait(d, lambda d: idle(d) and d.find_elements(By.CSS_SELECTOR, with_equity), "equity per category")
+    shown = d.execute_script("return [...document.querySelectorAll('#hits-table tr.cat')].map(r =>"
+                             " [r.dataset.category, r.querySelector('td.eqcol').dataset.equity]);")
+    assert shown == [[r["category"], "" if r.get("equity") is None else str(r["equity"])]
+                     for r in view["made"] + view["draws"] + view["combined"]]
+    assert dict(shown)["set"] == str(api(server, "equity", {"hero": "KK", "vs": ["random"], "board": board})["equity"])
+    by_id(d, "hits-curve-run").click()
+    wait(d, lambda d: idle(d) and by_id(d, "hits-curve-info").get_attribute("data-equity"), "the curve")
+    ticks = d.execute_script("return ['.yaxis', '.xaxis.ticks'].map(s => [...document.querySelectorAll("
+                             "`#view-hits .curvebox ${s} span`)].map(e => e.textContent));")
+    assert ticks == [["100%", "75%", "50%", "25%", "0%"], ["0%", "25%", "50%", "75%", "100%"]]
+    assert len(d.find_elements(By.CSS_SELECTOR, "#hits-curve line.gridline")) == 10
+
+
 # ------------------------------------------------------------------ a stable Monte Carlo seed
 
 
