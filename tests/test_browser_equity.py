@@ -243,6 +243,7 @@ def test_saved_range_survives_a_reload(driver: WebDriver, server: str) -> None:
     wait(d, lambda d: seat_text(d, 0) == text and idle(d) and seat_row(d, 0).get_attribute("data-counted") == text,
          "the saved range in the seat")
     assert seat_combos(d, 0) == str(api(server, "range", {"range": text})["live_weighted"])
+    assert seat_row(d, 0).find_element(By.TAG_NAME, "input").get_attribute("title") == text  # read whole
     by_id(d, "eq-export").click()
     assert by_id(d, "eq-io").get_attribute("value") == f"my 3bet = {text}"
     # import: one "name = range" a line, a bad range refused with the server's message

@@ -56,6 +56,7 @@ function showResult(i) {
 function showCount(i) {
   const row = seatRow(i); if (!row) return;
   const seat = eq.seats[i]; const v = seat.view;
+  row.querySelector('input').title = seat.text;  // a range longer than its box is read whole here
   const combos = row.querySelector('td.combos'); const share = row.querySelector('td.share');
   if (!v) { combos.textContent = '–'; share.textContent = ''; return; }
   const random = isRandom(seat.text);
