@@ -130,10 +130,11 @@ def test_board_cleared_after_a_flop_leaves_no_flop_heat_map(driver: WebDriver, s
     d = driver
     open_view(d, server, "equity")
     set_seat(d, 0, "QQ+,AKs")
+    set_seat(d, 1, "JJ,AQs")  # a small opponent range: the exact answers take milliseconds
     set_board(d, "Ks 9d 4c")
     by_id(d, "eq-bd-run").click()
     wait(d, lambda d: idle(d) and heat_cells(d), "the flop heat map")
-    flop = api(server, "equity", {"hero": "QQ+,AKs", "vs": ["random"], "board": "Ks 9d 4c", "breakdown": 0})
+    flop = api(server, "equity", {"hero": "QQ+,AKs", "vs": ["JJ,AQs"], "board": "Ks 9d 4c", "breakdown": 0})
     want = {c["hand"]: c["equity"] for c in flop["breakdown"]["classes"]}
     assert {k: float(v) for k, v in heat_cells(d).items()} == want
     compute(d)
