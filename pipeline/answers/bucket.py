@@ -14,7 +14,7 @@ import threading
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 from pipeline.errors import InputError, clip
 
@@ -97,6 +97,40 @@ def situation_line(line: str, where: str = "") -> Situation:
     return situation(h, b, where)
 
 
+class OchsRow(TypedDict):
+    """One opponent cluster of a river answer: the hand's wins and ties against the cluster's
+    hands, how many there are, and the equity (None for an empty cluster)."""
+
+    cluster: int
+    wins: int
+    ties: int
+    opponents: int
+    equity: float | None
+
+
+class _BucketFigures(TypedDict):
+    street: str
+    index: int
+    classes: int
+    canonical: str
+    wins: int | None
+    ties: int | None
+    opponents: int
+    ehs: float
+    ehs2: float
+    histogram: list[int] | None
+    bucket: int | None
+
+
+class BucketAnswer(_BucketFigures, total=False):
+    """``bucket --json``: the situation's class (``index`` of ``classes`` on its ``street``,
+    ``canonical`` its cards), the wins and ties against one random hand on the river (else
+    None) of ``opponents``, EHS and EHS², the river-equity ``histogram`` (turn and flop) and the
+    ``bucket``; on the river with opponent clusters built, ``ochs`` per cluster."""
+
+    ochs: list[OchsRow]
+
+
 class BucketLookup:
     """The abstraction tables of an artifacts folder, each street opened (and proven against the
     manifest) on first use and kept; thread-safe."""
@@ -129,19 +163,18 @@ class BucketLookup:
                 self._scores = Tables(self.artifacts)
             return self._scores
 
-    def answers(self, rows: Sequence[Situation]) -> list[dict[str, Any]]:
+    def answers(self, rows: Sequence[Situation]) -> list[BucketAnswer]:
         """The ``bucket --json`` object of each situation, looked up street by street in batches;
         on the river the wins and ties are recounted from the 7-card scores and must agree with
         the stored figures (:class:`ArtifactError` otherwise)."""
-        out: list[dict[str, Any]] = [{} for _ in rows]
+        found: dict[int, BucketAnswer] = {}
         for street in STREET_ORDER:
             which = [i for i, r in enumerate(rows) if r.street == street]
             if which:
-                for i, obj in zip(which, self._street_answers(street, [rows[i] for i in which])):
-                    out[i] = obj
-        return out
+                found.update(zip(which, self._street_answers(street, [rows[i] for i in which])))
+        return [found[i] for i in range(len(rows))]
 
-    def _street_answers(self, street: str, rows: list[Situation]) -> list[dict[str, Any]]:
+    def _street_answers(self, street: str, rows: list[Situation]) -> list[BucketAnswer]:
         import numpy as np
 
         from pipeline.core.cards import format_cards
@@ -176,7 +209,7 @@ class BucketLookup:
         objs = []
         for j in range(len(rows)):
             c = canon[j]
-            obj: dict[str, Any] = {
+            obj: BucketAnswer = {
                 "street": street, "index": index[j], "classes": tab.classes,
                 "canonical": f"{format_cards(c[:HOLE])} | {format_cards(c[HOLE:])}".rstrip(" |"),
                 "wins": river["wins"][j] if river else None,
@@ -196,7 +229,7 @@ class BucketLookup:
 
 
 #: One lookup per answer context (the server's is shared between requests).
-_LOOKUPS: weakref.WeakKeyDictionary[Any, BucketLookup] = weakref.WeakKeyDictionary()
+_LOOKUPS: weakref.WeakKeyDictionary[Context, BucketLookup] = weakref.WeakKeyDictionary()
 _LOOKUPS_LOCK = threading.Lock()
 
 
@@ -209,11 +242,12 @@ def lookup_for(ctx: Context) -> BucketLookup:
         return found
 
 
-def bucket(ctx: Context, hole: str, board: str = "") -> dict[str, Any]:
+def bucket(ctx: Context, hole: str, board: str = "") -> BucketAnswer:
     """``bucket --json``: the class of HOLE on BOARD (0, 3, 4 or 5 cards), its exact figures and
     its bucket."""
     asked = situation(hole, board)  # the user's input first, then the tables
     return lookup_for(ctx).answers([asked])[0]
 
 
-__all__ = ["BucketLookup", "Situation", "bucket", "lookup_for", "situation", "situation_line"]
+__all__ = ["BucketAnswer", "BucketLookup", "OchsRow", "Situation", "bucket", "lookup_for", "situation",
+           "situation_line"]

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.answers import Context
 from pipeline.errors import InputError, clip
 
+if TYPE_CHECKING:
+    from pipeline.casino.game import Game
 
-def _game(name: str, pay: Sequence[str]) -> Any:
+
+def _game(name: str, pay: Sequence[str]) -> Game:
     from pipeline.casino.catalog import load_game
 
     return load_game(name, list(pay))

@@ -82,12 +82,12 @@ def exact_sums(weights: np.ndarray, groups: list[np.ndarray]) -> tuple[list[Frac
 def _classify(ctx: Context, range: str, board: str, dead: str
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(live hands, their weights, made code, draw flags) of the range on the board."""
-    from pipeline.equity.question import board_and_dead
+    from pipeline.equity.question import MADE_BOARD_SIZES, board_and_dead
     from pipeline.equity.ranges.parse import parse_range
     from pipeline.equity.seating import strength_loader
 
     rng = parse_range(range, strength_loader(ctx.tables))
-    b, d = board_and_dead(board, dead, (3, 4, 5))
+    b, d = board_and_dead(board, dead, MADE_BOARD_SIZES)
     m = 0
     for c in b + d:
         m |= 1 << c

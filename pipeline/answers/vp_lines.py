@@ -12,12 +12,15 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from pipeline.answers import Context
 from pipeline.videopoker.paytables.paytable import Paytable
+
+if TYPE_CHECKING:
+    from pipeline.videopoker.charts.patterns import GameTraits
 
 #: charts kept per process (a trainer switches between a game and an edit or two)
 KEEP = 4
@@ -34,7 +37,7 @@ class ChartIndex:
     hands: np.ndarray
     deal_cat: np.ndarray
     line_of: dict[int, int]
-    traits: Any
+    traits: GameTraits
 
 
 _charts: OrderedDict[tuple[str, str], ChartIndex] = OrderedDict()

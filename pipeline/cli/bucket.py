@@ -9,14 +9,14 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, BinaryIO, Optional
+from typing import TYPE_CHECKING, BinaryIO, Optional
 
 import typer
 
 from pipeline.cli.common import app, artifacts_dir
 
 if TYPE_CHECKING:
-    from pipeline.answers.bucket import BucketLookup, Situation
+    from pipeline.answers.bucket import BucketAnswer, BucketLookup, Situation
 
 #: Bars of the text histogram, lowest to highest.
 BARS = " ▁▂▃▄▅▆▇█"
@@ -46,12 +46,13 @@ def _chart(hist: list[int]) -> str:
     return "".join(BARS[max(1, (len(BARS) - 1) * x // top)] if x else "·" for x in hist)
 
 
-def _text(obj: dict[str, Any]) -> str:
+def _text(obj: BucketAnswer) -> str:
     """The text answer of one situation (lines ending in newlines)."""
     lines = [f"{obj['street']} class {obj['index']:,} of {obj['classes']:,}: {obj['canonical']}"]
-    if obj["wins"] is not None:
-        lose = obj["opponents"] - obj["wins"] - obj["ties"]
-        lines.append(f"  vs one random hand: win {obj['wins']}  tie {obj['ties']}  lose {lose}  "
+    wins, ties = obj["wins"], obj["ties"]
+    if wins is not None and ties is not None:  # the river's (both or neither)
+        lose = obj["opponents"] - wins - ties
+        lines.append(f"  vs one random hand: win {wins}  tie {ties}  lose {lose}  "
                      f"(of {obj['opponents']})")
     if obj.get("ochs"):
         figures = "  ".join(f"{c['equity']:.3f}" if c["equity"] is not None else "-" for c in obj["ochs"])

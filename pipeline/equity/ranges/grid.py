@@ -13,12 +13,12 @@ from fractions import Fraction
 import numpy as np
 
 from pipeline.core.cards import format_cards
-from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS
+from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS, N_RANKS
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS, hand_classes
 from pipeline.equity.ranges.parse import Range, Strength, percent_choices
 
 #: Rows and columns of the grid (A..2).
-GRID_SIDE = 13
+GRID_SIDE = N_RANKS
 
 
 @dataclass(frozen=True)
