@@ -159,12 +159,30 @@ def range_enumeration(q: Question, table: Table, tables: Tables) -> Plan | None:
     from pipeline.equity.exact.range_random import range_random
     from pipeline.equity.exact.ranges import range_exact
 
-    kernel = range_random if walk.counted else range_exact
+    if walk.counted:
+        def run() -> Solution:
+            return _sums(table, walk, *range_random(walk.seats, walk.board, walk.avail,
+                                                    walk.to_come, perms, *tables.eval_tables()))
+    else:
+        known = _exact_flags(table)
 
-    def run() -> Solution:
-        return _sums(table, walk, *kernel(walk.seats, walk.board, walk.avail, walk.to_come, perms,
-                                          *tables.eval_tables()))
+        def run() -> Solution:
+            return _sums(table, walk, *range_exact(walk.seats, walk.board, walk.avail,
+                                                   walk.to_come, perms, *tables.eval_tables(),
+                                                   known))
     return Plan(cost, run)
+
+
+@functools.lru_cache(maxsize=PARSE_CACHE)
+def _exact_flags(table: Table) -> tuple[bool, bool]:
+    """:func:`~pipeline.equity.exact.ranges.range_exact_flags` of ``table``'s walk, once per
+    (cached) table: a small spot asked again then pays only for its count."""
+    from pipeline.equity.exact.ranges import range_exact_flags
+
+    walk = walk_of(table)
+    perms = _enumeration_cost(table)[1]
+    return range_exact_flags(walk.seats, len(walk.avail), walk.to_come,
+                             1 if perms is None else perms.shape[0])
 
 
 @functools.lru_cache(maxsize=PARSE_CACHE)
@@ -188,11 +206,17 @@ def _enumeration_cost(table: Table) -> tuple[float, np.ndarray | None, float]:
     return bound, perms, estimate(*args, len(perms)) / max(1, get_num_threads())
 
 
+@functools.lru_cache(maxsize=PARSE_CACHE)
+def _unit_weights(table: Table) -> bool:
+    """Every seat's weights are 1 (the answer is counted in integers), once per table."""
+    return all(s.unit_weights for s in table.seats)
+
+
 def _sums(table: Table, walk: Walk, acc_i: np.ndarray, tot_i: int, acc_f: np.ndarray,
           tot_f: float) -> Solution:
     """The answer from the kernels' sums per walked seat (integer counts for unit weights,
     weighted sums over their total otherwise)."""
-    unit = all(s.unit_weights for s in table.seats)
+    unit = _unit_weights(table)
     sums, total = (acc_i.tolist(), tot_i) if unit else (acc_f.tolist(), tot_f)
     nums: list[Numbers] = [(None, None, None, 0.0, None)] * len(table.seats)
     for k, p in enumerate(walk.order):

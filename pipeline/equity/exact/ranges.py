@@ -318,14 +318,16 @@ def range_exact_cost(seats: Seats, n_avail: int, r: int, group_size: int) -> flo
 
 
 def _run(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
-         tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], split: int
+         tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], split: int,
+         known: tuple[bool, bool] | None = None
          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
     """The kernel's per-chunk sums, and whether they are weighted (else the float sums are
-    left at zero)."""
+    left at zero). ``known``: (serial, weighted) as :func:`range_exact_flags` gives them, when
+    the caller keeps them (a small spot asked again: each costs a microsecond or two)."""
     P = seats.off.shape[0] - 1
-    small = range_exact_cost(seats, avail.shape[0], r, perms.shape[0]) < SERIAL_SECONDS
+    small, weighted = known if known is not None else range_exact_flags(seats, avail.shape[0], r,
+                                                                        perms.shape[0])
     n_chunks = 1 if small else N_CHUNKS
-    weighted = bool((seats.hand_w != 1.0).any())
     acc_i = np.zeros((n_chunks, P, 4), np.int64)
     tot_i = np.zeros(n_chunks, np.int64)
     acc_f = np.zeros((n_chunks, P, 4), np.float64)
@@ -344,13 +346,20 @@ def _run(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.
     return acc_i, tot_i, acc_f, tot_f, hand_i, hand_f, weighted
 
 
+def range_exact_flags(seats: Seats, n_avail: int, r: int, group_size: int) -> tuple[bool, bool]:
+    """(whether the spot runs on the calling thread, whether any weight is not 1)."""
+    return (range_exact_cost(seats, n_avail, r, group_size) < SERIAL_SECONDS,
+            bool((seats.hand_w != 1.0).any()))
+
+
 def range_exact(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: int, perms: np.ndarray,
-                keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray
-                ) -> tuple[np.ndarray, int, np.ndarray, float]:
+                keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
+                known: tuple[bool, bool] | None = None) -> tuple[np.ndarray, int, np.ndarray, float]:
     """Exact per-seat sums: (int64[P, 4] win/tie/lose/share counts, assignments x boards,
-    float64[P, 4] the same weighted, weighted total)."""
+    float64[P, 4] the same weighted, weighted total). ``known``: :func:`range_exact_flags` of
+    the spot, if the caller keeps them."""
     acc_i, tot_i, acc_f, tot_f, _, _, weighted = _run(seats, board0, avail, r, perms,
-                                                      (keys, offsets, ranks, flush), -1)
+                                                      (keys, offsets, ranks, flush), -1, known)
     a_i, t_i = acc_i.sum(axis=0) if len(acc_i) > 1 else acc_i[0], int(tot_i.sum())
     if not weighted:  # every weight 1: the weighted sums are the counts
         return a_i, t_i, a_i.astype(np.float64), float(t_i)
@@ -388,4 +397,4 @@ def range_exact_hands(seats: Seats, board0: np.ndarray, avail: np.ndarray, r: in
     return h_i, h_f
 
 
-__all__ = ["range_exact", "range_exact_cost", "range_exact_hands", "range_group"]
+__all__ = ["range_exact", "range_exact_cost", "range_exact_flags", "range_exact_hands", "range_group"]
