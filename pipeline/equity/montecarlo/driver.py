@@ -33,7 +33,7 @@ import numpy as np
 
 from pipeline.core.cancel import checkpoint
 from pipeline.core.constants import MAX_SAMPLES, SHARE_SCALE
-from pipeline.core.parallel import claim
+from pipeline.core.parallel import claim, run_chunks
 from pipeline.core.rng import seed_state
 from pipeline.equity.montecarlo.fixed import fixed_chunk, hist_to_sums
 from pipeline.equity.montecarlo.ranged import joint_chunk, prepare_joint, prepare_seats, range_chunk
@@ -87,39 +87,49 @@ def _play_chunk(deals: int, seed: int, stream: int, board0_key: np.uint64,
     return tries
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, nogil=True)
+def mc_worker(counter: np.ndarray, sizes: np.ndarray, seed: int, stream0: int,
+              board0_key: np.uint64, board0_mask: np.uint64, r: int, deck: np.ndarray,
+              n_random: int, keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
+              flush: np.ndarray, ranged: tuple[np.ndarray, ...], acc: np.ndarray,
+              tries: np.ndarray) -> None:
+    """Chunks of a round, ``stream0 + k`` for chunk k (sizes[k] deals), each taken by number
+    from ``counter`` (:func:`claim`) until all are: its per-seat sums into acc[k]
+    (int64[chunks, P, N_COLS], zero) and its assignment draws into tries[k] (-1 if it gave up
+    on conflicting ranges). Seats are the ranged ones, described by ``ranged``
+    (:func:`ranged_seats`), followed by ``n_random`` random hands; ``deck`` is uint8.
+
+    ``nogil``: :func:`mc_round` calls it once on each of numba's threads, so a thread the
+    machine slows down delays no other, and chunk k is always played on stream ``stream0 + k``
+    into its own slot, so the result does not depend on which thread played what. (Not a
+    ``parallel=True`` loop: its wrapper cost seconds of compiling for nothing.)
+    """
+    hk, hm, multi, lo, size, hand_w, thr, ck, cm, tk, tm, tdeck, tthr = ranged
+    nch = sizes.shape[0]
+    for _ in range(nch):  # at most every chunk
+        ch = claim(counter, 1)
+        if ch >= nch:
+            break
+        tries[ch] = _play_chunk(sizes[ch], seed, stream0 + ch, board0_key, board0_mask, r, deck,
+                                n_random, keys, offsets, ranks, flush, hk, hm, multi, lo, size,
+                                hand_w, thr, ck, cm, tk, tm, tdeck, tthr, acc[ch])
+
+
 def mc_round(sizes: np.ndarray, seed: int, stream0: int, board0_key: np.uint64,
              board0_mask: np.uint64, r: int, deck: np.ndarray, n_random: int, keys: np.ndarray,
              offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
              ranged: tuple[np.ndarray, ...], workers: int) -> tuple[np.ndarray, np.ndarray]:
-    """Chunks ``stream0 .. stream0 + len(sizes) - 1`` (sizes[i] deals each), in parallel.
-
-    Returns (int64[workers, P, N_COLS] per-seat sums, int64[workers] assignment draws; -1 if
-    a chunk gave up on conflicting ranges), one row per thread that took part: sum them. Seats
-    are the ranged ones, described by ``ranged`` (:func:`ranged_seats`), followed by
-    ``n_random`` random hands; ``deck`` is uint8. Each of ``workers`` threads (numba's thread
-    count, at most one per chunk) claims the next unplayed chunk when it is free, so a thread
-    the machine slows down delays no other; chunk ``k`` is always played on stream
-    ``stream0 + k`` and the sums are integers, so the result does not depend on which thread
-    played what.
-    """
-    hk, hm, multi, lo, size, hand_w, thr, ck, cm, tk, tm, tdeck, tthr = ranged
+    """Chunks ``stream0 .. stream0 + len(sizes) - 1`` (sizes[i] deals each) on ``workers``
+    threads (:func:`mc_worker`): (int64[chunks, P, N_COLS] per-seat sums, int64[chunks]
+    assignment draws, -1 where a chunk gave up): sum them."""
     nch = sizes.shape[0]
-    workers = max(1, min(nch, workers))  # (read in Python: numba cannot cache a kernel that asks)
-    acc = np.zeros((workers, hk.shape[0] + n_random, N_COLS), np.int64)
-    tries = np.zeros(workers, np.int64)
+    acc = np.zeros((nch, ranged[0].shape[0] + n_random, N_COLS), np.int64)
+    tries = np.zeros(nch, np.int64)
     counter = np.zeros(1, np.int64)
-    # one iteration per thread; the chunk is a separate function: the same kernels inlined
-    # into the parallel loop body ran about 15 % slower
-    for w in nb.prange(workers):
-        while True:
-            ch = claim(counter, 1)
-            if ch >= nch:
-                break
-            t = _play_chunk(sizes[ch], seed, stream0 + ch, board0_key, board0_mask, r, deck,
-                            n_random, keys, offsets, ranks, flush, hk, hm, multi, lo, size,
-                            hand_w, thr, ck, cm, tk, tm, tdeck, tthr, acc[w])
-            tries[w] = -1 if t < 0 or tries[w] < 0 else tries[w] + t
+    threads = max(1, min(nch, workers))
+    run_chunks(lambda _: mc_worker(counter, sizes, seed, stream0, board0_key, board0_mask, r,
+                                   deck, n_random, keys, offsets, ranks, flush, ranged, acc,
+                                   tries), threads, threads)
     return acc, tries
 
 
@@ -275,5 +285,5 @@ def run_mc(seats: Seats, board0_key: int, board0_mask: int, r: int, deck: np.nda
     return drive_rounds(play, P, samples, target, time_limit, max_samples, progress)
 
 
-__all__ = ["DEFAULT_SAMPLES", "CHUNK", "Seats", "McTotals", "mc_round", "ranged_seats", "run_mc",
+__all__ = ["DEFAULT_SAMPLES", "CHUNK", "Seats", "McTotals", "mc_round", "mc_worker", "ranged_seats", "run_mc",
            "drive_rounds", "stop_note"]
