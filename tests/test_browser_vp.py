@@ -163,6 +163,23 @@ def test_tally_is_per_version(driver: WebDriver, server: str) -> None:
     assert f"{EDITED}: 2 hands" in by_id(d, "vp-t-others").text
 
 
+def test_compare_shows_the_edited_version(driver: WebDriver, server: str) -> None:
+    """Compare with an edited version current: its column is the edited game (`vp compare --pay`),
+    with the return the pay table shows."""
+    d = driver
+    vp_ready(d, server)
+    edit_full_house(d)
+    by_id(d, "vp-cmp-run").click()
+    wait(d, lambda d: idle(d) and by_id(d, "vp-cmp").get_attribute("data-version"), "the comparison")
+    assert wait(d, solved, "the edited game") == EDITED
+    heads = [th.text for th in d.find_elements(By.CSS_SELECTOR, "#vp-cmp tr:first-child th")][1:]
+    assert heads == ["Jacks or Better 9/6", EDITED]
+    got = d.execute_script("return [...document.querySelectorAll('#vp-cmp tr:nth-child(2) td')]"
+                           ".map(c => [c.dataset.edited, c.dataset.returnExact]);")
+    assert got == [["false", api(server, "vp/analyze", {"paytable": JACKS})["return_exact"]],
+                   ["true", by_id(d, "vp-return").get_attribute("data-return-exact")]]
+
+
 # ------------------------------------------------------------------ a trainer that plays
 
 

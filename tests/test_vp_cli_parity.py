@@ -99,6 +99,6 @@ def test_compare_with_pay(artifacts: Path, capsys: pytest.CaptureFixture[str]) -
                                           "Jacks or Better 9/6 (edited: full house=8, flush=5)",
                                           "Jacks or Better 8/5"]
     assert [g["edited"] for g in games] == [False, True, False]
-    assert [g["source"] for g in games] == ["artifact", "computed now", "artifact"]
+    assert games[1]["source"] == "computed now"  # an edited game never matches a built artifact
     figures = ("return_exact", "variance", "hit_frequency_exact", "royal_probability_exact", "break_even_royal")
     assert {k: games[1][k] for k in figures} == {k: games[2][k] for k in figures}
