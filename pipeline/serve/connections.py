@@ -42,6 +42,9 @@ from pipeline.serve.security import BAD_REQUEST, BUSY, REQUEST_TIMEOUT, Limits
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+#: seconds a refused connection stays open (its input dropped) after its answer was sent, so
+#: the client reads the answer instead of a reset caused by the request it was still sending
+LINGER_SECONDS = 1.0
 #: reason phrases of the statuses this layer answers with itself
 REASONS = {BAD_REQUEST: "Bad Request", REQUEST_TIMEOUT: "Request Timeout", BUSY: "Service Unavailable"}
 
@@ -64,6 +67,7 @@ class GuardedProtocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Count the connection, arm its header timer, and apply the caps."""
         super().connection_made(transport)
+        self._refused = False
         self._header_timer: asyncio.TimerHandle | None = None
         self._partial = False
         self._idle_since = self.loop.time()
@@ -77,6 +81,8 @@ class GuardedProtocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         """Parse as uvicorn does; a complete request head stops the header timer."""
+        if self._refused:
+            return  # the rest of a refused request: dropped
         super().data_received(data)
         if self.answering():
             self._cancel_header_timer()
@@ -127,9 +133,14 @@ class GuardedProtocol(H11Protocol):
             self.close_idle()
 
     def _refuse(self, status: int, message: str) -> None:
-        if not self.transport.is_closing():
-            self.transport.write(raw_json_error(status, message))
-        self.close_idle()
+        if self.transport.is_closing() or self._refused:
+            return
+        self._refused = True
+        self._cancel_header_timer()
+        self.transport.write(raw_json_error(status, message))
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.loop.call_later(LINGER_SECONDS, self.close_idle)
 
     def close_idle(self) -> None:
         """Close the connection (it has no request in flight)."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline.core.cancel import Stopped, WorkToken, running
 from pipeline.errors import InputError, PokertablesError
-from pipeline.serve.security import STOPPING, Busy, Limits
+from pipeline.serve.security import STOPPING, Busy, Limits, give_back_memory
 
 if TYPE_CHECKING:
     from pipeline.serve.models import Body
@@ -101,6 +101,7 @@ class Jobs:
             job.state, job.error, job.text = "error", f"internal error: {type(exc).__name__}", "stopped"
         finally:
             job.ended = time.monotonic()
+            give_back_memory()
 
     def status(self, job_id: str) -> dict[str, Any]:
         """The job's JSON, or :class:`InputError` for an unknown id."""

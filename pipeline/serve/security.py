@@ -16,6 +16,9 @@ a request body may be, how long one answer may compute and how many heavy answer
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
+import functools
 import json
 import threading
 import time
@@ -259,6 +262,7 @@ class HeavyLane:
                     return fn()
             finally:
                 self.live.discard(token)
+                give_back_memory()
                 loop.call_soon_threadsafe(sem.release)
 
         fut = loop.run_in_executor(self._pool, work)
@@ -283,6 +287,24 @@ class HeavyLane:
         for token in list(self.live):
             token.cancel(STOPPING)
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None on a C library without it."""
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+def give_back_memory() -> None:
+    """Return freed heap memory to the system after heavy work: glibc raises its mmap threshold
+    after a large array is freed, so the next answers' arrays (tens of MB for a wide Omaha
+    range) come from heaps it keeps; a long-lived server would stay at its peak for ever."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 def _forget(fut: asyncio.Future[Any]) -> None:
