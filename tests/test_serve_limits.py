@@ -38,7 +38,7 @@ def server(artifacts: Path) -> Iterator[Client]:
     # the video-poker solve's kernels compiled (or loaded) now, in this process: a first compile
     # cannot be stopped, and would still be busy after a test's 503
     vp.analyze(Context(artifacts), "jacks-or-better-9-6", pay=["full house=8"])
-    with running_server(artifacts, LIMITS) as client:
+    with running_server(artifacts, LIMITS, warm_up=False) as client:  # compiles only what is asked
         yield client
 
 
@@ -96,7 +96,9 @@ def test_idle_sockets_cannot_lock_out_and_are_closed(server: Client) -> None:
         for i, s in enumerate(socks):
             got = read_until_closed(s, until)
             assert got is not None, f"idle socket {i} still open {LIMITS.header_seconds:g} s after"
-            if got:  # a partial head is told why (408), as JSON; an empty socket is just closed
+            if got.startswith(b"HTTP/1.1 503"):  # refused while the flood was opening
+                assert "busy" in json_error(got, 503)
+            elif got:  # a partial head is told why (408), as JSON; an empty socket is just closed
                 assert "request head not complete" in json_error(got, 408)
     finally:
         for s in socks:
@@ -267,3 +269,46 @@ def test_a_served_file_changed_through_a_hard_link_is_refused(artifacts: Path, t
         assert r.body["error"] == str(cli.value) and "seven.h5" in r.body["error"], r.body
         assert server.post("/api/eval", {"cards": SEVEN}).status == 503  # refused until rebuilt
         assert server.get("/api/health").status == 200
+
+
+# ---------------------------------------------------------------- 3. light means light
+#: Omaha6 ranges split into their double-suited hands: about 50 MB of arrays each
+WIDE_OMAHA = ("AKxxxxds", "AQxxxxds", "AJxxxxds", "ATxxxxds")
+#: how far the server's memory may stay above where it started (the issue's bound)
+RSS_SLACK_MB = 50
+#: pay-edit holds sent at once, and the slowest median table read allowed meanwhile (seconds)
+PAY_EDITS = 60
+EVAL_SECONDS = 0.05
+
+
+def rss_mb() -> float:
+    """Resident memory of this process (the test server runs in it), MiB."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+
+
+def test_wide_omaha_ranges_leave_the_server_small(server: Client) -> None:
+    assert server.post("/api/range", {"range": "AKQJxx", "game": "omaha6"}).status == 200  # code paths
+    start = rss_mb()
+    for text in WIDE_OMAHA:
+        r = server.post("/api/range", {"range": text, "game": "omaha6"})
+        assert r.status in (200, 503) and isinstance(r.body, dict), r.raw[:200]
+        if r.status == 200:
+            assert r.body["combos"] == 2_270_560, r.body
+    time.sleep(0.5)
+    grown = rss_mb() - start
+    assert grown < RSS_SLACK_MB, f"the server kept {grown:.0f} MB after {len(WIDE_OMAHA)} ranges"
+
+
+def test_pay_edit_holds_leave_table_reads_fast(server: Client) -> None:
+    bodies = [{"deal": "Jh Qh Kh Ah 2c", "paytable": "jacks-or-better-9-6", "pay": [f"full house={10 + i}"]}
+              for i in range(PAY_EDITS)]
+    with ThreadPoolExecutor(PAY_EDITS) as pool:
+        holds = [pool.submit(server.post, "/api/vp/hold", b) for b in bodies]
+        time.sleep(0.3)
+        took = sorted(eval_answers(server) for _ in range(9))
+        replies = [h.result() for h in holds]
+    assert took[len(took) // 2] <= EVAL_SECONDS, took
+    for r in replies:
+        assert r.status in (200, 503) and isinstance(r.body, dict), r.raw[:200]
+    assert any(r.status == 200 for r in replies)

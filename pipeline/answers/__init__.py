@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from pipeline.videopoker.paytables.paytable import Paytable
     from pipeline.videopoker.solver.deals import DealClasses
 
+#: the files a Tables object maps (a rule set other than the standard one: its first three only)
+MAPPED_TABLES = ("five.h5", "six.h5", "seven.h5", "eval_tables.h5", "preflop.h5", "preflop_matchups.h5")
 #: games whose per-deal pay categories and subset counts are kept (about 13 MB each for a
 #: 52-card deck): a trainer grading deal after deal of an unbuilt or edited game pays the
 #: seconds of computing them once, not on every hand
@@ -58,11 +60,17 @@ class Context:
             return self._tables[key]
 
     def opened_files(self) -> set[str]:
-        """The artifacts (relative paths) the score tables have opened and proven so far: what
-        later answers read through memory maps (a long-lived server watches them)."""
+        """The artifacts (relative paths) the opened score tables read through memory maps, as
+        their manifest lists them: each rule set's 5-, 6- and 7-card tables, and the standard
+        evaluator and preflop tables (a long-lived server watches them)."""
         with self._lock:
-            folders = [t._folder for t in self._tables.values() if t._folder is not None]
-        return {rel for f in folders for rel in f._proven}
+            tables = list(self._tables.values())
+        out: set[str] = set()
+        for t in tables:
+            prefix = f"rules/{t.rules.name}/" if t.rules is not None else ""
+            names = MAPPED_TABLES if t.rules is None else MAPPED_TABLES[:3]
+            out |= {prefix + n for n in names if prefix + n in t.manifest.get("files", {})}
+        return out
 
     def forget_opened(self) -> None:
         """Drop the opened score tables: the next answer opens (and proves) them afresh."""

@@ -41,7 +41,7 @@ class WorkToken:
         self.progress = progress
         self.reason: str | None = None
         #: the share [lo, hi) of the whole work the current checkpoints report into
-        self._span = (0.0, 1.0)
+        self.span = (0.0, 1.0)
 
     def cancel(self, reason: str) -> None:
         """Stop the work at its next checkpoint, with ``reason`` as the message."""
@@ -60,7 +60,7 @@ class WorkToken:
         """Check, then pass ``fraction`` of the current share (and ``text``) to the progress sink."""
         self.check()
         if self.progress is not None:
-            lo, hi = self._span
+            lo, hi = self.span
             self.progress(lo + (hi - lo) * min(max(fraction, 0.0), 1.0), text)
 
 
@@ -103,13 +103,13 @@ def share(lo: float, hi: float) -> Iterator[None]:
     if token is None:
         yield
         return
-    outer = token._span
+    outer = token.span
     width = outer[1] - outer[0]
-    token._span = (outer[0] + width * lo, outer[0] + width * hi)
+    token.span = (outer[0] + width * lo, outer[0] + width * hi)
     try:
         yield
     finally:
-        token._span = outer
+        token.span = outer
 
 
 def checked(fn: Callable[P, R]) -> Callable[P, R]:

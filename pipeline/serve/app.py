@@ -55,6 +55,7 @@ REQUIRED = ("eval_tables.h5", "seven.h5")
 UNPROCESSABLE = 422
 INTERNAL = 500
 #: the kinds answered in the event loop's thread pool at once: table reads, no parallel kernels
+#: (unless :func:`is_light` sees a body that makes them solve: see there)
 LIGHT = frozenset({"eval", "showdown", "range", "preflop", "vp/hold", "vp/grade", "vp/deal"})
 #: characters of a bad value quoted back in an error
 SHOWN = 60
@@ -90,6 +91,19 @@ def safe_rules(name: str) -> str:
     if name not in known:
         raise InputError(f"rules {name[:SHOWN]!r}: not a known rule set; known: {', '.join(known)}")
     return name
+
+
+def is_light(kind: str, body: m.Body) -> bool:
+    """Whether a question is a table read (the thread pool) rather than heavy work (the heavy
+    lane): classified by the work its body can ask, not by its endpoint's name. A pay edit makes
+    ``vp/hold`` and ``vp/grade`` solve the edited game's deal categories (a second of both cores);
+    an Omaha game makes ``range`` build the range's hands (up to 50 MB and a second)."""
+    b: Any = body
+    if kind not in LIGHT:
+        return False
+    if kind in ("vp/hold", "vp/grade") and b.pay:
+        return False
+    return not (kind == "range" and b.game is not None)
 
 
 def answer(ctx: Context, kind: str, body: m.Body, limits: Limits,
@@ -241,7 +255,7 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
 
     async def ask(kind: str, body: m.Body) -> Any:
         work = functools.partial(answer, ctx, kind, body, lim)
-        if kind in LIGHT:
+        if is_light(kind, body):
             return await run_in_threadpool(work)
         return await lane.run(work, lim.answer_seconds)
 

@@ -11,9 +11,10 @@ are open: 256 idle sockets locked everyone out. :func:`server_config` serves the
   a JSON 408 if it had sent part of one). Trickling bytes does not extend the time.
 * **Connection caps**: at most ``Limits.max_connections`` open connections, at most
   ``Limits.client_connections`` from one address. A connection over a cap closes the cap's
-  longest-idle connection (one with no request in flight); only when every connection in the cap
-  is answering a request is the newcomer refused, with a JSON 503. So idle sockets can never
-  lock out a real request: each new request takes an idle socket's place.
+  longest-idle connection (one with no request in flight, idle for at least half a second); only
+  when every connection in the cap is answering a request (or was just opened) is the newcomer
+  refused, with a JSON 503. So idle sockets can never lock out a real request: each new request
+  takes an idle socket's place.
 * **Every refusal is JSON** (``{"error": ...}``): uvicorn's plain-text 400 for a malformed
   request head is replaced too.
 
@@ -26,10 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import socket
-import sys
-import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
@@ -42,6 +40,12 @@ from pipeline.serve.security import BAD_REQUEST, BUSY, REQUEST_TIMEOUT, Limits
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+#: seconds a refused connection stays open (its input dropped) after its answer was sent, so
+#: the client reads the answer instead of a reset caused by the request it was still sending
+LINGER_SECONDS = 1.0
+#: seconds a connection must have been idle to be replaced by a newcomer: one just opened is
+#: given the time to send its request (the newcomer is refused instead)
+REPLACE_AFTER = 0.5
 #: reason phrases of the statuses this layer answers with itself
 REASONS = {BAD_REQUEST: "Bad Request", REQUEST_TIMEOUT: "Request Timeout", BUSY: "Service Unavailable"}
 
@@ -60,13 +64,17 @@ class GuardedProtocol(H11Protocol):
     module docstring); :func:`guarded_protocol` binds it to a server's :class:`Limits`."""
 
     limits: ClassVar[Limits] = Limits()
+    #: the timer closing a connection that has not sent a complete request head in time
+    _header_timer: asyncio.TimerHandle | None = None
+    #: when the connection last became idle (the longest-idle one is replaced first)
+    idle_since = 0.0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Count the connection, arm its header timer, and apply the caps."""
         super().connection_made(transport)
-        self._header_timer: asyncio.TimerHandle | None = None
+        self._refused = False
         self._partial = False
-        self._idle_since = self.loop.time()
+        self.idle_since = self.loop.time()
         self._arm_header_timer()
         self._apply_caps()
 
@@ -77,6 +85,8 @@ class GuardedProtocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         """Parse as uvicorn does; a complete request head stops the header timer."""
+        if self._refused:
+            return  # the rest of a refused request: dropped
         super().data_received(data)
         if self.answering():
             self._cancel_header_timer()
@@ -87,7 +97,7 @@ class GuardedProtocol(H11Protocol):
         """The connection is idle again: a new header deadline starts now."""
         super().on_response_complete()
         if not self.transport.is_closing() and not self.answering():
-            self._idle_since = self.loop.time()
+            self.idle_since = self.loop.time()
             self._partial = False
             self._arm_header_timer()
 
@@ -111,7 +121,7 @@ class GuardedProtocol(H11Protocol):
         self._header_timer = self.loop.call_later(self.limits.header_seconds, self._header_timeout)
 
     def _cancel_header_timer(self) -> None:
-        timer = getattr(self, "_header_timer", None)
+        timer = self._header_timer
         if timer is not None:
             timer.cancel()
             self._header_timer = None
@@ -127,9 +137,14 @@ class GuardedProtocol(H11Protocol):
             self.close_idle()
 
     def _refuse(self, status: int, message: str) -> None:
-        if not self.transport.is_closing():
-            self.transport.write(raw_json_error(status, message))
-        self.close_idle()
+        if self.transport.is_closing() or self._refused:
+            return
+        self._refused = True
+        self._cancel_header_timer()
+        self.transport.write(raw_json_error(status, message))
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.loop.call_later(LINGER_SECONDS, self.close_idle)
 
     def close_idle(self) -> None:
         """Close the connection (it has no request in flight)."""
@@ -146,12 +161,14 @@ class GuardedProtocol(H11Protocol):
                     and (what == "in all" or c.client_host() == self.client_host())]
             if len(pool) <= cap:
                 continue
-            idle = [c for c in pool if c is not self and not c.answering()]
+            now = self.loop.time()
+            idle = [c for c in pool if c is not self and not c.answering()
+                    and now - c.idle_since >= REPLACE_AFTER]
             if idle:
-                min(idle, key=lambda c: c._idle_since).close_idle()
+                min(idle, key=lambda c: c.idle_since).close_idle()
                 continue
             self._refuse(BUSY, f"busy: {len(pool) - 1} connections {what} are all answering "
-                               "requests; retry later")
+                               "requests or just opened; retry later")
             return
 
 
@@ -194,16 +211,11 @@ def make_server(app: FastAPI, host: str, port: int, limits: Limits) -> StoppingS
 
 def leave(app: FastAPI, grace: float) -> None:
     """After the server stopped: wait up to ``grace`` s for the heavy and job threads of ``app``
-    (their work was cancelled and stops at its next checkpoint), then, if one is still computing,
-    end the process at once (exit 0) rather than join it for as long as its kernel runs."""
+    (their work was cancelled and stops at its next checkpoint). They are daemon threads: one
+    still in a kernel after that does not keep the process from ending."""
     end = time.monotonic() + grace
-    workers: list[threading.Thread] = [*app.state.lane.threads(), *app.state.jobs.threads()]
-    for t in workers:
+    for t in [*app.state.lane.threads(), *app.state.jobs.threads()]:
         t.join(max(0.0, end - time.monotonic()))
-    if any(t.is_alive() for t in workers):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(0)
 
 
 __all__ = ["GuardedProtocol", "StoppingServer", "guarded_protocol", "leave", "make_server",

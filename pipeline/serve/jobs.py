@@ -11,13 +11,12 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pipeline.core.cancel import Stopped, WorkToken, running
 from pipeline.errors import InputError, PokertablesError
-from pipeline.serve.security import STOPPING, Busy, Limits
+from pipeline.serve.security import STOPPING, Busy, DaemonPool, Limits, give_back_memory
 
 if TYPE_CHECKING:
     from pipeline.serve.models import Body
@@ -62,7 +61,7 @@ class Jobs:
         self.work = work
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(JOB_WORKERS, thread_name_prefix="job")
+        self._pool = DaemonPool(JOB_WORKERS, "job")
         self._count = itertools.count(1)
 
     def start(self, kind: str, body: Body) -> str:
@@ -101,6 +100,7 @@ class Jobs:
             job.state, job.error, job.text = "error", f"internal error: {type(exc).__name__}", "stopped"
         finally:
             job.ended = time.monotonic()
+            give_back_memory()
 
     def status(self, job_id: str) -> dict[str, Any]:
         """The job's JSON, or :class:`InputError` for an unknown id."""
@@ -112,7 +112,7 @@ class Jobs:
 
     def threads(self) -> list[threading.Thread]:
         """The job worker threads (to wait for when the server stops)."""
-        return list(self._pool._threads)
+        return list(self._pool.threads)
 
     def close(self) -> None:
         """Stop taking jobs: waiting ones are dropped, the running one is cancelled (it stops at

@@ -16,11 +16,15 @@ a request body may be, how long one answer may compute and how many heavy answer
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
+import functools
 import json
+import queue
 import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -199,6 +203,56 @@ class LocalOnly:
         await self.app(scope, replay, send)
 
 
+class DaemonPool(Executor):
+    """A fixed set of daemon worker threads. Unlike a ``ThreadPoolExecutor``, whose threads the
+    interpreter joins at exit for as long as their work runs, these never hold up the end of the
+    process: work cancelled at Ctrl-C stops at its next checkpoint, and a kernel still between two
+    checkpoints does not keep a stopped server alive."""
+
+    def __init__(self, workers: int, name: str) -> None:
+        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]] | None] = queue.SimpleQueue()
+        self._closed = False
+        self.threads = [threading.Thread(target=self._work, name=f"{name}_{i}", daemon=True)
+                        for i in range(workers)]
+        for t in self.threads:
+            t.start()
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """Queue ``fn(*args, **kwargs)``; its future."""
+        if self._closed:
+            raise RuntimeError("cannot schedule new work after shutdown")
+        fut: Future[T] = Future()
+        self._queue.put((fut, functools.partial(fn, *args, **kwargs)))
+        return fut
+
+    def _work(self) -> None:
+        while (item := self._queue.get()) is not None:
+            fut, call = item
+            if not fut.set_running_or_notify_cancel():
+                continue
+            try:
+                fut.set_result(call())
+            except BaseException as exc:  # noqa: BLE001  (handed to whoever waits on the future)
+                fut.set_exception(exc)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Take no more work; ``cancel_futures``: drop the queued work; ``wait``: join the threads."""
+        self._closed = True
+        if cancel_futures:
+            while True:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is not None:
+                    item[0].cancel()
+        for _ in self.threads:
+            self._queue.put(None)
+        if wait:
+            for t in self.threads:
+                t.join()
+
+
 class Busy(Exception):
     """The heavy lane is full: the client gets 503 with this message."""
 
@@ -227,7 +281,7 @@ class HeavyLane:
         self.wait = wait
         self.waiting = 0
         self._sem: asyncio.Semaphore | None = None
-        self._pool = ThreadPoolExecutor(slots, thread_name_prefix="heavy")
+        self._pool = DaemonPool(slots, "heavy")
         #: the tokens of the work running now (cancelled when the server stops)
         self.live: set[WorkToken] = set()
         self.closed = False
@@ -259,6 +313,7 @@ class HeavyLane:
                     return fn()
             finally:
                 self.live.discard(token)
+                give_back_memory()
                 loop.call_soon_threadsafe(sem.release)
 
         fut = loop.run_in_executor(self._pool, work)
@@ -275,7 +330,7 @@ class HeavyLane:
 
     def threads(self) -> list[threading.Thread]:
         """The lane's worker threads (to wait for when the server stops)."""
-        return list(self._pool._threads)
+        return list(self._pool.threads)
 
     def close(self) -> None:
         """Cancel the running work (it stops at its next checkpoint) and drop the waiting."""
@@ -283,6 +338,24 @@ class HeavyLane:
         for token in list(self.live):
             token.cancel(STOPPING)
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None on a C library without it."""
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+def give_back_memory() -> None:
+    """Return freed heap memory to the system after heavy work: glibc raises its mmap threshold
+    after a large array is freed, so the next answers' arrays (tens of MB for a wide Omaha
+    range) come from heaps it keeps; a long-lived server would stay at its peak for ever."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
 
 
 def _forget(fut: asyncio.Future[Any]) -> None:

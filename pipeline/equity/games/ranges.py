@@ -29,7 +29,6 @@ an exact card or a suit suffix can split are listed hand by hand (at most
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pipeline.core.bytecache import bytes_cache
 from pipeline.core.cards import RANKS, card_id, card_text, format_cards
 from pipeline.equity.games.rank_classes import (
     N_RANKS,
@@ -58,6 +58,9 @@ MAX_EXPANDED = 4_000_000
 CHUNK = 1 << 16
 #: Hands of a range an answer shows when the whole list was not asked for.
 SHOWN = 12
+#: bytes of parsed ranges kept for reuse, per cache (a range split into its double-suited
+#: hands holds about 50 MB: kept by count, 64 of them grew a server by gigabytes)
+RANGE_CACHE_BYTES = 32 << 20
 _ELEMENT = re.compile(r"(10|[2-9tjqka])([cdhs])?|x")
 _WEIGHT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)", re.ASCII)
 #: Suitedness suffixes: the least number of suits holding two or more cards, and the most.
@@ -276,7 +279,7 @@ def _resolve(items: list[Item], hole: int, game: str, text: str) -> OmahaRange:
     return OmahaRange(" ".join(text.split()), hole, *arrays)
 
 
-@functools.lru_cache(maxsize=64)
+@bytes_cache(RANGE_CACHE_BYTES)
 def omaha_range(text: str, hole: int, game: str = "omaha") -> OmahaRange:
     """The compact :class:`OmahaRange` of range text ``text`` for ``hole`` cards.
 
@@ -314,7 +317,7 @@ def count_combos(text: str, game: str, strength: Strength = None) -> int:
     return int((HOLE_CARDS[hands].min(axis=1) >> 2 >= g.lowest_rank).sum())
 
 
-@functools.lru_cache(maxsize=16)
+@bytes_cache(RANGE_CACHE_BYTES)
 def parse_game_range(text: str, hole: int, game: str = "omaha") -> tuple[np.ndarray, np.ndarray]:
     """(int64[n, hole] ascending hands by card bitmap, float64[n] weights in (0, 1]) of an
     Omaha range: every hand listed (:meth:`OmahaRange.rows`). Read-only."""
