@@ -180,6 +180,23 @@ def test_compare_shows_the_edited_version(driver: WebDriver, server: str) -> Non
                    ["true", by_id(d, "vp-return").get_attribute("data-return-exact")]]
 
 
+def test_short_card_beside_the_full_one(driver: WebDriver, server: str) -> None:
+    """The short card is `vp chart --max-lines 12`: its lines, what each loses and its cost."""
+    d = driver
+    vp_ready(d, server)
+    by_id(d, "vp-short-run").click()
+    box = wait(d, lambda d: idle(d) and by_id(d, "vp-short").get_attribute("data-lines") and by_id(d, "vp-short"),
+               "the short card")
+    short = api(server, "vp/chart", {"paytable": JACKS, "max_lines": 12})
+    full = api(server, "vp/chart", {"paytable": JACKS})
+    holds = [h.text for h in box.find_elements(By.CSS_SELECTOR, ".chartlines li .hold")]
+    assert holds == [ln["hold"] for ln in short["lines"]] and len(holds) <= 12
+    assert box.get_attribute("data-cost-exact") == short["cost_exact"]
+    assert box.get_attribute("data-full-cost-exact") == full["cost_exact"]
+    assert Fraction(short["cost_exact"]) > Fraction(full["cost_exact"])  # shorter costs more
+    assert f"{100 * short['cost']:.4f}%" in box.text
+
+
 # ------------------------------------------------------------------ a trainer that plays
 
 

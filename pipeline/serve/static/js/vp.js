@@ -114,7 +114,7 @@ async function useVersion(v) {
 }
 
 function clearResults() {
-  for (const id of ['vp-chart', 'vp-be', 'vp-cmp']) { $(id).replaceChildren(); }
+  for (const id of ['vp-chart', 'vp-short', 'vp-be', 'vp-cmp']) { $(id).replaceChildren(); }
   $('vp-chart').dataset.lines = ''; $('vp-print').disabled = true;
 }
 
@@ -159,6 +159,25 @@ async function showChart() {
   card.dataset.lines = a.lines.length;
   card.dataset.version = v.id;
   $('vp-print').disabled = false;
+}
+
+// The short card: `vp chart --max-lines 12` beside the full one, what each of its lines loses
+// against perfect play and what the whole card costs (the server's figures, in %).
+const SHORT_LINES = 12;
+async function showShortChart() {
+  const v = await ready('The short card');
+  const [full, short] = await Promise.all([
+    api('vp/chart', { paytable: v.slug, pay: v.pay }), api('vp/chart', { paytable: v.slug, pay: v.pay, max_lines: SHORT_LINES })]);
+  check(v, full); check(v, short);
+  if (vp.current !== v) return;
+  const box = $('vp-short');
+  box.replaceChildren(
+    el('h3', { text: `${short.name}: short card (${short.lines.length} lines)` }),
+    el('ol', { class: 'chartlines' }, ...short.lines.map((ln) => el('li', { dataset: { line: ln.line } },
+      el('span', { class: 'hold', text: ln.hold }), el('span', { class: 'loss', text: ln.loss ? ` −${pct(ln.loss, 3)}` : '' })))),
+    el('p', { class: 'chartnote', text: `The short card returns ${pct(short.chart_return, 4)}: it costs ${pct(short.cost, 4)} of the money bet against perfect play, the ${full.lines.length}-line card ${pct(full.cost, 4)}. After a line, the % it loses.` }),
+  );
+  Object.assign(box.dataset, { lines: short.lines.length, costExact: short.cost_exact, fullCostExact: full.cost_exact, version: v.id });
 }
 
 async function breakEven() {
@@ -218,6 +237,7 @@ export function initVp() {
   $('vp-solve').addEventListener('click', () => act(solveEdited, $('vp-solve')));
   $('vp-unedit').addEventListener('click', () => act(() => useVersion(vp.base), $('vp-unedit')));
   $('vp-chart-run').addEventListener('click', () => act(showChart, $('vp-chart-run')));
+  $('vp-short-run').addEventListener('click', () => act(showShortChart, $('vp-short-run')));
   $('vp-print').addEventListener('click', () => window.print());
   $('vp-be-run').addEventListener('click', () => act(breakEven, $('vp-be-run')));
   $('vp-cmp-run').addEventListener('click', () => act(compare, $('vp-cmp-run')));
