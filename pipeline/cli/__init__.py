@@ -21,11 +21,22 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, Protocol, TypeVar
 
 if TYPE_CHECKING:  # typer loads when a command runs (start-up time), not on import
     import typer
-    from typer._click.core import Command  # what typer.main.get_command returns
+
+
+class HelpTexts(Protocol):
+    """What :func:`literal_help` reads of a click command (typer's own click is private, so
+    the command tree is typed by the attributes used)."""
+
+    help: str | None
+    short_help: str | None
+
+
+#: the command tree handed to :func:`literal_help`, returned as the same type
+Command = TypeVar("Command", bound=HelpTexts)
 
 #: numpy's OpenBLAS starts a thread per core when numpy is imported, and that thread spins on
 #: the other core for about 0.1 s of CPU (measured: ``pokertables eval`` 0.30 -> 0.21 s of user CPU);
