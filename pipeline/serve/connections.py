@@ -146,6 +146,12 @@ class GuardedProtocol(H11Protocol):
             self.transport.write_eof()
         self.loop.call_later(LINGER_SECONDS, self.close_idle)
 
+    def counted(self) -> bool:
+        """Whether this connection takes a place under the caps: open and not refused (a
+        refused one only lingers so that its client reads the answer; counting it would let a
+        flood of refused sockets keep every newcomer out)."""
+        return not self.transport.is_closing() and not self._refused
+
     def close_idle(self) -> None:
         """Close the connection (it has no request in flight)."""
         self._cancel_header_timer()
@@ -156,8 +162,7 @@ class GuardedProtocol(H11Protocol):
         """Over a cap: close the cap's longest-idle other connection, or refuse this one."""
         lim = self.limits
         for cap, what in ((lim.client_connections, "from this address"), (lim.max_connections, "in all")):
-            pool = [c for c in self.connections if isinstance(c, GuardedProtocol)
-                    and not c.transport.is_closing()
+            pool = [c for c in self.connections if isinstance(c, GuardedProtocol) and c.counted()
                     and (what == "in all" or c.client_host() == self.client_host())]
             if len(pool) <= cap:
                 continue
