@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
 from pipeline.core.cancel import Stopped, WorkToken, running
@@ -38,6 +38,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 T = TypeVar("T")
+P = ParamSpec("P")
 
 #: host names that always mean this machine
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
@@ -217,7 +218,7 @@ class DaemonPool(Executor):
         for t in self.threads:
             t.start()
 
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
         """Queue ``fn(*args, **kwargs)``; its future."""
         if self._closed:
             raise RuntimeError("cannot schedule new work after shutdown")
