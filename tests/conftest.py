@@ -163,14 +163,29 @@ def abstraction_config(folder: Path, where: Path) -> Path:
 @pytest.fixture(scope="session")
 def preflop_abstraction(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the session's seven.h5 and eval_tables.h5 (hard links) and the preflop
-    abstraction tables built in it (the smallest street: seconds to build), once per session for
-    every test that reads them (none writes in it)."""
+    abstraction tables built in it (the smallest street, yet 20-30 s on a clean clone: its
+    kernels compile), once per run for every test that reads them (none writes in it).
+
+    Both xdist workers need it (test_bucket_file.py and test_abstraction_stage.py land on
+    different ones): the first builds it under a lock in the run's shared temporary folder, the
+    other waits and reads the same folder."""
+    import fcntl
+
     from built_copy import copy_built
     from cli_runner import run_cli
 
-    folder = tmp_path_factory.mktemp("abstraction")
-    copy_built(artifacts, folder, ("seven.h5", "eval_tables.h5"), ("seven", "eval_tables"), link=True)
-    cfg = abstraction_config(folder, tmp_path_factory.mktemp("abstraction-config"))
-    r = run_cli("build", "abstraction", "--config", str(cfg))
-    assert r.returncode == 0, r.stderr
+    # an xdist worker's base folder is <run>/popen-gwN: <run> is shared by the run's workers
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    folder, done = shared / "preflop-abstraction", shared / "preflop-abstraction.done"
+    with open(shared / "preflop-abstraction.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.is_file():
+            folder.mkdir(exist_ok=True)
+            copy_built(artifacts, folder, ("seven.h5", "eval_tables.h5"), ("seven", "eval_tables"), link=True)
+            cfg = abstraction_config(folder, tmp_path_factory.mktemp("abstraction-config"))
+            r = run_cli("build", "abstraction", "--config", str(cfg))
+            assert r.returncode == 0, r.stderr
+            done.touch()
     return folder
