@@ -1,6 +1,9 @@
 """Omaha ranges (4, 5 and 6 hole cards): a documented subset of ProPokerTools' syntax.
 
-Items are comma separated, case-insensitive, spaces ignored; each names a set of hands:
+Items are separated by commas or spaces (``AAxx KKxx`` is ``AAxx,KKxx``, as hold'em's
+``TT+ AKs`` is ``TT+,AKs``), case-insensitive; a space beside ``:`` or ``!``, before ``ds``/``ss``
+or between single cards (``As Ad Ks Kd``) joins its neighbours into one item (:func:`split_items`).
+Each item names a set of hands:
 
 ===============  =================================================================
 ``AAxx``         at least two aces: each element a rank (any suit), a card or ``x``
@@ -130,9 +133,36 @@ def _pattern(text: str, hole: int, game: str, item: str) -> Pattern | None:
     return Pattern(sum(1 << c for c in cards), tuple(need), suited)
 
 
+#: a word that is one card: two in a row are one pattern (``As Ad`` is ``AsAd``)
+_ONE_CARD = re.compile(r"(?:10|[2-9tjqka])[cdhs]", re.IGNORECASE)
+
+
+def split_items(text: str) -> list[str]:
+    """The items of a range: comma-separated, and within each part space-separated words; a
+    word joins its neighbour where it cannot stand alone (after or before ``:`` / ``!``, a lone
+    ``ds``/``ss``, a card after a card). ``"AAxx KKxx ds, QQ : 0.5"`` is
+    ``["AAxx", "KKxxds", "QQ:0.5"]``; an empty part stays empty (an error later)."""
+    out: list[str] = []
+    for part in text.split(","):
+        words: list[str] = []
+        cards_run = False  # the last word is lone cards only ("As", "As Ad" joined)
+        for word in part.split():
+            card = _ONE_CARD.fullmatch(word) is not None
+            join = bool(words) and (words[-1].endswith((":", "!")) or word.startswith((":", "!"))
+                                    or word.lower() in SUITEDNESS or (cards_run and card))
+            if join:
+                words[-1] += word
+                cards_run = cards_run and card
+            else:
+                words.append(word)
+                cards_run = card
+        out.extend(words or [""])
+    return out
+
+
 def _items(text: str, hole: int, game: str) -> list[Item]:
     out = []
-    for item in "".join(text.split()).split(","):
+    for item in split_items(text):
         # parsed in lower case; messages quote the item as typed
         body, w = item.lower(), 1.0
         if not body:

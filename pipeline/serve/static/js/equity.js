@@ -6,7 +6,7 @@
 // or the method clears the equity of every seat and the breakdown (they were computed for the
 // old inputs), and answers that arrive for older inputs are dropped (``newest``).
 
-import { $, el, pct, debounce } from './util.js';
+import { $, el, pct, debounce, count } from './util.js';
 import { api, act, newest, clearFieldError, showError, Stale } from './api.js';
 import { Grid, Picker } from './grid.js';
 
@@ -61,9 +61,9 @@ function showCount(i) {
   if (!v) { combos.textContent = '–'; share.textContent = ''; return; }
   const random = isRandom(seat.text);
   combos.textContent = random && !seat.text.trim() ? RANDOM : String(v.live_weighted);
-  combos.title = `${v.weighted} combos weighted (${v.combos} hands), ${v.live_weighted} live after the board and dead cards`;
+  combos.title = `${count(v.weighted, 'combo')} weighted (${count(v.combos, 'hand')}), ${v.live_weighted} live after the board and dead cards`;
   share.textContent = `${v.live_percent.toFixed(1)}%`;
-  share.title = `${v.percent.toFixed(2)}% of all 1,326 hands; ${v.live_percent.toFixed(2)}% of the ${v.live_hands} hands the board and dead cards leave`;
+  share.title = `${v.percent.toFixed(2)}% of all 1,326 hands; ${v.live_percent.toFixed(2)}% of the ${count(v.live_hands, 'hand')} the board and dead cards leave`;
   share.dataset.value = v.live_percent;
 }
 
@@ -161,8 +161,8 @@ export function equityBody() {
 
 function methodLine(res, ms) {
   const parts = [`method: ${res.method}`];
-  if (res.deals != null) parts.push(`${res.deals.toLocaleString('en')} deals`);
-  if (res.samples != null) parts.push(`${res.samples.toLocaleString('en')} samples, seed ${res.seed} (same inputs and seed, same numbers; Re-run draws a new seed)`);
+  if (res.deals != null) parts.push(count(res.deals, 'deal'));
+  if (res.samples != null) parts.push(`${count(res.samples, 'sample')}, seed ${res.seed} (same inputs and seed, same numbers; Re-run draws a new seed)`);
   if (res.stderr != null) parts.push(`stderr ±${(100 * res.stderr).toFixed(3)}%`);
   parts.push(`${(1000 * res.seconds).toFixed(1)} ms on the server, ${ms.toFixed(0)} ms round trip`);
   return parts.join(' · ');
@@ -195,7 +195,7 @@ async function runBreakdown() {
     cell.classList.toggle('on', !!c);
     cell.style.background = c ? heatColor(c.equity) : '';
     cell.dataset.equity = c ? String(c.equity) : '';
-    cell.title = c ? `${c.hand}: ${pct(c.equity)} (${c.equity_exact || ''}), ${c.combos} combos` : '';
+    cell.title = c ? `${c.hand}: ${pct(c.equity)} (${c.equity_exact || ''}), ${count(c.combos, 'combo')}` : '';
     cell.querySelector('.sub').textContent = c ? (100 * c.equity).toFixed(1) : '';
   }
   const rows = [...res.breakdown.classes].sort((x, y) => y.equity - x.equity);
@@ -206,7 +206,7 @@ async function runBreakdown() {
       el('td', {}, el('span', { class: 'swatch', style: `background:${heatColor(c.equity)}` }), c.hand),
       el('td', { class: 'num', text: String(c.combos) }), el('td', { class: 'num', text: pct(c.frequency, 1) }),
       el('td', { class: 'num', text: pct(c.equity, 2) }), el('td', { class: 'num exact', text: c.equity_exact || '' })))));
-  $('eq-bd-info').textContent = `${seatName(seat)}: ${res.breakdown.classes.length} classes · ${res.method} · ${ms.toFixed(0)} ms`;
+  $('eq-bd-info').textContent = `${seatName(seat)}: ${count(res.breakdown.classes.length, 'class', null, 'classes')} · ${res.method} · ${ms.toFixed(0)} ms`;
   $('eq-bd-info').dataset.seat = seat;
   if (res.players) { res.players.forEach((p, i) => { if (eq.seats[i]) eq.seats[i].result = p; }); eq.seats.forEach((_, i) => showResult(i)); }
 }

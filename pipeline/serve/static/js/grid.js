@@ -2,7 +2,7 @@
 // weights, live and blocked combos); a drag collects the painted classes and hands them to
 // ``onPaint`` (the server writes the range). The grid itself counts nothing.
 
-import { el, SUIT_SYMBOL } from './util.js';
+import { el, SUIT_SYMBOL, count } from './util.js';
 
 export class Grid {
   // ``cells``: the server's 169 cells (grid order); ``onPaint(names, weight)`` after a click or
@@ -70,7 +70,7 @@ export class Grid {
       node.dataset.live = String(c.live);
       node.dataset.blocked = String(c.blocked);
       node.querySelector('.sub').textContent = c.fill > 0 && c.fill < 1 ? `${Math.round(100 * c.fill)}%` : '';
-      node.title = c.combos ? `${name}: ${c.combos} of ${c.size} combos in the range, ${c.live} live`
+      node.title = c.combos ? `${name}: ${c.combos} of ${count(c.size, 'combo')} in the range, ${c.live} live`
         + `${c.blocked ? `, ${c.blocked} blocked by the board or dead cards` : ''}` : name;
     }
   }

@@ -3,7 +3,7 @@
 // opponent, each category's equity). Click rows (Ctrl-click for more) or grid cells to select
 // combos; keep them for the next street; draw the range's equity distribution.
 
-import { $, el, pct, debounce } from './util.js';
+import { $, el, pct, debounce, count } from './util.js';
 import { api, act, newest } from './api.js';
 import { Grid, Picker } from './grid.js';
 import { drawCurve } from './curve.js';
@@ -100,7 +100,7 @@ function showSelection() {
   }
   $('hits-combos').textContent = combos.join('  ');
   $('hits-combos').dataset.count = combos.length;
-  $('hits-sel').textContent = combos.length ? `${combos.length} combos selected${hits.cells.size ? ` (${[...hits.cells].join(', ')}: their categories are marked)` : ''}` : '';
+  $('hits-sel').textContent = combos.length ? `${count(combos.length, 'combo')} selected${hits.cells.size ? ` (${[...hits.cells].join(', ')}: their categories are marked)` : ''}` : '';
   $('hits-keep').disabled = !combos.length;
 }
 
@@ -111,7 +111,7 @@ async function keepSelected() {
   const a = await api('range/format', { range: combos.join(',') });
   $('hits-range').value = a.text;
   invalidate();
-  $('hits-sel').textContent = `kept ${combos.length} combos: pick the next card`;
+  $('hits-sel').textContent = `kept ${count(combos.length, 'combo')}: pick the next card`;
   await loadGrid();
 }
 
@@ -126,7 +126,7 @@ async function runCurve() {
   const res = await hits.ask(api('equity', { hero: $('hits-range').value, vs: [$('hits-vs').value || 'random'],
     board: $('hits-board').value, dead: $('hits-dead').value, breakdown: 0 }));
   drawCurve($('hits-curve'), res.breakdown.combos);
-  $('hits-curve-info').textContent = `${res.breakdown.combos.length} combos · equity ${pct(res.equity, 2)} vs ${res.vs.join(', ') || 'random'} (${res.method})`;
+  $('hits-curve-info').textContent = `${count(res.breakdown.combos.length, 'combo')} · equity ${pct(res.equity, 2)} vs ${res.vs.join(', ') || 'random'} (${res.method})`;
   $('hits-curve-info').dataset.equity = res.equity;
 }
 

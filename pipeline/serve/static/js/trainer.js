@@ -4,7 +4,7 @@
 // mistakes to replay, an optional tutor that warns before a costly draw, and feedback in credits
 // of the bet and in %, with the exact fractions on demand.
 
-import { $, el, pct, cardFace } from './util.js';
+import { $, el, pct, cardFace, count } from './util.js';
 import { api, act, ApiError } from './api.js';
 import { vp, ready, check } from './vp.js';
 
@@ -19,10 +19,10 @@ const denom = () => +$('vp-denom').value;
 const money = (credits) => `$${(credits * denom()).toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 function renderMeter() {
-  $('vp-credits').textContent = `${tr.credits.toLocaleString('en')} credits`;
+  $('vp-credits').textContent = count(tr.credits, 'credit');
   $('vp-credits').dataset.value = tr.credits;
   $('vp-money').textContent = money(tr.credits);
-  $('vp-bet').textContent = `bet ${coins() * lines()} credits (${coins()} coin${coins() > 1 ? 's' : ''} × ${lines()} line${lines() > 1 ? 's' : ''})`;
+  $('vp-bet').textContent = `bet ${count(coins() * lines(), 'credit')} (${count(coins(), 'coin')} × ${count(lines(), 'line')})`;
 }
 
 // The stats of the current version's hands: the server adds the exact fractions.
@@ -35,14 +35,14 @@ async function renderTally() {
   set('vp-t-game', v.name || '…', v.id);
   set('vp-t-hands', String(t.hands), t.hands);
   set('vp-t-mistakes', String(t.mistakes), t.mistakes);
-  set('vp-t-cost', t.hands ? `${t.cost.toFixed(2)} credits (${t.cost_percent.toFixed(2)}% of ${t.bet} bet)` : '0', t.cost_exact);
+  set('vp-t-cost', t.hands ? `${count(t.cost, 'credit', t.cost.toFixed(2))} (${t.cost_percent.toFixed(2)}% of ${t.bet} bet)` : '0', t.cost_exact);
   set('vp-t-ret', t.hands ? pct(t.return_achieved, 3) : '–', t.return_achieved_exact);
   set('vp-t-opt', t.hands ? pct(t.return_optimal, 3) : '–', t.return_optimal_exact);
   set('vp-t-act', t.hands ? `${pct(t.return_actual, 1)} (${t.won} won of ${t.bet})` : '–', t.return_actual_exact);
   const others = [...tr.played.entries()].filter(([id, h]) => id !== v.id && h.length)
-    .map(([id, h]) => `${vp.versions.get(id).name}: ${h.length} hand${h.length > 1 ? 's' : ''}`);
+    .map(([id, h]) => `${vp.versions.get(id).name}: ${count(h.length, 'hand')}`);
   $('vp-t-others').textContent = others.length ? `Other versions: ${others.join('; ')}` : '';
-  $('vp-stats').textContent = t.hands ? `${v.name} · ${t.hands} hands · ${t.mistakes} mistakes · cost ${t.cost.toFixed(2)} credits (${t.cost_percent.toFixed(2)}%) · your holds return ${pct(t.return_achieved, 2)} of ${pct(t.return_optimal, 2)} possible · paid ${pct(t.return_actual, 1)}`
+  $('vp-stats').textContent = t.hands ? `${v.name} · ${count(t.hands, 'hand')} · ${count(t.mistakes, 'mistake')} · cost ${count(t.cost, 'credit', t.cost.toFixed(2))} (${t.cost_percent.toFixed(2)}%) · your holds return ${pct(t.return_achieved, 2)} of ${pct(t.return_optimal, 2)} possible · paid ${pct(t.return_actual, 1)}`
     : `${v.name || '…'} · no hands yet: Deal, click cards to hold, Draw`;
 }
 
@@ -101,7 +101,7 @@ async function draw() {
     if (!g.optimal) {
       tr.warned = hold;
       const m = $('vp-tutor-msg'); m.hidden = false;
-      m.textContent = `Tutor: the best hold is ${g.best_hold}; yours costs ${(g.cost * coins() * lines()).toFixed(2)} credits. Draw again to play yours.`;
+      m.textContent = `Tutor: the best hold is ${g.best_hold}; yours costs ${count(g.cost * coins() * lines(), 'credit', (g.cost * coins() * lines()).toFixed(2))}. Draw again to play yours.`;
       return;
     }
   }
@@ -126,10 +126,10 @@ async function draw() {
 
 function showLines(d) {
   const first = d.lines[0];
-  $('vp-result').textContent = first.hand ? `${first.hand}: pays ${first.won} credits` : 'no win';
+  $('vp-result').textContent = first.hand ? `${first.hand}: pays ${count(first.won, 'credit')}` : 'no win';
   $('vp-result').dataset.won = d.won;
   const box = $('vp-lines-box'); box.replaceChildren();
-  $('vp-lines-sum').textContent = d.lines.length > 1 ? `${d.lines.length} lines won ${d.won} credits of ${d.bet} bet; expected ${d.expected.toFixed(2)} (exact ${d.expected_exact})` : '';
+  $('vp-lines-sum').textContent = d.lines.length > 1 ? `${count(d.lines.length, 'line')} won ${count(d.won, 'credit')} of ${d.bet} bet; expected ${d.expected.toFixed(2)} (exact ${d.expected_exact})` : '';
   $('vp-lines-sum').dataset.won = d.won; $('vp-lines-sum').dataset.expectedExact = d.expected_exact;
   if (d.lines.length === 1) return;
   d.lines.forEach((ln, i) => box.append(el('div', { class: `line${ln.won ? ' win' : ''}`, dataset: { won: ln.won, final: ln.final } },
@@ -143,7 +143,7 @@ function verdict(v, d, g, stake) {
   el2.className = `verdict ${g.optimal ? 'good' : 'bad'}`;
   Object.assign(el2.dataset, { costExact: g.cost_exact, bestHold: g.best_hold, optimal: g.optimal, game: d.name });
   const name = (h) => h;  // the server's words: cards, or "draw five"
-  const credits = (x) => `${(x * stake).toFixed(2)} credits`;
+  const credits = (x) => count(x * stake, 'credit', (x * stake).toFixed(2));
   const line = d.chart_line;
   el2.dataset.chartLine = line.line;
   el2.replaceChildren(
@@ -173,7 +173,7 @@ async function holdsTable(v, d) {
 
 function renderMistakes() {
   $('vp-mistakes').replaceChildren(...tr.mistakes.map((m, i) => el('li', { dataset: { seed: m.seed, hand: m.hand } },
-    `${m.deal}: held ${m.hold}, best ${m.best} (−${m.cost.toFixed(2)} credits, ${m.name}) `,
+    `${m.deal}: held ${m.hold}, best ${m.best} (−${count(m.cost, 'credit', m.cost.toFixed(2))}, ${m.name}) `,
     el('button', { class: 'small', type: 'button', text: 'Replay', onclick: () => act(() => replay(i)) }))));
 }
 

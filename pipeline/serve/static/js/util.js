@@ -19,6 +19,11 @@ export const el = (tag, attrs = {}, ...kids) => {
 
 export const pct = (x, digits = 3) => (x == null ? '–' : `${(100 * x).toFixed(digits)}%`);
 
+// "1 hand", "2 hands", "1,326 hands", "4.5 combos": a count and its word, singular only for
+// exactly one. `shown` is the number as text when it differs from String(n) (toFixed, locale).
+export const count = (n, word, shown = null, plural = `${word}s`) =>
+  `${shown ?? (typeof n === 'number' ? n.toLocaleString('en') : n)} ${Number(n) === 1 ? word : plural}`;
+
 export const DEBOUNCE_MS = 350;
 export const debounce = (fn, ms = DEBOUNCE_MS) => {
   let t = null;

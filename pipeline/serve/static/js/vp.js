@@ -3,7 +3,7 @@
 // that depends on the pays waits for the version's solve and is labelled with the version it
 // used; an answer whose game name is not the version's is refused, never shown.
 
-import { $, el, pct, debounce } from './util.js';
+import { $, el, pct, debounce, count } from './util.js';
 import { api, act, ApiError } from './api.js';
 import { initTrainer, versionChanged } from './trainer.js';
 
@@ -172,7 +172,7 @@ async function showShortChart() {
   if (vp.current !== v) return;
   const box = $('vp-short');
   box.replaceChildren(
-    el('h3', { text: `${short.name}: short card (${short.lines.length} lines)` }),
+    el('h3', { text: `${short.name}: short card (${count(short.lines.length, 'line')})` }),
     el('ol', { class: 'chartlines' }, ...short.lines.map((ln) => el('li', { dataset: { line: ln.line } },
       el('span', { class: 'hold', text: ln.hold }), el('span', { class: 'loss', text: ln.loss ? ` −${pct(ln.loss, 3)}` : '' })))),
     el('p', { class: 'chartnote', text: `The short card returns ${pct(short.chart_return, 4)}: it costs ${pct(short.cost, 4)} of the money bet against perfect play, the ${full.lines.length}-line card ${pct(full.cost, 4)}. After a line, the % it loses.` }),
@@ -191,7 +191,7 @@ async function breakEven() {
     el('p', {}, `${a.line} pays ${a.paytable.pay} (return ${pct(a.paytable.return, 4)}). The game returns ${pct(a.target, 0)} from `,
       el('b', { class: 'bepay', text: a.break_even_exact }), ` (exact break-even ${a.exact_break_even || a.break_even_exact}), where it returns ${pct(a.at_break_even.return, 4)}.`),
     el('p', { text: `Meter at break-even: ${a.meters.map((m) => `$${m.paid.toLocaleString('en')} at $${m.bet} bet`).join(', ')}.` }),
-    el('p', { text: `Strategy changes: ${ch.classes} classes, ${pct(ch.deal_fraction, 2)} of deals, worth ${pct(ch.return_gain, 4)}.` }),
+    el('p', { text: `Strategy changes: ${count(ch.classes, 'class', null, 'classes')}, ${pct(ch.deal_fraction, 2)} of deals, worth ${pct(ch.return_gain, 4)}.` }),
     el('table', { class: 'changes' },
       el('tr', {}, el('th', { text: 'example deal' }), el('th', { text: 'was' }), el('th', { text: 'now' })),
       ...ch.top.map((c) => el('tr', {}, el('td', { text: c.example_deal }), el('td', { text: c.hold_before }), el('td', { text: c.hold_after })))),
@@ -211,7 +211,7 @@ async function compare() {
   const rows = [
     ['return', (g) => pct(g.return, 4)], ['variance', (g) => g.variance.toFixed(2)],
     ['hit frequency', (g) => pct(g.hit_frequency, 2)], ['royal cycle', (g) => Math.round(g.royal_cycle).toLocaleString('en')],
-    ['break-even royal', (g) => `${g.break_even_royal} (${g.break_even_royal_coins} coins)`],
+    ['break-even royal', (g) => `${g.break_even_royal} (${count(g.break_even_royal_coins, 'coin')})`],
   ];
   $('vp-cmp').replaceChildren(
     el('tr', {}, el('th'), ...a.games.map((g) => el('th', { class: 'num', text: g.name }))),

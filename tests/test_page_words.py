@@ -1,0 +1,28 @@
+"""The page's words agree with its numbers (issue 37): no script writes a count straight before
+a plural noun ("1 hands"); counts go through util.js ``count`` (the newcomer scenario in
+tests/test_browser_newcomer.py reads "1 hand" on the page)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+STATIC = Path(__file__).resolve().parents[1] / "pipeline" / "serve" / "static" / "js"
+#: nouns the page counts
+NOUNS = ("hands", "combos", "credits", "coins", "lines", "deals", "classes", "mistakes",
+         "samples", "cards", "seats", "holds", "units")
+#: a template value followed by a plural noun: `${t.hands} hands`
+BARE = re.compile(r"\$\{[^{}]*\}\s+(" + "|".join(NOUNS) + r")\b")
+
+
+def test_no_count_before_a_plural_noun() -> None:
+    bad = [f"{p.name}:{i}: {line.strip()}" for p in sorted(STATIC.glob("*.js"))
+           for i, line in enumerate(p.read_text().splitlines(), 1) if BARE.search(line)]
+    # the casino trainer's cost is a 6-decimal amount (0.000000 units), never exactly 1
+    assert [b for b in bad if "units" not in b] == []
+
+
+def test_probe_catches_the_old_trainer_line() -> None:
+    assert BARE.search("`${v.name} · ${t.hands} hands · ${t.mistakes} mistakes`")
+    assert not BARE.search("`${count(t.hands, 'hand')} · ${v.name}`")
+
