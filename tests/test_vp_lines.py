@@ -1,4 +1,4 @@
-"""The chart line that decides a deal (pipeline/answers/vp_lines.py), against the chart's own
+"""The chart line that decides a deal (pipeline/answers/vp_lines.py, vp_chart.py), against the chart's own
 per-line counts: every deal class looked up, weighted, gives each line exactly the deals ``vp
 chart`` says it decides, for the built 9/6 game and for an edited one (derived now)."""
 
@@ -11,20 +11,31 @@ import pytest
 
 from pipeline.answers import Context
 from pipeline.answers.vp import chart, load_game
-from pipeline.answers.vp_lines import chart_index, chart_line
+from pipeline.answers.vp_chart import chart_index, chart_line
 from pipeline.core.cards import parse_cards
 
 JACKS = "jacks-or-better-9-6"
 
 
 @pytest.mark.parametrize("pay", [[], ["full house=8"]])
-def test_lines_decide_the_deals_the_chart_counts(artifacts: Path, pay: list[str]) -> None:
+def test_lines_decide_the_deals_the_chart_counts(artifacts: Path, pay: list[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """... and the chart is made once for both: ``vp chart`` and the trainer's index share it
+    (an edited game's chart is derived once, not once per caller)."""
+    import pipeline.videopoker.charts.chart as chart_mod
+    import pipeline.videopoker.tools.strategy_io as sio
     from pipeline.videopoker.charts.patterns import hold_codes
 
+    made: list[str] = []
+    derive, data = chart_mod.derive_chart, sio.strategy_data
+    monkeypatch.setattr(chart_mod, "derive_chart", lambda *a, **k: made.append("derive") or derive(*a, **k))
+    monkeypatch.setattr(sio, "strategy_data", lambda *a, **k: made.append("data") or data(*a, **k))
     ctx = Context(artifacts)
     pt = load_game(JACKS, pay)
     ci = chart_index(ctx, pt)
     want = chart(ctx, JACKS, pay=pay)
+    assert chart_index(ctx, pt) is ci
+    assert made == (["data", "derive"] if pay else ["data"])
     assert list(ci.lines) == [ln["hold"] for ln in want["lines"]]
     codes = hold_codes(ci.hands, ci.deal_cat, ci.traits)
     picked = codes[np.arange(len(ci.holds)), ci.holds.astype(np.int64)]

@@ -38,8 +38,8 @@ DEFAULT_GAME = "jacks-or-better-9-6"
 DEAL_CARDS = 5
 #: most deals one ``vp deal`` gives
 MAX_DEALS = 10_000
-#: the one name of the hold that keeps no card
-DRAW_FIVE = "draw five"
+#: the one name of the hold that keeps no card (the solver's)
+DRAW_FIVE = "draw five"  # pipeline.videopoker.solver.holds.DRAW_FIVE; this module imports lazily
 
 
 def load_game(name: str | Path, pay: Sequence[str] = ()) -> Paytable:
@@ -197,42 +197,45 @@ def grade(ctx: Context, deal: str, hold: str, paytable: str = DEFAULT_GAME,
 def chart(ctx: Context, paytable: str, max_lines: int | None = None, derive: bool = False,
           pay: Sequence[str] = ()) -> dict[str, Any]:
     """``vp chart --json``: a strategy chart derived from the optimal strategy, judged exactly
-    (the one the build exported when it fits, unless ``derive``); for a wild game also
-    ``groups``, its lines split by the number of wild cards dealt ([] otherwise)."""
-    from pipeline.videopoker.catalog.paytable_file import current_artifact
-    from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES, derive_chart
-    from pipeline.videopoker.tools.chart_groups import wild_groups
-    from pipeline.videopoker.tools.strategy_io import read_chart, strategy_data
+    (the one the build exported when it fits, unless ``derive``: :func:`game_chart` decides);
+    every line's exact loss against optimal play; for a wild game also ``groups``, its lines
+    split by the number of wild cards dealt ([] otherwise); for a short card (at most
+    ``PLAIN_MAX_LINES`` lines) ``players``: the card in players' words, each line's words and
+    what that rewording alone costs, and the worded card's exact return (else None)."""
+    from pipeline.answers.vp_chart import game_chart
+    from pipeline.answers.vp_lines import players_words
+    from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES
 
     lines = DEFAULT_MAX_LINES if max_lines is None else max_lines
     if lines < 2:
         raise InputError(f"max lines {lines}: a chart has at least 2 lines")
     t0 = time.perf_counter()
     pt = load_game(paytable, pay)
-    data, source = strategy_data(pt, ctx.artifacts, ctx.deal_classes(pt.deck_size))
-    art = current_artifact(pt, ctx.artifacts)
-    made = read_chart(data, art) if art is not None and lines == DEFAULT_MAX_LINES \
-        and not derive else None
-    if made is None:
-        made = derive_chart(data, lines)
-    else:
-        source += ", chart exported by the build, judged again"
-    groups = wild_groups(made, data)  # wild games: the lines by wild cards dealt
-    made.seconds = time.perf_counter() - t0
-    info = made.as_dict()
-    for ln in info["lines"]:
-        ln["hold"] = players_words(ln["hold"])
-    info["groups"] = [g.as_json() for g in groups]
+    gc = game_chart(ctx, pt, lines, derive and lines == DEFAULT_MAX_LINES)  # one key per chart
+    info = gc.chart.as_dict()
+    for ln, loss in zip(info["lines"], gc.losses):
+        ln.update(hold=players_words(ln["hold"]), loss=float(loss), loss_exact=frac(loss))
+    info["groups"] = [g.as_json() for g in gc.groups]
     for g in info["groups"]:
         for ln in g["lines"]:
             ln["hold"] = players_words(ln["hold"])
-    info["source"] = source
+    info["players"] = None
+    if gc.plain is not None:
+        for ln, pl in zip(info["lines"], gc.plain.lines):
+            ln.update(players=pl.words, merged_into=pl.merged_into, players_cost=float(pl.cost),
+                      players_cost_exact=frac(pl.cost))
+        r, o, c = gc.plain.return_exact, gc.chart.optimal_exact, gc.chart.return_exact
+        info["players"] = {"return": float(r), "return_exact": frac(r), "cost": float(o - r),
+                           "cost_exact": frac(o - r), "vs_chart": float(c - r),
+                           "vs_chart_exact": frac(c - r)}
+    info["source"] = gc.source
+    info["seconds"] = round(time.perf_counter() - t0, 4)
     return info
 
 
-def players_words(text: str) -> str:
-    """A chart line's text with the one name of the hold that keeps no card."""
-    return DRAW_FIVE if text == "discard everything" else text
+def frac(x: Fraction) -> str:
+    """An exact number as JSON text: ``"n/d"`` (``"0/1"`` for zero)."""
+    return f"{x.numerator}/{x.denominator}"
 
 
 def breakeven(ctx: Context, game: str, line: str = "royal flush", target: str = "1", step: str = "",

@@ -24,7 +24,16 @@ from typing import Any
 import numpy as np
 
 from pipeline.answers import Context
-from pipeline.answers.vp import COINS, DEAL_CARDS, DEFAULT_GAME, MAX_DEALS, grade, load_game, parse_held
+from pipeline.answers.vp import (
+    COINS,
+    DEAL_CARDS,
+    DEFAULT_GAME,
+    MAX_DEALS,
+    frac,
+    grade,
+    load_game,
+    parse_held,
+)
 from pipeline.errors import InputError
 
 #: the multi-play round sizes a trainer offers (and the most lines one draw plays)
@@ -32,11 +41,6 @@ LINE_CHOICES = (1, 3, 5, 10, 50, 100)
 MAX_LINES = max(LINE_CHOICES)
 #: what the seed text of one line's draw starts with
 DRAW_SEED = "pokertables vp draw"
-
-
-def frac(x: Fraction) -> str:
-    """A fraction as ``num/den`` text."""
-    return f"{x.numerator}/{x.denominator}"
 
 
 def deal_at(deck_size: int, seed: int, hand: int) -> list[int]:
@@ -94,7 +98,7 @@ def draw(ctx: Context, seed: int, hand: int, hold: str, paytable: str = DEFAULT_
     g = grade(ctx, deal_text, " ".join(vp_cards_text([cards[t]]) for t in held) or "none",
               paytable, pay=pay)
     expected = Fraction(g["ev_exact"]) * coins * lines
-    from pipeline.answers.vp_lines import chart_line
+    from pipeline.answers.vp_chart import chart_line
     return {"name": pt.name, "slug": pt.slug, "paytable_id": pt.digest[:16], "seed": seed,
             "hand": hand, "deal": deal_text, "held": [t + 1 for t in held], "lines": rows,
             "coins": coins, "bet": coins * lines, "won": _number(won),

@@ -200,9 +200,31 @@ def chart_cmd(
     typer.echo(f"chart return   {info['chart_return'] * 100:.6f}% = {info['chart_return_exact']}")
     typer.echo(f"optimal return {info['optimal_return'] * 100:.6f}% = {info['optimal_return_exact']}")
     typer.echo(f"cost of the chart {info['cost'] * 100:.6f} percentage points")
+    if info.get("players"):
+        echo_players(info, width)
     for note in (f"tie rule: {info['tie_rule']}", f"terms: {LEGEND}"):
         typer.echo(textwrap.fill(note, width, subsequent_indent="  ", break_on_hyphens=False))
     typer.echo(f"{info['seconds']:.2f} s ({source})")
+
+
+def echo_players(info: dict[str, Any], width: int) -> None:
+    """The short card in players' words: each line's words, what that rewording alone costs (%
+    of the bet, exact; a line whose kinds an earlier line names is merged into it), and the
+    worded card's exact return."""
+    p = info["players"]
+    room = max(MIN_HOLD_WIDTH, width - CHART_FIXED_WIDTH)
+    col = min(HOLD_WIDTH, room)
+    typer.echo("in players' words (read as written: every hold of the kinds named):")
+    typer.echo(f"{'#':>3}  {'hold':<{col}}{'costs %':>12}")
+    for ln in info["lines"]:
+        text = ln["players"] or f"(merged into line {ln['merged_into']})"
+        parts = [text] if len(text) <= col else textwrap.wrap(text, col, break_on_hyphens=False)
+        typer.echo(f"{ln['line']:>3}  {parts[0]:<{col}}{ln['players_cost'] * 100:>12.6f}")
+        for more in parts[1:]:
+            typer.echo(f"{'':>3}    {more}")
+    typer.echo(f"players' card return {p['return'] * 100:.6f}% = {p['return_exact']}")
+    typer.echo(f"cost of the players' words {p['vs_chart'] * 100:.6f} percentage points "
+               f"(= {p['vs_chart_exact']}); against optimal {p['cost'] * 100:.6f}")
 
 
 def echo_chart_lines(lines: list[dict[str, Any]], width: int) -> None:

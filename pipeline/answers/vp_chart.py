@@ -1,0 +1,100 @@
+"""A game's strategy chart as the answers use it, made in one place: the chart the build
+exported when it is asked for and current, else derived now; with its exact per-line losses, its
+wild-card groups, the short card's players' words (:mod:`pipeline.videopoker.charts.plain`) and
+the index the trainer's feedback looks deals up in (:mod:`pipeline.answers.vp_lines`).
+
+Deriving an edited game's chart costs seconds: a process keeps the last charts it made
+(:class:`pipeline.core.bytecache.BytesCache`), so ``vp chart`` and the trainer's chart line of one
+game derive it once.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from pipeline.answers import Context
+from pipeline.answers.vp_lines import ChartIndex, make_index
+from pipeline.core.bytecache import bytes_cache
+from pipeline.videopoker.paytables.paytable import Paytable
+
+if TYPE_CHECKING:
+    from pipeline.videopoker.charts.chart import Chart
+    from pipeline.videopoker.charts.plain import PlainCard
+    from pipeline.videopoker.tools.chart_groups import WildGroup
+
+#: charts kept per process, by the bytes of their arrays (a 52-card game's chart and index hold
+#: about 2 MB: a trainer switches between a game and an edit or two)
+KEEP_BYTES = 32 << 20
+#: charts of at most this many lines get players' words (a short card; a long chart's lines
+#: split by high cards and penalty cards, which players' coarser kinds would undo at a cost)
+PLAIN_MAX_LINES = 20
+
+
+@dataclass(frozen=True)
+class GameChart:
+    """A chart, where its figures came from, and what the answers read of it."""
+
+    chart: Chart
+    source: str
+    losses: list[Fraction]       # exact return each line loses against optimal play
+    groups: list[WildGroup]      # wild games: the lines by wild cards dealt ([] otherwise)
+    plain: PlainCard | None      # the card in players' words (short cards only)
+    index: ChartIndex
+    seconds: float               # what making it took
+
+
+@bytes_cache(KEEP_BYTES)
+def game_chart(ctx: Context, pt: Paytable, max_lines: int, derive: bool) -> GameChart:
+    """The chart of ``pt`` of at most ``max_lines`` lines: the exported one when ``max_lines``
+    is the default, ``derive`` is off and the game's artifact is current, else derived now."""
+    from pipeline.videopoker.catalog.paytable_file import current_artifact
+    from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES, derive_chart
+    from pipeline.videopoker.charts.plain import line_losses, plain_card
+    from pipeline.videopoker.tools.chart_groups import wild_groups
+    from pipeline.videopoker.tools.strategy_io import read_chart, strategy_data
+
+    t0 = time.perf_counter()
+    data, source = strategy_data(pt, ctx.artifacts, ctx.deal_classes(pt.deck_size))
+    art = current_artifact(pt, ctx.artifacts)
+    made = read_chart(data, art) if art is not None and max_lines == DEFAULT_MAX_LINES \
+        and not derive else None
+    if made is None:
+        made = derive_chart(data, max_lines)
+    else:
+        source += ", chart exported by the build, judged again"
+    plain = plain_card(data, made) if len(made.lines) <= PLAIN_MAX_LINES else None
+    losses = [ln.loss for ln in plain.lines] if plain else line_losses(data, made)
+    return GameChart(made, source, losses, wild_groups(made, data), plain, make_index(data, made),
+                     time.perf_counter() - t0)
+
+
+def chart_index(ctx: Context, pt: Paytable) -> ChartIndex:
+    """The lookup index of ``pt``'s chart (``vp chart``'s default size, made as that command
+    makes it, and shared with it)."""
+    from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES
+
+    return game_chart(ctx, pt, DEFAULT_MAX_LINES, False).index
+
+
+def chart_line(ctx: Context, pt: Paytable, cards: list[int]) -> dict[str, Any]:
+    """The chart line that decides the deal ``cards`` (card ids): ``{"line": n (1-based),
+    "hold": its text}``."""
+    from pipeline.videopoker.charts.patterns import hold_codes
+    from pipeline.videopoker.solver.deals import canonical_index
+
+    ci = chart_index(ctx, pt)
+    key = canonical_index(np.array([sorted(cards)], np.uint8))[0]
+    row = int(np.searchsorted(ci.index5, key))
+    if row >= len(ci.index5) or ci.index5[row] != key:
+        raise AssertionError(f"deal class {key} is not among the game's classes")
+    codes = hold_codes(ci.hands[row:row + 1], ci.deal_cat[row:row + 1], ci.traits)
+    line = ci.line_of[int(codes[0, int(ci.holds[row])])]
+    return {"line": line + 1, "hold": ci.lines[line]}
+
+
+__all__ = ["GameChart", "KEEP_BYTES", "PLAIN_MAX_LINES", "chart_index", "chart_line", "game_chart"]

@@ -1,0 +1,216 @@
+"""A strategy chart in players' words ("3 to a royal", "one high card") beside the exact one,
+and what each rewording costs, exactly.
+
+The solver's lines name penalty cards and high-card counts ("A alone (straight penalty)");
+players know coarser kinds. :func:`plain_kind` names each hold pattern's kind; a line's players'
+words are the kinds of its patterns. Read as a player reads them, the words cover more holds than
+the exact line: every pattern of those kinds, wherever the exact chart put it (or left it off).
+So the worded card is a different strategy, and its return is judged exactly like the chart's:
+each pattern goes to the first line whose words name its kind, each class plays the first line it
+holds (the chart's tie rule), and the exact EVs of those holds are summed (Fractions).
+
+Per line: ``cost`` is the exact return lost by rewording that line alone (the rest exact);
+``loss`` the exact return the exact line loses against optimal play on the deals it decides
+(these add up to the chart's cost). A kind named by an earlier line is not repeated: a line whose
+kinds all come earlier is merged into that line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from pipeline.core.cards import RANKS
+from pipeline.videopoker.charts.chart import Chart, StrategyData, exact_return
+from pipeline.videopoker.charts.patterns import (
+    DISCARD,
+    F_FAM,
+    F_N,
+    F_SET,
+    F_W,
+    FLUSH_DRAW,
+    HIGH,
+    MULTI,
+    NO_HIGH,
+    PAT,
+    ROYAL_DRAW,
+    SF_DRAW,
+    STRAIGHT_DRAW,
+    TEN,
+    GameTraits,
+    field,
+    game_traits,
+    hold_codes,
+    pattern_base,
+    pattern_name,
+    pattern_variant,
+)
+from pipeline.videopoker.charts.search import compact_codes, line_holds
+from pipeline.videopoker.solver.holds import DRAW_FIVE
+
+
+def _wild(traits: GameTraits, w: int) -> str:
+    if not w:
+        return ""
+    if traits.wild == "joker":
+        return " with the joker"
+    return " with a deuce" if w == 1 else f" with {w} deuces"
+
+
+def plain_kind(code: int, traits: GameTraits) -> str:
+    """The players' name of a hold pattern: its family and size, without penalty cards or
+    high-card counts ("3 to a royal", "4 to an outside straight", "suited 10/J", "one high
+    card", "KQJ unsuited"); made hands and pairs keep the solver's name ("low pair")."""
+    fam, w, n = field(code, F_FAM), field(code, F_W), field(code, F_N)
+    wt = _wild(traits, w)
+    if fam == DISCARD:
+        return DRAW_FIVE
+    if fam == PAT:
+        return pattern_variant(code, traits)[0] + wt
+    if fam == MULTI:
+        return pattern_name(code, traits)
+    if fam == ROYAL_DRAW:
+        ranks = [TEN + r for r in range(5) if field(code, F_SET) >> r & 1]
+        if n - w == 2 and not w and traits.high != NO_HIGH:
+            if min(ranks) >= traits.high:
+                return "2 suited high cards"
+            if TEN in ranks:
+                return f"suited 10/{RANKS[max(ranks)]}"
+        return f"{n} to a royal{wt}"
+    if fam == SF_DRAW:
+        return f"{n} to a straight flush{wt}"
+    if fam == FLUSH_DRAW:
+        return f"{n} to a flush{wt}"
+    if fam == STRAIGHT_DRAW:
+        return pattern_base(code, traits)
+    if fam == HIGH:
+        if n == 1:
+            return "one high card"
+        if n == 2:
+            return "2 unsuited high cards"
+        return pattern_variant(code, traits)[0] + " unsuited"
+    return pattern_base(code, traits)
+
+
+@dataclass(frozen=True)
+class PlainLine:
+    """One line of the worded card: the exact line it words (1-based), the words (empty when
+    every kind came earlier: ``merged_into`` names that line), and the exact costs."""
+
+    line: int
+    words: str
+    merged_into: int | None
+    cost: Fraction       # return lost by this rewording alone (the other lines exact)
+    loss: Fraction       # return the exact line loses against optimal play
+
+
+@dataclass(frozen=True)
+class PlainCard:
+    """A chart in players' words and its exact return."""
+
+    lines: list[PlainLine]
+    return_exact: Fraction
+
+
+class _Holds:
+    """Every class's hold under a chart given as the line of each hold pattern."""
+
+    def __init__(self, data: StrategyData) -> None:
+        self.traits = game_traits(data.paytable)
+        self.uniq, self.pid = compact_codes(hold_codes(data.hands, data.deal_cat, self.traits))
+        self.data = data
+
+    def play(self, line_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(hold mask, deciding line) of every class; a pattern on no line has a line past all."""
+        n = len(self.pid)
+        holds, which = np.empty(n, np.uint8), np.empty(n, np.int64)
+        line_holds(self.pid, line_of, holds, which)
+        return holds, which
+
+    def exact_lines(self, chart: Chart) -> np.ndarray:
+        """The line of each hold pattern in ``chart`` (past the last line: on none)."""
+        of = {c: i for i, ln in enumerate(chart.lines) for c in ln.codes}
+        far = len(chart.lines) + 1
+        return np.array([of.get(int(c), far) for c in self.uniq], np.int64)
+
+    def value(self, holds: np.ndarray) -> Fraction:
+        """Exact return of playing ``holds``."""
+        d = self.data
+        return exact_return(d.ev, d.weight, holds, d.paytable)
+
+
+def line_losses(data: StrategyData, chart: Chart, h: _Holds | None = None) -> list[Fraction]:
+    """Exact return each line of ``chart`` loses against optimal play on the deals it decides
+    (they add up to the chart's cost). AssertionError when the chart's lines do not give the
+    chart's holds (patterns made for another game)."""
+    h = h or _Holds(data)
+    holds, which = h.play(h.exact_lines(chart))
+    if not np.array_equal(holds, chart.holds):
+        raise AssertionError("the chart's lines do not give its holds")
+    out = []
+    for r in range(len(chart.lines)):
+        sel = which == r
+        ev, w, pt = data.ev[sel], data.weight[sel], data.paytable
+        out.append(exact_return(ev, w, data.best[sel], pt) - exact_return(ev, w, holds[sel], pt)
+                   if sel.any() else Fraction(0))
+    return out
+
+
+def plain_card(data: StrategyData, chart: Chart) -> PlainCard:
+    """The chart in players' words, each rewording's exact cost and the worded card's return.
+
+    AssertionError as :func:`line_losses`."""
+    h = _Holds(data)
+    exact = h.exact_lines(chart)
+    losses = line_losses(data, chart, h)
+    base = chart.return_exact
+    kinds = [plain_kind(int(c), h.traits) for c in h.uniq]
+    groups = {k: _group(int(c), h.traits) for k, c in zip(kinds, h.uniq)}
+    made = {k for k, c in zip(kinds, h.uniq) if field(int(c), F_FAM) == PAT}
+    worded = exact.copy()
+    first_of: dict[str, int] = {}
+    lines = []
+    for r, ln in enumerate(chart.lines):
+        own = list(dict.fromkeys(kinds[int(np.searchsorted(h.uniq, c))] for c in ln.codes))
+        new = [k for k in own if k not in first_of]
+        for k in new:
+            first_of[k] = r
+        widen = np.array([k in own for k in kinds]) & (exact > r)
+        alone = exact.copy()
+        alone[widen] = r
+        worded[widen] = np.minimum(worded[widen], r)
+        cost = base - h.value(h.play(alone)[0]) if widen.any() else Fraction(0)
+        merged = None if new else first_of[own[0]] + 1
+        lines.append(PlainLine(r + 1, _words(new, groups, made), merged, cost, losses[r]))
+    return PlainCard(lines, h.value(h.play(worded)[0]))
+
+
+def _group(code: int, traits: GameTraits) -> str | None:
+    """The name of the kinds a line may name at once when it names all of them: "any pair"
+    (high pair, low pair), "three of a kind" (of 2-T, of J-A); None for other kinds."""
+    if field(code, F_FAM) != MULTI or field(code, F_W):
+        return None
+    base = pattern_base(code, traits)
+    return "any pair" if base == "pair" else base
+
+
+def _words(new: list[str], groups: dict[str, str | None], made: set[str]) -> str:
+    """A line's kinds as one text, a whole group named by the group's name; made hands (all
+    five cards) are listed with commas, other kinds with "or"."""
+    members: dict[str, set[str]] = {}
+    for k, g in groups.items():
+        if g is not None:
+            members.setdefault(g, set()).add(k)
+    out: list[str] = []
+    for k in new:
+        g = groups.get(k)
+        whole = g is not None and len(members[g]) > 1 and members[g] <= set(new)
+        out.append(g if whole and g is not None else k)
+    out = list(dict.fromkeys(out))
+    pat = bool(new) and all(k in made for k in new)
+    return (", " if pat else " or ").join(out)
+
+
+__all__ = ["PlainCard", "PlainLine", "line_losses", "plain_card", "plain_kind"]
