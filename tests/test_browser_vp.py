@@ -10,19 +10,24 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from tests import test_browser as tb
 from tests.test_browser import (
     JACKS,
     By,
     Select,
+    Shots,
     WebDriver,
     api,
     by_id,
+    cli_json,
     idle,
+    shot,
     type_into,
     vp_ready,
     wait,
@@ -32,6 +37,7 @@ from tests.test_browser import (
 server = tb.server
 driver = tb.driver
 no_script_errors = tb.no_script_errors
+shots = tb.shots
 
 EDIT = "full house=8"
 EDITED = "Jacks or Better 9/6 (edited: full house=8)"
@@ -180,21 +186,38 @@ def test_compare_shows_the_edited_version(driver: WebDriver, server: str) -> Non
                    ["true", by_id(d, "vp-return").get_attribute("data-return-exact")]]
 
 
-def test_short_card_beside_the_full_one(driver: WebDriver, server: str) -> None:
-    """The short card is `vp chart --max-lines 12`: its lines, what each loses and its cost."""
+def test_short_card_beside_the_full_one(driver: WebDriver, server: str, artifacts: Path,
+                                        capsys: pytest.CaptureFixture[str], shots: Shots) -> None:
+    """The short card is `vp chart --max-lines 12`: each line in players' words with the exact
+    line under it, what each loses and what its wording costs, the card's cost and the worded
+    card's return: the page shows the CLI's exact figures."""
     d = driver
     vp_ready(d, server)
     by_id(d, "vp-short-run").click()
     box = wait(d, lambda d: idle(d) and by_id(d, "vp-short").get_attribute("data-lines") and by_id(d, "vp-short"),
                "the short card")
-    short = api(server, "vp/chart", {"paytable": JACKS, "max_lines": 12})
+    short = cli_json(capsys, artifacts, "vp", "chart", JACKS, "--max-lines", "12")
     full = api(server, "vp/chart", {"paytable": JACKS})
-    holds = [h.text for h in box.find_elements(By.CSS_SELECTOR, ".chartlines li .hold")]
-    assert holds == [ln["hold"] for ln in short["lines"]] and len(holds) <= 12
+    rows = box.find_elements(By.CSS_SELECTOR, "table.shortcard tbody tr")
+    assert [r.find_element(By.CSS_SELECTOR, ".hold").text for r in rows] == [ln["hold"] for ln in short["lines"]]
+    assert [r.find_element(By.CSS_SELECTOR, ".words").text for r in rows] == [ln["players"] for ln in short["lines"]]
+    assert [(r.get_attribute("data-loss-exact"), r.get_attribute("data-cost-exact")) for r in rows] == \
+        [(ln["loss_exact"], ln["players_cost_exact"]) for ln in short["lines"]]
+    assert "one high card" in box.text and "any pair" in box.text and len(rows) <= 12
     assert box.get_attribute("data-cost-exact") == short["cost_exact"]
     assert box.get_attribute("data-full-cost-exact") == full["cost_exact"]
+    assert box.get_attribute("data-players-return-exact") == short["players"]["return_exact"]
+    assert box.get_attribute("data-players-vs-chart-exact") == short["players"]["vs_chart_exact"]
     assert Fraction(short["cost_exact"]) > Fraction(full["cost_exact"])  # shorter costs more
     assert f"{100 * short['cost']:.4f}%" in box.text
+    assert f"{100 * short['players']['return']:.4f}%" in box.text
+    nine = rows[8].find_element(By.CSS_SELECTOR, ".cost").text  # the costliest wording, in %
+    assert nine == f"−{100 * short['lines'][8]['players_cost']:.4f}%"
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})  # as it prints
+    try:
+        shot(d, shots, "videopoker-short-card", docs="serve-short-card")
+    finally:
+        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
 
 # ------------------------------------------------------------------ a trainer that plays

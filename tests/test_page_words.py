@@ -12,7 +12,7 @@ STATIC = Path(__file__).resolve().parents[1] / "pipeline" / "serve" / "static" /
 NOUNS = ("hands", "combos", "credits", "coins", "lines", "deals", "classes", "mistakes",
          "samples", "cards", "seats", "holds", "units")
 #: a template value followed by a plural noun: `${t.hands} hands`
-BARE = re.compile(r"\$\{[^{}]*\}\s+(" + "|".join(NOUNS) + r")\b")
+BARE = re.compile(r"\$\{[^{}]*\}\s+(live\s+)?(" + "|".join(NOUNS) + r")\b")
 
 
 def test_no_count_before_a_plural_noun() -> None:
@@ -25,4 +25,5 @@ def test_no_count_before_a_plural_noun() -> None:
 def test_probe_catches_the_old_trainer_line() -> None:
     assert BARE.search("`${v.name} · ${t.hands} hands · ${t.mistakes} mistakes`")
     assert not BARE.search("`${count(t.hands, 'hand')} · ${v.name}`")
+    assert BARE.search("`${v.live_weighted} live combos · `")
 

@@ -105,7 +105,7 @@ export function selectSeat(i) {
   $('eq-active-name').textContent = seatName(i);
   const v = eq.seats[i].view;
   eq.grid.set(v ? v.cells : []);
-  $('eq-grid-total').textContent = v ? `${v.live_weighted} live combos · ${v.live_percent.toFixed(2)}% of hands` : '';
+  $('eq-grid-total').textContent = v ? `${count(v.live_weighted, 'live combo')} · ${v.live_percent.toFixed(2)}% of hands` : '';
 }
 
 // Ask the server for a seat's grid and counts, then show them (an older answer is dropped).

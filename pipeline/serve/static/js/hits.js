@@ -55,7 +55,7 @@ async function runHits() {
   section('Made hands (cumulative: this or better)', a.made, true);
   section('Draws', a.draws, false);
   section('Combined', a.combined, false);
-  $('hits-total').textContent = `${a.live_combos} live combos on ${a.board}` + (withEq ? ` · equity ${pct(a.equity, 2)} vs ${a.vs} (${a.method})` : '');
+  $('hits-total').textContent = `${count(a.live_combos, 'live combo')} on ${a.board}` + (withEq ? ` · equity ${pct(a.equity, 2)} vs ${a.vs} (${a.method})` : '');
   $('hits-total').dataset.live = a.live_combos;
   showSelection();
 }

@@ -4,7 +4,7 @@
 // mistakes to replay, an optional tutor that warns before a costly draw, and feedback in credits
 // of the bet and in %, with the exact fractions on demand.
 
-import { $, el, pct, cardFace, count } from './util.js';
+import { $, el, pct, cardFace, count, faceText } from './util.js';
 import { api, act, ApiError } from './api.js';
 import { vp, ready, check } from './vp.js';
 
@@ -90,6 +90,15 @@ async function deal() {
   $('vp-draw').disabled = false;
 }
 
+// A hold as a player sees it on the cards: "J♠ J♦ (cards 1 and 4)", "draw five (keep no card)".
+function holdWords(hold, cards) {
+  const held = hold === 'draw five' ? [] : hold.split(' ');
+  if (!held.length) return 'draw five (keep no card)';
+  const pos = held.map((c) => cards.indexOf(c) + 1);
+  const list = pos.length > 1 ? `${pos.slice(0, -1).join(', ')} and ${pos[pos.length - 1]}` : String(pos[0]);
+  return `${held.map(faceText).join(' ')} (${pos.length > 1 ? 'cards' : 'card'} ${list})`;
+}
+
 const holdText = () => (tr.held.size ? [...tr.held].sort().map((i) => i + 1).join(',') : 'none');
 
 async function draw() {
@@ -101,7 +110,7 @@ async function draw() {
     if (!g.optimal) {
       tr.warned = hold;
       const m = $('vp-tutor-msg'); m.hidden = false;
-      m.textContent = `Tutor: the best hold is ${g.best_hold}; yours costs ${count(g.cost * coins() * lines(), 'credit', (g.cost * coins() * lines()).toFixed(2))}. Draw again to play yours.`;
+      m.textContent = `Tutor: the best hold is ${holdWords(g.best_hold, tr.cards)}; yours costs ${count(g.cost * coins() * lines(), 'credit', (g.cost * coins() * lines()).toFixed(2))}. Draw again to play yours.`;
       return;
     }
   }
@@ -151,7 +160,7 @@ function verdict(v, d, g, stake) {
     el('strong', { text: g.optimal ? 'Correct.' : 'Mistake.' }), ' ',
     g.optimal ? `Holding ${name(g.hold)} is the best play: it returns ${credits(g.ev)} on average for your ${stake}-credit bet (${pct(g.ev / 1, 1)} of it).`
       : el('span', {}, `You held ${name(g.hold)}, worth ${credits(g.ev)} on average. Best: `,
-        el('b', { class: 'besthold', text: name(g.best_hold) }), `, worth ${credits(g.best_ev)}. Cost `,
+        el('b', { class: 'besthold', text: holdWords(g.best_hold, d.deal.split(' ')) }), `, worth ${credits(g.best_ev)}. Cost `,
         el('b', { class: 'cost', text: credits(g.cost) }), ` of your ${stake}-credit bet (${pct(g.cost, 2)} of it; hold ranked ${g.rank} of 32).`),
     el('div', { class: 'chartline' }, `The chart decides this hand on line ${line.line}: `, el('b', { text: line.hold }), '.'),
     el('details', { class: 'exact' }, el('summary', { text: 'exact fractions' }),

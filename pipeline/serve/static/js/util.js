@@ -39,6 +39,9 @@ export function cardFace(card, extra = '') {
     card[0] === 'T' ? '10' : card[0], el('small', { text: SUIT_SYMBOL[card[1]] }));
 }
 
+// A card as its face reads: "J♠", "10♦", "joker".
+export const faceText = (card) => (card === 'Jk' ? 'joker' : `${card[0] === 'T' ? '10' : card[0]}${SUIT_SYMBOL[card[1]]}`);
+
 // Keep a value in the browser (localStorage), as JSON.
 export const store = {
   get(key, fallback) {

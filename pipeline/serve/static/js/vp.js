@@ -161,9 +161,11 @@ async function showChart() {
   $('vp-print').disabled = false;
 }
 
-// The short card: `vp chart --max-lines 12` beside the full one, what each of its lines loses
-// against perfect play and what the whole card costs (the server's figures, in %).
+// The short card: `vp chart --max-lines 12` beside the full one, each line in players' words
+// with the solver's exact line under it, what the exact line loses against perfect play and what
+// reading it as worded costs (the server's exact figures, in % of the money bet).
 const SHORT_LINES = 12;
+const signedPct = (x) => `${x > 0 ? '−' : x < 0 ? '+' : ''}${pct(Math.abs(x), 4)}`;
 async function showShortChart() {
   const v = await ready('The short card');
   const [full, short] = await Promise.all([
@@ -171,13 +173,26 @@ async function showShortChart() {
   check(v, full); check(v, short);
   if (vp.current !== v) return;
   const box = $('vp-short');
+  const p = short.players;
+  const row = (ln) => el('tr', { dataset: { line: ln.line, lossExact: ln.loss_exact, costExact: ln.players_cost_exact } },
+    el('td', { class: 'num', text: String(ln.line) }),
+    el('td', {}, el('span', { class: 'words', text: ln.players || `merged into line ${ln.merged_into}` }),
+      el('div', { class: 'hold', text: ln.hold })),
+    el('td', { class: 'num loss', text: ln.loss ? `−${pct(ln.loss, 3)}` : '0' }),
+    el('td', { class: 'num cost', text: ln.players_cost ? signedPct(ln.players_cost) : '0' }));
   box.replaceChildren(
     el('h3', { text: `${short.name}: short card (${count(short.lines.length, 'line')})` }),
-    el('ol', { class: 'chartlines' }, ...short.lines.map((ln) => el('li', { dataset: { line: ln.line } },
-      el('span', { class: 'hold', text: ln.hold }), el('span', { class: 'loss', text: ln.loss ? ` −${pct(ln.loss, 3)}` : '' })))),
-    el('p', { class: 'chartnote', text: `The short card returns ${pct(short.chart_return, 4)}: it costs ${pct(short.cost, 4)} of the money bet against perfect play, the ${full.lines.length}-line card ${pct(full.cost, 4)}. After a line, the % it loses.` }),
+    el('p', { class: 'chartnote', text: 'Hold the first line that fits the deal. Each line in players\' words, the exact line under it.' }),
+    el('table', { class: 'shortcard' },
+      el('thead', {}, el('tr', {}, el('th', { text: '#' }), el('th', { text: 'hold' }),
+        el('th', { class: 'num', text: 'lost', title: 'what the exact line loses against perfect play, in % of the money bet' }),
+        el('th', { class: 'num', text: 'wording', title: 'what reading this line as worded (every hold of the kinds it names) costs, the other lines exact' }))),
+      el('tbody', {}, ...short.lines.map(row))),
+    el('p', { class: 'chartnote', text: `The exact short card returns ${pct(short.chart_return, 4)}: it costs ${pct(short.cost, 4)} of the money bet against perfect play, the ${full.lines.length}-line card ${pct(full.cost, 4)}.` }),
+    p && el('p', { class: 'chartnote worded', text: `Played as worded it returns ${pct(p.return, 4)} (exact ${p.return_exact}): the players' words cost ${pct(p.vs_chart, 4)} more, ${pct(p.cost, 4)} in all.` }),
   );
-  Object.assign(box.dataset, { lines: short.lines.length, costExact: short.cost_exact, fullCostExact: full.cost_exact, version: v.id });
+  Object.assign(box.dataset, { lines: short.lines.length, costExact: short.cost_exact, fullCostExact: full.cost_exact, version: v.id,
+    playersReturnExact: p ? p.return_exact : '', playersVsChartExact: p ? p.vs_chart_exact : '' });
 }
 
 async function breakEven() {
