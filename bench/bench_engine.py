@@ -421,6 +421,7 @@ def evaluator_rows(rows: Rows, tables: Any) -> None:
         rows.report.say(f"    in eval7 units: {best['checked'].rate / rows.eval7_rate:,.1f}x"
                         + (f" (OMPEval {best['omp'].rate / rows.eval7_rate:,.1f}x)" if "omp" in best else ""))
     # issue 39: a plain uint8 array too, each row proven 7 distinct ids 0..51 in the scoring loop
+    # (8 rows per vector compare: core/sevens.py eight_rows_bad)
     rows.row("batch_score7_plain", f"random 7-card batch Tables.score7 on a plain uint8 array ({BATCH:,}), "
              "every row proven valid", best["plain"], best.get("omp"), "hands")
     t0 = time.perf_counter()

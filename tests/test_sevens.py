@@ -133,6 +133,29 @@ def test_checked_kernel_names_the_first_bad_row_in_any_chunk(ev: EvalTables) -> 
         assert np.array_equal(out[:bad_row], want[:bad_row])
 
 
+def test_vector_proof_finds_every_bad_shape_in_every_row_of_a_group(ev: EvalTables) -> None:
+    """The checked kernel proves 8 rows per 64-byte vector: a repeated card at each of a row's 21
+    pairs of places, an id of 52 or 255 at each of its 7 places, in every row of a group, the
+    first row and a tail row (one whose window would pass the end, proven one at a time), is
+    named, and every row before it scores like the generic kernel."""
+    from pipeline.core.sevens import PROOF_ROWS
+
+    good = random_hands(np.random.default_rng(1909), 3 * PROOF_ROWS + 3, 7).astype(np.uint8)
+    want = np.empty(len(good), np.uint16)
+    assert score_rows(good, ev, want) == 0
+    shapes = [(a, b) for a, b in combinations(range(7), 2)] + [(j, v) for j in range(7) for v in (52, 255)]
+    for row in [0, *range(PROOF_ROWS, 2 * PROOF_ROWS), len(good) - 1]:
+        for place, what in shapes:
+            h = good.copy()
+            if what < 7:                     # a pair of places: the second repeats the first
+                h[row, what] = h[row, place]
+            else:                            # an id outside the deck
+                h[row, place] = what
+            out = np.empty(len(h), np.uint16)
+            assert score_seven_rows(h, ev, out) == row, (row, place, what, h[row].tolist())
+            assert np.array_equal(out[:row], want[:row])
+
+
 def test_tables_score7_batch(tables: Tables) -> None:
     """Tables.score7 on a batch (uint8 and int64) equals seven.h5; a bad row is named."""
     hands = random_hands(np.random.default_rng(1903), 100_000, 7)
