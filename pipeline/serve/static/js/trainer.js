@@ -151,7 +151,7 @@ function verdict(v, d, g, stake) {
   el2.hidden = false;
   el2.className = `verdict ${g.optimal ? 'good' : 'bad'}`;
   Object.assign(el2.dataset, { costExact: g.cost_exact, bestHold: g.best_hold, optimal: g.optimal, game: d.name });
-  const name = (h) => h;  // the server's words: cards, or "draw five"
+  const name = (h) => holdWords(h, d.deal.split(' '));  // the faces and their positions
   const credits = (x) => count(x * stake, 'credit', (x * stake).toFixed(2));
   const line = d.chart_line;
   el2.dataset.chartLine = line.line;
@@ -160,7 +160,7 @@ function verdict(v, d, g, stake) {
     el('strong', { text: g.optimal ? 'Correct.' : 'Mistake.' }), ' ',
     g.optimal ? `Holding ${name(g.hold)} is the best play: it returns ${credits(g.ev)} on average for your ${stake}-credit bet (${pct(g.ev / 1, 1)} of it).`
       : el('span', {}, `You held ${name(g.hold)}, worth ${credits(g.ev)} on average. Best: `,
-        el('b', { class: 'besthold', text: holdWords(g.best_hold, d.deal.split(' ')) }), `, worth ${credits(g.best_ev)}. Cost `,
+        el('b', { class: 'besthold', text: name(g.best_hold) }), `, worth ${credits(g.best_ev)}. Cost `,
         el('b', { class: 'cost', text: credits(g.cost) }), ` of your ${stake}-credit bet (${pct(g.cost, 2)} of it; hold ranked ${g.rank} of 32).`),
     el('div', { class: 'chartline' }, `The chart decides this hand on line ${line.line}: `, el('b', { text: line.hold }), '.'),
     el('details', { class: 'exact' }, el('summary', { text: 'exact fractions' }),

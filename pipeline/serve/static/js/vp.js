@@ -152,7 +152,7 @@ async function showChart() {
     el('p', { class: 'chartnote pays', text: `Pays per coin: ${pays}` }),
     el('p', { class: 'chartnote', text: 'Hold the first line that fits the deal.' }),
     el('ol', { class: 'chartlines' }, ...a.lines.map((ln) => el('li', { dataset: { line: ln.line } }, ln.hold))),
-    el('p', { class: 'chartnote', text: `Playing this chart returns ${pct(a.chart_return, 4)}; perfect play ${pct(a.optimal_return, 4)}; the chart costs ${pct(a.cost, 4)} of the money bet.` }),
+    el('p', { class: 'chartnote', text: `Playing this chart returns ${pct(a.chart_return, 4)}; perfect play ${pct(a.optimal_return, 4)}; the chart costs ${pct(a.cost, 6)} of the money bet.` }),
     el('p', { class: 'chartnote small', text: `Ties: ${a.tie_rule}.` }),
   );
   card.dataset.chartReturnExact = a.chart_return_exact;
@@ -177,18 +177,18 @@ async function showShortChart() {
   const row = (ln) => el('tr', { dataset: { line: ln.line, lossExact: ln.loss_exact, costExact: ln.players_cost_exact } },
     el('td', { class: 'num', text: String(ln.line) }),
     el('td', {}, el('span', { class: 'words', text: ln.players || `merged into line ${ln.merged_into}` }),
-      el('div', { class: 'hold', text: ln.hold })),
+      el('div', { class: 'hold', text: ln.hold === ln.players ? '' : ln.hold })),  // the exact line, where it differs
     el('td', { class: 'num loss', text: ln.loss ? `−${pct(ln.loss, 3)}` : '0' }),
     el('td', { class: 'num cost', text: ln.players_cost ? signedPct(ln.players_cost) : '0' }));
   box.replaceChildren(
     el('h3', { text: `${short.name}: short card (${count(short.lines.length, 'line')})` }),
-    el('p', { class: 'chartnote', text: 'Hold the first line that fits the deal. Each line in players\' words, the exact line under it.' }),
+    el('p', { class: 'chartnote', text: 'Hold the first line that fits the deal. Each line in players\' words; under it, the solver\'s exact line where it says more.' }),
     el('table', { class: 'shortcard' },
       el('thead', {}, el('tr', {}, el('th', { text: '#' }), el('th', { text: 'hold' }),
         el('th', { class: 'num', text: 'lost', title: 'what the exact line loses against perfect play, in % of the money bet' }),
         el('th', { class: 'num', text: 'wording', title: 'what reading this line as worded (every hold of the kinds it names) costs, the other lines exact' }))),
       el('tbody', {}, ...short.lines.map(row))),
-    el('p', { class: 'chartnote', text: `The exact short card returns ${pct(short.chart_return, 4)}: it costs ${pct(short.cost, 4)} of the money bet against perfect play, the ${full.lines.length}-line card ${pct(full.cost, 4)}.` }),
+    el('p', { class: 'chartnote', text: `The exact short card returns ${pct(short.chart_return, 4)}: it costs ${pct(short.cost, 4)} of the money bet against perfect play, the ${full.lines.length}-line card ${pct(full.cost, 6)}.` }),
     p && el('p', { class: 'chartnote worded', text: `Played as worded it returns ${pct(p.return, 4)} (exact ${p.return_exact}): the players' words cost ${pct(p.vs_chart, 4)} more, ${pct(p.cost, 4)} in all.` }),
   );
   Object.assign(box.dataset, { lines: short.lines.length, costExact: short.cost_exact, fullCostExact: full.cost_exact, version: v.id,
