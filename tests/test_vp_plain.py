@@ -143,3 +143,17 @@ def test_long_charts_keep_the_solvers_words(short: dict[str, Any]) -> None:
     info = chart(short["ctx"], JACKS)
     assert info["players"] is None and "players" not in info["lines"][0]
     assert sum(Fraction(ln["loss_exact"]) for ln in info["lines"]) == Fraction(info["cost_exact"])
+
+
+@pytest.mark.full_tier  # derives Deuces Wild's 12-line chart: ~15 s of CPU
+def test_wild_games_words(artifacts: Path) -> None:
+    """Deuces Wild's short card: wild cards said once for a line of made hands, pairs and trips
+    by their kind; the worded card loses nothing there (its exact return is the chart's)."""
+    info = chart(Context(artifacts), "deuces-wild-full-pay", max_lines=SHORT)
+    words = [ln["players"] for ln in info["lines"]]
+    assert "4 to a royal" in words and "3 to a royal" in words and words[-1] == "draw five"
+    made = [w for w in words if w.endswith("(with a deuce)")]
+    assert len(made) == 1 and "with a deuce," not in made[0] and made[0].count(", ") >= 2
+    assert not any("penalty" in w or "high card" in w for w in words)
+    assert info["players"]["return_exact"] == info["chart_return_exact"]  # every rewording costs 0
+    assert sum(Fraction(ln["loss_exact"]) for ln in info["lines"]) == Fraction(info["cost_exact"])

@@ -17,6 +17,7 @@ kinds all come earlier is merged into that line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -188,17 +189,20 @@ def plain_card(data: StrategyData, chart: Chart) -> PlainCard:
 
 
 def _group(code: int, traits: GameTraits) -> str | None:
-    """The name of the kinds a line may name at once when it names all of them: "any pair"
-    (high pair, low pair), "three of a kind" (of 2-T, of J-A); None for other kinds."""
-    if field(code, F_FAM) != MULTI or field(code, F_W):
-        return None
-    base = pattern_base(code, traits)
-    return "any pair" if base == "pair" else base
+    """The base name of the kinds a line may name at once: "pair" (high pair, low pair; pair
+    (aces), pair (J-K)), "three of a kind" (of 2-T, of J-A); None for kinds that are not pairs,
+    trips or quads."""
+    return pattern_base(code, traits) if field(code, F_FAM) == MULTI else None
+
+
+#: a wild card held, at the end of a made hand's kind ("flush with a deuce")
+_WILD_TAIL = re.compile(r" with (?:a deuce|\d deuces|the joker)$")
 
 
 def _words(new: list[str], groups: dict[str, str | None], made: set[str]) -> str:
-    """A line's kinds as one text, a whole group named by the group's name; made hands (all
-    five cards) are listed with commas, other kinds with "or"."""
+    """A line's kinds as one text: a whole group by its name ("any pair", "three of a kind"),
+    part of one by its variants ("pair (aces, J-K)"); made hands (all five cards) listed with
+    commas, a wild card they share said once; other kinds joined by "or"."""
     members: dict[str, set[str]] = {}
     for k, g in groups.items():
         if g is not None:
@@ -206,11 +210,21 @@ def _words(new: list[str], groups: dict[str, str | None], made: set[str]) -> str
     out: list[str] = []
     for k in new:
         g = groups.get(k)
-        whole = g is not None and len(members[g]) > 1 and members[g] <= set(new)
-        out.append(g if whole and g is not None else k)
+        if g is None or len(members[g]) < 2:
+            out.append(k)
+        elif members[g] <= set(new):
+            out.append("any pair" if g == "pair" else g)
+        else:
+            part = [m for m in new if groups.get(m) == g]
+            tails = [m[len(g) + 2:-1] for m in part if m.startswith(g + " (") and m.endswith(")")]
+            out.append(f"{g} ({', '.join(tails)})" if len(tails) == len(part) > 1 else k)
     out = list(dict.fromkeys(out))
-    pat = bool(new) and all(k in made for k in new)
-    return (", " if pat else " or ").join(out)
+    if not (new and all(k in made for k in new)):
+        return " or ".join(out)
+    wild = {m.group(0) if (m := _WILD_TAIL.search(k)) else "" for k in out}
+    if len(out) > 1 and len(wild) == 1 and (tail := wild.pop()):
+        return ", ".join(k[:-len(tail)] for k in out) + f" ({tail.strip()})"
+    return ", ".join(out)
 
 
 __all__ = ["PlainCard", "PlainLine", "line_losses", "plain_card", "plain_kind"]
