@@ -59,9 +59,10 @@ def test_kernels_equal_the_generic_kernel_without_artifacts(ev: EvalTables) -> N
         generic = np.empty(len(rows), np.uint16)
         assert score_rows(rows, ev, generic) == 0
         assert np.array_equal(_sevens(rows, ev), generic)
-        checked = np.empty(len(rows), np.uint16)
-        assert score_seven_rows(rows, ev, checked) == -1
-        assert np.array_equal(checked, generic)
+        for by_vector in (True, False):  # 8 rows per vector proof, and one row at a time
+            checked = np.empty(len(rows), np.uint16)
+            assert score_seven_rows(rows, ev, checked, by_vector) == -1
+            assert np.array_equal(checked, generic)
 
 
 def test_every_flush_shape(ev: EvalTables, tables: Tables) -> None:
@@ -128,16 +129,18 @@ def test_checked_kernel_names_the_first_bad_row_in_any_chunk(ev: EvalTables) -> 
                          (CHUNK - 1, [9, 9, 9, 9, 9, 9, 9])):
         h = hands.copy()
         h[bad_row] = bad
-        out = np.empty(len(h), np.uint16)
-        assert score_seven_rows(h, ev, out) == bad_row
-        assert np.array_equal(out[:bad_row], want[:bad_row])
+        for by_vector in (True, False):
+            out = np.empty(len(h), np.uint16)
+            assert score_seven_rows(h, ev, out, by_vector) == bad_row
+            assert np.array_equal(out[:bad_row], want[:bad_row])
 
 
 def test_vector_proof_finds_every_bad_shape_in_every_row_of_a_group(ev: EvalTables) -> None:
     """The checked kernel proves 8 rows per 64-byte vector: a repeated card at each of a row's 21
     pairs of places, an id of 52 or 255 at each of its 7 places, in every row of a group, the
     first row and a tail row (one whose window would pass the end, proven one at a time), is
-    named, and every row before it scores like the generic kernel."""
+    named, and every row before it scores like the generic kernel; the same with the per-row
+    proof alone (what CPUs without AVX-512BW run)."""
     from pipeline.core.sevens import PROOF_ROWS
 
     good = random_hands(np.random.default_rng(1909), 3 * PROOF_ROWS + 3, 7).astype(np.uint8)
@@ -151,9 +154,10 @@ def test_vector_proof_finds_every_bad_shape_in_every_row_of_a_group(ev: EvalTabl
                 h[row, what] = h[row, place]
             else:                            # an id outside the deck
                 h[row, place] = what
-            out = np.empty(len(h), np.uint16)
-            assert score_seven_rows(h, ev, out) == row, (row, place, what, h[row].tolist())
-            assert np.array_equal(out[:row], want[:row])
+            for by_vector in (True, False):
+                out = np.empty(len(h), np.uint16)
+                assert score_seven_rows(h, ev, out, by_vector) == row, (row, place, what, by_vector)
+                assert np.array_equal(out[:row], want[:row])
 
 
 def test_tables_score7_batch(tables: Tables) -> None:

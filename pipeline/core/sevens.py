@@ -24,6 +24,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 from llvmlite import ir
+from llvmlite.binding import get_host_cpu_features
 from numba import types
 from numba.core.base import BaseContext
 from numba.core.typing.templates import Signature
@@ -199,6 +200,19 @@ def _key_lane_sum(typingctx: object, table: types.Type, flat: types.Type, b: typ
 key_lane_sum: Any = intrinsic(_key_lane_sum)
 
 
+def _vector_proof_pays() -> bool:
+    """Whether the CPU numba compiles for has AVX-512BW (byte compares into mask registers),
+    where the vector proof measured faster; compiled for AVX2 it takes more instructions than
+    the per-row proof (see :data:`eight_rows_bad`). A target named by NUMBA_CPU_NAME (a portable
+    cache) counts only with the features it is given."""
+    # numba.config sets these from the environment when it loads (mypy cannot see them)
+    if getattr(nb.config, "CPU_NAME", None):
+        return "+avx512bw" in (getattr(nb.config, "CPU_FEATURES", None) or "")
+    return bool(get_host_cpu_features().get("avx512bw", False))
+
+
+#: Prove plain rows 8 per vector (:func:`score_seven_rows`'s default): on CPUs with AVX-512BW.
+VECTOR_PROOF = _vector_proof_pays()
 #: Rows proven per vector: 8 rows of 7 bytes, 56 bytes of one 64-byte load.
 PROOF_ROWS = 8
 #: Bytes the proof loads per group (8 past its 56: the window must lie inside the ids).
@@ -246,9 +260,10 @@ def _eight_rows_bad(typingctx: object, flat: types.Type, b: types.Type) -> Typin
 
 
 #: Nonzero when one of the 8 rows at ``flat[b:b + 56]`` is not 7 distinct ids 0..51 (one bit per
-#: bad byte), from one 64-byte load. LLVM's generic vector code: on AVX-512 (VBMI) one byte
-#: permute, one range compare and four rotate-and-compares, about 17 instructions for 8 rows;
-#: elsewhere the same operations on narrower vectors. It reads without bounds checks: its
+#: bad byte), from one 64-byte load. LLVM's generic vector code: on AVX-512 with VBMI (Zen 4)
+#: one byte permute, one range compare and four rotate-and-compares, about 20 instructions for
+#: 8 rows; the same code compiled for Cascade Lake (no VBMI) about 24, for AVX2 (Haswell) about
+#: 48 (vs about 32 for the per-row popcount proof). It reads without bounds checks: its
 #: caller checks that ``flat[b:b + 64]`` lies in ``flat``. Usable only inside numba code.
 eight_rows_bad: Any = intrinsic(_eight_rows_bad)
 
@@ -256,18 +271,19 @@ eight_rows_bad: Any = intrinsic(_eight_rows_bad)
 @nb.njit(cache=True, nogil=True)
 def _checked_block(flat: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, key_lanes: np.ndarray,
                    offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, out: np.ndarray,
-                   pending: np.ndarray) -> int:
+                   pending: np.ndarray, by_vector: bool) -> int:
     """Score rows ``lo:hi`` (at most ``len(pending)``) of a flat uint8 array, proving each;
     returns the number of bad rows (their ``out`` is left unset).
 
-    Rows go in groups of :data:`PROOF_ROWS`: :data:`eight_rows_bad` proves a group (one branch,
-    which valid input always takes the same way), then it is scored as :func:`_sevens_block`
-    scores (flushes to ``pending``, scored after the block). From the first group with a bad
-    row on, and for the rows whose 64-byte window would pass the end of ``flat``, rows go one
-    at a time: ``key_lanes[byte]`` is (card key, lane bit) for ids 0..51 and (0, 0) above,
-    read as one vector per card (:data:`key_lane_sum`); the lane bits are *added*, so a
-    repeated card carries into another bit and a byte of 52+ adds nothing: a row is 7 distinct
-    cards exactly when the sum has 7 bits set, and the sum is also a flush's rank lanes.
+    With ``by_vector``, rows go in groups of :data:`PROOF_ROWS`: :data:`eight_rows_bad` proves
+    a group (one branch, which valid input always takes the same way), then it is scored as
+    :func:`_sevens_block` scores (flushes to ``pending``, scored after the block). From the
+    first group with a bad row on, for the rows whose 64-byte window would pass the end of
+    ``flat``, and for every row without ``by_vector``, rows go one at a time:
+    ``key_lanes[byte]`` is (card key, lane bit) for ids 0..51 and (0, 0) above, read as one
+    vector per card (:data:`key_lane_sum`); the lane bits are *added*, so a repeated card
+    carries into another bit and a byte of 52+ adds nothing: a row is 7 distinct cards exactly
+    when the sum has 7 bits set, and the sum is also a flush's rank lanes.
     ``card_keys`` has a row per byte value too (0 above 51). Random hands, AMD EPYC (Zen 4),
     one thread, CPU time, OMPEval's loop in the same run: 321 against 309 M rows/s, where the
     per-row popcount proof for every row ran at 296.
@@ -281,7 +297,7 @@ def _checked_block(flat: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, ke
         raise ValueError("key_lanes and card_keys must have a row per byte value")
     n_pending = np.uint64(0)
     group = np.uint64(PROOF_ROWS)
-    ends = np.uint64(lo) + np.uint64(hi - lo) // group * group
+    ends = np.uint64(lo) + (np.uint64(hi - lo) // group * group if by_vector else np.uint64(0))
     # the last group's window ends PROOF_OVERRUN bytes past its rows
     while ends > np.uint64(lo) and np.uint64(SEVEN) * ends + np.uint64(PROOF_OVERRUN) > np.uint64(flat.shape[0]):
         ends -= group
@@ -316,25 +332,27 @@ def _checked_block(flat: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, ke
 
 @nb.njit(cache=True, nogil=True)
 def _checked_range(flat: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, key_lanes: np.ndarray,
-                   offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, out: np.ndarray) -> int:
+                   offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, out: np.ndarray,
+                   by_vector: bool) -> int:
     """Rows ``lo:hi`` in blocks of :data:`CHUNK` sharing one pending list; the bad rows."""
     pending = np.empty(CHUNK, np.uint64)
     bad = 0
     for s in range(lo, hi, CHUNK):
         bad += _checked_block(flat, s, min(hi, s + CHUNK), card_keys, key_lanes, offsets, ranks,
-                              flush, out, pending)
+                              flush, out, pending, by_vector)
     return bad
 
 
 @nb.njit(cache=True, parallel=True, nogil=True)
 def _checked_parallel(flat: np.ndarray, card_keys: np.ndarray, key_lanes: np.ndarray,
-                      offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, out: np.ndarray) -> int:
+                      offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, out: np.ndarray,
+                      by_vector: bool) -> int:
     n = out.shape[0]
     bad = 0
     for ch in nb.prange((n + CHUNK - 1) // CHUNK):
         lo = ch * CHUNK
         bad += _checked_range(flat, lo, min(n, lo + CHUNK), card_keys, key_lanes, offsets, ranks,
-                              flush, out)
+                              flush, out, by_vector)
     return bad
 
 
@@ -384,12 +402,14 @@ def card_bytes(cards: np.ndarray) -> tuple[np.ndarray, int]:
     return cards.astype(np.uint8), -1
 
 
-def score_seven_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray) -> int:
+def score_seven_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray,
+                     by_vector: bool | None = None) -> int:
     """``out[i]`` = score of row ``i`` of an integer (N, 7) id array (cards in any order);
     returns the first row that is not 7 distinct ids 0..51 (``out`` is then incomplete), or -1.
 
-    The proof rides in the scoring loop (:func:`_checked_block`); uint8 rows are read in place,
-    other integer types are range-checked and narrowed to uint8 first.
+    The proof rides in the scoring loop (:func:`_checked_block`): 8 rows per vector when
+    ``by_vector`` (default :data:`VECTOR_PROOF`), else one row at a time. uint8 rows are read in
+    place, other integer types are range-checked and narrowed to uint8 first.
     """
     arr, bad_row = card_bytes(cards)
     if bad_row >= 0:
@@ -398,11 +418,12 @@ def score_seven_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray) -> 
     _check_sizes(flat, out)
     key_lanes = _key_lanes(tables.card_keys)
     card_keys = np.ascontiguousarray(key_lanes[:, 0])
+    vector = VECTOR_PROOF if by_vector is None else bool(by_vector)
     n = out.shape[0]
     if n <= SERIAL_MAX:
-        bad = _checked_range(flat, 0, n, card_keys, key_lanes, *tables[1:], out)
+        bad = _checked_range(flat, 0, n, card_keys, key_lanes, *tables[1:], out, vector)
     else:
-        bad = _checked_parallel(flat, card_keys, key_lanes, *tables[1:], out)
+        bad = _checked_parallel(flat, card_keys, key_lanes, *tables[1:], out, vector)
     return int(first_bad_seven(flat)) if bad else -1
 
 
