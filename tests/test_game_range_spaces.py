@@ -100,3 +100,14 @@ def test_cli_range_with_spaces(artifacts: Any, capsys: pytest.CaptureFixture[str
         assert code == 0, err
         out.append(json.loads(o)["combos"])
     assert out[0] == out[1] == omaha_range("AAxx,KKxx", hole, game).combos
+
+
+def test_equity_with_spaces_is_the_comma_question(artifacts: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The equity command asks the same question: the same seats' numbers, deal for deal."""
+    got = []
+    for hero, vs in (("AAxx KKxx", "QQxx JJxx ds"), ("AAxx,KKxx", "QQxx,JJxxds")):
+        code, o, err = run_main(capsys, "-a", str(artifacts), "equity", hero, "--vs", vs, "--game", "omaha",
+                                "-b", "Ks 9d 4c", "--samples", "20000", "--seed", "1", "--json")
+        assert code == 0, err
+        got.append([(p["win"], p["tie"], p["equity"]) for p in json.loads(o)["players"]])
+    assert got[0] == got[1]
