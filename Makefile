@@ -29,8 +29,15 @@ venv: $(STAMP)
 
 ## build every default artifact into artifacts/ (only stale stages run);
 ## `make tables STAGES="five seven"` builds just those; then compiles the query kernels
+# The query kernels start compiling beside the build once the evaluator's tables exist: the
+# build leaves a core idle for long stretches (compiling its own kernels, writing files). The
+# last warm then only checks its stamp, or compiles what needed a table built later.
 tables: $(STAMP)
-	$(BIN)/pokertables build $(STAGES)
+	@echo "$(BIN)/pokertables build $(STAGES)  (and beside it, from eval_tables.h5 on: pokertables warm)"
+	@$(BIN)/pokertables build $(STAGES) & b=$$!; \
+	while kill -0 $$b 2>/dev/null && ! test -e artifacts/eval_tables.h5; do sleep 1; done; \
+	if kill -0 $$b 2>/dev/null; then $(BIN)/pokertables warm > $(VENV)/warm-beside.log 2>&1; fi; \
+	wait $$b
 	$(BIN)/pokertables warm
 
 ## lint, type-check, then run the test suite (first brings its own build folder .test-artifacts/

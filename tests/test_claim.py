@@ -5,7 +5,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from pipeline.core.parallel import claim
+from pipeline.core.parallel import ROW_CHUNKS_PER_THREAD, claim, run_rows
 
 
 @nb.njit(parallel=True)
@@ -46,3 +46,22 @@ def test_claim_steps_by_its_increment() -> None:
         return a, b, c[0]
 
     assert steps() == (0, 5, 8)
+
+
+@nb.njit(nogil=True)
+def _mark(lo: int, hi: int, seen: np.ndarray, calls: np.ndarray) -> None:
+    for i in range(lo, hi):
+        seen[i] += 1
+    calls[0] += 1  # only counted: the chunks may run side by side
+
+
+def test_run_rows_covers_every_row_once() -> None:
+    """``run_rows`` (the build's kernels on threads): each row of 0..n-1 in exactly one chunk,
+    for any row count (none, fewer rows than chunks, many) and thread count."""
+    for n in (0, 1, 3, 7, 8, 9, 1000, 100_003):
+        for threads in (1, 2, 3):
+            seen = np.zeros(n, np.int64)
+            calls = np.zeros(1, np.int64)
+            run_rows(_mark, n, seen, calls, threads=threads)
+            assert seen.tolist() == [1] * n
+            assert 1 <= calls[0] <= max(1, min(n, threads * ROW_CHUNKS_PER_THREAD))

@@ -17,6 +17,7 @@ from numba.extending import intrinsic
 
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import DECK_SIZE
+from pipeline.core.parallel import run_chunks
 
 
 def _ctpop64(typingctx: Any, x: Any) -> tuple[Any, Callable[..., Any]]:
@@ -48,21 +49,30 @@ ctpop64: Any = intrinsic(_ctpop64)
 cttz64: Any = intrinsic(_cttz64)
 
 
-@nb.njit(cache=True, parallel=True, nogil=True)
+#: Chunks :func:`colex_bitmaps` cuts its rows into (each unranks its first hand).
+BITMAP_CHUNKS = 64
+
+
 def colex_bitmaps(k: int, first: int, binom: np.ndarray, out: np.ndarray) -> None:
     """Fill ``out`` (int64 or uint64) with the bitmaps of the k-card hands of colex index
     ``first, first+1, ...``.
 
     Colex order of k-sets is the numeric order of their bitmaps, so each next hand is the next
-    larger integer with k bits set (Gosper's hack); each parallel chunk unranks its first hand.
+    larger integer with k bits set (Gosper's hack); each chunk unranks its first hand. Python
+    threads take the chunks (:func:`run_chunks`: no ``parallel=True`` wrapper to compile).
     """
-    nchunks = 64
-    for ch in nb.prange(nchunks):
-        lo, hi, cards = colex_chunk(out.shape[0], nchunks, ch, first, k, DECK_SIZE, binom)
-        v = np.int64(0)
-        for i in range(k):
-            v |= np.int64(1) << cards[i]
-        for j in range(lo - first, hi - first):
-            out[j] = v
-            t = v | (v - 1)
-            v = (t + 1) | (((~t & -(~t)) - 1) >> (cttz64(v) + 1))
+    run_chunks(lambda ch: _bitmaps_chunk(ch, k, first, binom, out), BITMAP_CHUNKS,
+               nb.get_num_threads())
+
+
+@nb.njit(cache=True, nogil=True)
+def _bitmaps_chunk(ch: int, k: int, first: int, binom: np.ndarray, out: np.ndarray) -> None:
+    """Chunk ``ch`` of :func:`colex_bitmaps`."""
+    lo, hi, cards = colex_chunk(out.shape[0], BITMAP_CHUNKS, ch, first, k, DECK_SIZE, binom)
+    v = np.int64(0)
+    for i in range(k):
+        v |= np.int64(1) << cards[i]
+    for j in range(lo - first, hi - first):
+        out[j] = v
+        t = v | (v - 1)
+        v = (t + 1) | (((~t & -(~t)) - 1) >> (cttz64(v) + 1))

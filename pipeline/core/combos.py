@@ -9,7 +9,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import BINOM
-from pipeline.core.parallel import even_chunk
+from pipeline.core.parallel import even_chunk, run_chunks, run_rows
 
 # The small helpers below are called from many kernels with literal constants, prange indices
 # (typed int64 and, in a parallel body, uint64) and plain integers: numba compiled one
@@ -94,21 +94,25 @@ def _colex_chunk(total: int, nchunks: int, ch: int, first: int, k: int, n: int,
     return first + lo, first + hi, cards
 
 
-@nb.njit(cache=True, parallel=True)
-def _unrank_range(n: int, k: int, first: int, binom: np.ndarray, out: np.ndarray) -> None:
-    nchunks = 64
-    for ch in nb.prange(nchunks):
-        start, stop, cards = colex_chunk(out.shape[0], nchunks, ch, first, k, n, binom)
-        for idx in range(start, stop):
-            if idx > start:
-                next_combination(cards)
-            for t in range(k):
-                out[idx - first, t] = cards[t]
+#: Chunks :func:`hands_range` cuts its index range into (each unranks its first hand).
+UNRANK_CHUNKS = 64
 
 
-@nb.njit(cache=True, parallel=True)
-def _unrank_each(idx: np.ndarray, k: int, n: int, binom: np.ndarray, out: np.ndarray) -> None:
-    for i in nb.prange(idx.shape[0]):
+@nb.njit(cache=True, nogil=True)
+def _unrank_range(ch: int, n: int, k: int, first: int, binom: np.ndarray, out: np.ndarray) -> None:
+    """Chunk ``ch`` of :data:`UNRANK_CHUNKS` of :func:`hands_range`."""
+    start, stop, cards = colex_chunk(out.shape[0], UNRANK_CHUNKS, ch, first, k, n, binom)
+    for idx in range(start, stop):
+        if idx > start:
+            next_combination(cards)
+        for t in range(k):
+            out[idx - first, t] = cards[t]
+
+
+@nb.njit(cache=True, nogil=True)
+def _unrank_each(lo: int, hi: int, idx: np.ndarray, k: int, n: int, binom: np.ndarray,
+                 out: np.ndarray) -> None:
+    for i in range(lo, hi):
         cards = np.empty(k + 1, np.int64)
         unrank_into(idx[i], k, n, binom, cards)
         for t in range(k):
@@ -123,20 +127,22 @@ def all_hands(k: int) -> np.ndarray:
 def hands_range(k: int, start: int, stop: int, n: int = 52) -> np.ndarray:
     """The k-subsets of 0..n-1 with colex index ``start <= i < stop`` as uint8[stop-start, k]."""
     out = np.empty((stop - start, k), np.uint8)
-    _unrank_range(n, k, start, BINOM, out)
+    # Python threads take the chunks (run_chunks: no parallel=True wrapper to compile)
+    run_chunks(lambda ch: _unrank_range(ch, n, k, start, BINOM, out), UNRANK_CHUNKS,
+               nb.get_num_threads())
     return out
 
 
 def unrank_many(idx: np.ndarray, k: int, n: int) -> np.ndarray:
     """The k-subsets of 0..n-1 with the given colex indices (any order) as int64[len(idx), k]."""
     out = np.empty((idx.shape[0], k), np.int64)
-    _unrank_each(np.ascontiguousarray(idx, dtype=np.int64), k, n, BINOM, out)
+    run_rows(_unrank_each, idx.shape[0], np.ascontiguousarray(idx, dtype=np.int64), k, n, BINOM, out)
     return out
 
 
-@nb.njit(cache=True, parallel=True)
-def _rows_to_bitmaps(cards: np.ndarray, out: np.ndarray) -> None:
-    for i in nb.prange(cards.shape[0]):
+@nb.njit(cache=True, nogil=True)
+def _rows_to_bitmaps(lo: int, hi: int, cards: np.ndarray, out: np.ndarray) -> None:
+    for i in range(lo, hi):
         b = np.uint64(0)
         for t in range(cards.shape[1]):
             b |= np.uint64(1) << np.uint64(cards[i, t])
@@ -146,5 +152,5 @@ def _rows_to_bitmaps(cards: np.ndarray, out: np.ndarray) -> None:
 def hand_bitmaps(cards: np.ndarray) -> np.ndarray:
     """uint64 bitmaps of an (N, k) array of card ids."""
     out = np.empty(cards.shape[0], np.uint64)
-    _rows_to_bitmaps(np.ascontiguousarray(cards), out)
+    run_rows(_rows_to_bitmaps, cards.shape[0], np.ascontiguousarray(cards), out)
     return out

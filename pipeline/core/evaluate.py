@@ -31,6 +31,7 @@ from pipeline.core.cards import BINOM, RANK_NAMES, RANK_PLURALS, RANKS
 from pipeline.core.category import Category
 from pipeline.core.combos import colex_chunk, next_combination
 from pipeline.core.constants import DECK_SIZE, N_SCORES  # noqa: E402  (N_SCORES re-exported)
+from pipeline.core.parallel import run_chunks
 
 WHEEL = (3, 2, 1, 0, 12)
 
@@ -233,27 +234,34 @@ def _score_cards(cards: np.ndarray, k: int, flush: np.ndarray, nonflush: np.ndar
     return best
 
 
-@nb.njit(cache=True, parallel=True)
 def score_all_hands(k: int, flush: np.ndarray, nonflush: np.ndarray, out: np.ndarray,
                     hist: np.ndarray, binom: np.ndarray, mbinom: np.ndarray) -> None:
     """Fill ``out[colex index]`` with the best-5 score of every k-card hand (k = 5..7).
 
     ``hist`` (int64[nchunks, 7463]) receives per-chunk counts of each score; pass an empty
     ``out`` to count only. The index range is cut into chunks; each chunk unranks its first
-    hand and then walks the colex successor, so the work splits evenly across threads.
+    hand and then walks the colex successor, so the work splits evenly across threads (Python
+    threads, :func:`run_chunks`: no ``parallel=True`` wrapper to compile).
     """
+    run_chunks(lambda ch: _score_chunk(ch, k, flush, nonflush, out, hist, binom, mbinom),
+               hist.shape[0], nb.get_num_threads())
+
+
+@nb.njit(cache=True, nogil=True)
+def _score_chunk(ch: int, k: int, flush: np.ndarray, nonflush: np.ndarray, out: np.ndarray,
+                 hist: np.ndarray, binom: np.ndarray, mbinom: np.ndarray) -> None:
+    """Chunk ``ch`` of :func:`score_all_hands`."""
     total = binom[DECK_SIZE, k]
     nchunks = hist.shape[0]
     write = out.shape[0] > 0
-    for ch in nb.prange(nchunks):
-        start, stop, cards = colex_chunk(total, nchunks, ch, 0, k, DECK_SIZE, binom)
-        for idx in range(start, stop):
-            if idx > start:
-                next_combination(cards)
-            sc = _score_cards(cards, k, flush, nonflush, mbinom)
-            hist[ch, sc] += 1
-            if write:
-                out[idx] = sc
+    start, stop, cards = colex_chunk(total, nchunks, ch, 0, k, DECK_SIZE, binom)
+    for idx in range(start, stop):
+        if idx > start:
+            next_combination(cards)
+        sc = _score_cards(cards, k, flush, nonflush, mbinom)
+        hist[ch, sc] += 1
+        if write:
+            out[idx] = sc
 
 
 #: Bits per suit in a suit-major rank mask (bit ``SUIT_MASK_BITS * suit + rank``).
@@ -316,7 +324,6 @@ def _lowest_card(c2: int, m2: int, b2: int, suit_ranks: int, counts: int, flush:
             out[b2 + c] = v
 
 
-@nb.njit(cache=True, parallel=True)
 def score_all_seven(flush: np.ndarray, nonflush7: np.ndarray, out: np.ndarray,
                     hist: np.ndarray, binom: np.ndarray, mbinom: np.ndarray) -> None:
     """Fill ``out`` (uint16[133,784,560]) with every 7-card score in colex order.
@@ -327,41 +334,50 @@ def score_all_seven(flush: np.ndarray, nonflush7: np.ndarray, out: np.ndarray,
     sequential. Each level adds its card to partial sums (rank-multiset index, colex index,
     suit-major rank mask, packed suit counts), so a hand costs one add and one lookup in the
     50,388-entry non-flush table (see :func:`_lowest_card` for flushes). Work is split by the
-    top card into interleaved lanes (heavy and light alternate) for balance.
+    top card into interleaved lanes (heavy and light alternate) for balance, taken by Python
+    threads (:func:`run_chunks`: no ``parallel=True`` wrapper to compile).
     """
+    run_chunks(lambda lane: _seven_lane(lane, flush, nonflush7, out, hist, binom, mbinom),
+               hist.shape[0], nb.get_num_threads())
+
+
+@nb.njit(cache=True, nogil=True)
+def _seven_lane(lane: int, flush: np.ndarray, nonflush7: np.ndarray, out: np.ndarray,
+                hist: np.ndarray, binom: np.ndarray, mbinom: np.ndarray) -> None:
+    """Lane ``lane`` of :func:`score_all_seven`: top cards ``51 - lane``, then every
+    ``nlanes``-th below."""
     nlanes = hist.shape[0]
     write = out.shape[0] > 0
-    for lane in nb.prange(nlanes):
-        c7 = DECK_SIZE - 1 - lane
-        while c7 >= 6:
-            m7 = mbinom[(c7 >> 2) + 6, 7]
-            b7 = binom[c7, 7]
-            s7, n7 = _card_bits(c7)
-            for c6 in range(5, c7):
-                m6 = m7 + mbinom[(c6 >> 2) + 5, 6]
-                b6 = b7 + binom[c6, 6]
-                s, n = _card_bits(c6)
-                s6, n6 = s7 | s, n7 + n
-                for c5 in range(4, c6):
-                    m5 = m6 + mbinom[(c5 >> 2) + 4, 5]
-                    b5 = b6 + binom[c5, 5]
-                    s, n = _card_bits(c5)
-                    s5, n5 = s6 | s, n6 + n
-                    for c4 in range(3, c5):
-                        m4 = m5 + mbinom[(c4 >> 2) + 3, 4]
-                        b4 = b5 + binom[c4, 4]
-                        s, n = _card_bits(c4)
-                        s4, n4 = s5 | s, n5 + n
-                        for c3 in range(2, c4):
-                            m3 = m4 + mbinom[(c3 >> 2) + 2, 3]
-                            b3 = b4 + binom[c3, 3]
-                            s, n = _card_bits(c3)
-                            s3, n3 = s4 | s, n4 + n
-                            for c2 in range(1, c3):
-                                s, n = _card_bits(c2)
-                                _lowest_card(c2, m3 + mbinom[(c2 >> 2) + 1, 2], b3 + binom[c2, 2],
-                                             s3 | s, n3 + n, flush, nonflush7, out, hist, lane, write)
-            c7 -= nlanes
+    c7 = DECK_SIZE - 1 - lane
+    while c7 >= 6:
+        m7 = mbinom[(c7 >> 2) + 6, 7]
+        b7 = binom[c7, 7]
+        s7, n7 = _card_bits(c7)
+        for c6 in range(5, c7):
+            m6 = m7 + mbinom[(c6 >> 2) + 5, 6]
+            b6 = b7 + binom[c6, 6]
+            s, n = _card_bits(c6)
+            s6, n6 = s7 | s, n7 + n
+            for c5 in range(4, c6):
+                m5 = m6 + mbinom[(c5 >> 2) + 4, 5]
+                b5 = b6 + binom[c5, 5]
+                s, n = _card_bits(c5)
+                s5, n5 = s6 | s, n6 + n
+                for c4 in range(3, c5):
+                    m4 = m5 + mbinom[(c4 >> 2) + 3, 4]
+                    b4 = b5 + binom[c4, 4]
+                    s, n = _card_bits(c4)
+                    s4, n4 = s5 | s, n5 + n
+                    for c3 in range(2, c4):
+                        m3 = m4 + mbinom[(c3 >> 2) + 2, 3]
+                        b3 = b4 + binom[c3, 3]
+                        s, n = _card_bits(c3)
+                        s3, n3 = s4 | s, n4 + n
+                        for c2 in range(1, c3):
+                            s, n = _card_bits(c2)
+                            _lowest_card(c2, m3 + mbinom[(c2 >> 2) + 1, 2], b3 + binom[c2, 2],
+                                         s3 | s, n3 + n, flush, nonflush7, out, hist, lane, write)
+        c7 -= nlanes
 
 
 def _lanes() -> int:

@@ -6,7 +6,8 @@ blocks (:func:`block_count`, :func:`block`; the lookup kernels, whose scratch ha
 Or let threads take chunk numbers as they get free (:func:`claim`): one ``prange`` iteration per
 thread, each claiming the next unplayed chunk, so a thread the machine slows down holds up no
 other (a static split waits for the slowest thread's share at the join). :func:`run_chunks` does
-the same from Python threads for a ``nogil`` chunk kernel, with no ``parallel=True`` wrapper.
+the same from Python threads for a ``nogil`` chunk kernel, with no ``parallel=True`` wrapper;
+:func:`run_rows` cuts rows ``0 .. n-1`` into such chunks for a ``nogil`` kernel of ``(lo, hi)``.
 
 >>> [even_chunk(10, 4, ch) for ch in range(4)]
 [(0, 2), (2, 5), (5, 7), (7, 10)]
@@ -22,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numba as nb
-from numba import types
+from numba import get_num_threads, types
 from numba.extending import intrinsic
 
 
@@ -93,3 +94,23 @@ def run_chunks(kernel: Callable[[int], object], n_chunks: int, threads: int) -> 
     work()
     for f in running:
         f.result()  # re-raises a helper's exception here
+
+
+#: Chunks per thread of :func:`run_rows`: a thread the machine slows down takes fewer of them.
+ROW_CHUNKS_PER_THREAD = 4
+
+
+def run_rows(kernel: Callable[..., object], n: int, *args: object, threads: int | None = None) -> None:
+    """Run ``kernel(lo, hi, *args)`` over rows ``0 .. n-1`` cut into near-equal chunks, on
+    ``threads`` threads (default: numba's thread count), each taking the next chunk as it gets
+    free.
+
+    What a ``parallel=True`` kernel looping ``prange(n)`` did, for a ``nogil`` kernel looping
+    ``range(lo, hi)``: its compile is one optimisation of the loop instead of two (the
+    ``parallel=True`` wrapper re-optimises the whole body and every inlined callee; for the
+    build's kernels about a third of their compile seconds), and each row writes its own
+    slots, so the result does not depend on the cut."""
+    threads = threads or get_num_threads()
+    n_chunks = max(1, min(n, threads * ROW_CHUNKS_PER_THREAD))
+    run_chunks(lambda ch: kernel(n * ch // n_chunks, n * (ch + 1) // n_chunks, *args), n_chunks,
+               threads)

@@ -16,6 +16,7 @@ import numpy as np
 
 from pipeline.core.category import Category
 from pipeline.core.combos import colex_chunk, hands_range, next_combination
+from pipeline.core.parallel import run_chunks, run_rows
 
 RANK_BASE = 16 ** 5  # the five ordered rank values, base 16
 # category codes as plain ints: numba freezes module globals into the kernel as constants
@@ -99,13 +100,13 @@ def _key5(cards: np.ndarray, rank_value: np.ndarray, straights: bool, flushes: b
     return key, np.int64(cat)
 
 
-@nb.njit(cache=True, parallel=True)
-def hand_keys(hands: np.ndarray, offset: int, rank_value: np.ndarray, straights: bool,
-              flushes: bool, wheel: int, lowest: int, cat_pos: np.ndarray, suit_rank: np.ndarray,
-              use_suits: bool, low: bool, keys: np.ndarray, cats: np.ndarray,
-              ranks: np.ndarray) -> None:
+@nb.njit(cache=True, nogil=True)
+def _hand_keys(lo: int, hi: int, hands: np.ndarray, offset: int, rank_value: np.ndarray,
+               straights: bool, flushes: bool, wheel: int, lowest: int, cat_pos: np.ndarray,
+               suit_rank: np.ndarray, use_suits: bool, low: bool, keys: np.ndarray,
+               cats: np.ndarray, ranks: np.ndarray) -> None:
     """Key, category and significance-ordered ranks of each 5-card row (local ids + offset)."""
-    for i in nb.prange(hands.shape[0]):
+    for i in range(lo, hi):
         cards = np.empty(5, np.int64)
         for t in range(5):
             cards[t] = hands[i, t] + offset
@@ -118,30 +119,51 @@ def hand_keys(hands: np.ndarray, offset: int, rank_value: np.ndarray, straights:
             ranks[i, t] = ordered[t]
 
 
+def hand_keys(hands: np.ndarray, offset: int, rank_value: np.ndarray, straights: bool,
+              flushes: bool, wheel: int, lowest: int, cat_pos: np.ndarray, suit_rank: np.ndarray,
+              use_suits: bool, low: bool, keys: np.ndarray, cats: np.ndarray,
+              ranks: np.ndarray) -> None:
+    """Key, category and significance-ordered ranks of each 5-card row (local ids + offset),
+    the rows cut into chunks that Python threads take (:func:`run_rows`)."""
+    run_rows(_hand_keys, hands.shape[0], hands, offset, rank_value, straights, flushes, wheel,
+             lowest, cat_pos, suit_rank, use_suits, low, keys, cats, ranks)
+
+
 def all_combinations(n: int, k: int) -> np.ndarray:
     """Every k-subset of 0..n-1 in colex order as uint8[C(n,k), k]."""
     return hands_range(k, 0, comb(n, k), n)
 
 
-@nb.njit(cache=True, parallel=True)
+#: Chunks :func:`best_of_subsets` cuts the k-hands into (each unranks its first hand).
+SUBSET_CHUNKS = 256
+
+
 def best_of_subsets(n: int, k: int, five: np.ndarray, subsets: np.ndarray, binom: np.ndarray,
                     out: np.ndarray) -> None:
-    """out[colex] = max five-table score over the 5-subsets (``subsets`` positions) of each k-hand."""
-    nchunks = 256
-    for ch in nb.prange(nchunks):
-        start, stop, cards = colex_chunk(out.shape[0], nchunks, ch, 0, k, n, binom)
-        for idx in range(start, stop):
-            if idx > start:
-                next_combination(cards)
-            best = 0
-            for s in range(subsets.shape[0]):
-                sub = 0
-                for j in range(5):
-                    sub += binom[cards[subsets[s, j]], j + 1]
-                v = five[sub]
-                if v > best:
-                    best = v
-            out[idx] = best
+    """out[colex] = max five-table score over the 5-subsets (``subsets`` positions) of each
+    k-hand; Python threads take the chunks (:func:`run_chunks`: no ``parallel=True`` wrapper to
+    compile)."""
+    run_chunks(lambda ch: _best_chunk(ch, n, k, five, subsets, binom, out), SUBSET_CHUNKS,
+               nb.get_num_threads())
+
+
+@nb.njit(cache=True, nogil=True)
+def _best_chunk(ch: int, n: int, k: int, five: np.ndarray, subsets: np.ndarray, binom: np.ndarray,
+                out: np.ndarray) -> None:
+    """Chunk ``ch`` of :func:`best_of_subsets`."""
+    start, stop, cards = colex_chunk(out.shape[0], SUBSET_CHUNKS, ch, 0, k, n, binom)
+    for idx in range(start, stop):
+        if idx > start:
+            next_combination(cards)
+        best = 0
+        for s in range(subsets.shape[0]):
+            sub = 0
+            for j in range(5):
+                sub += binom[cards[subsets[s, j]], j + 1]
+            v = five[sub]
+            if v > best:
+                best = v
+        out[idx] = best
 
 
 def subset_positions(k: int) -> np.ndarray:

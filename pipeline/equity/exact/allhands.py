@@ -11,13 +11,14 @@ from collections.abc import Callable, Sequence
 
 import numba as nb
 import numpy as np
+from numba import get_num_threads
 
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import unrank_many
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, MAX_OPPONENTS, N_HOLE_PAIRS, SHARE_SCALE
 from pipeline.core.deal import partial_shuffle
 from pipeline.core.fasteval import EvalTables, hand_key, hand_score
-from pipeline.core.parallel import even_chunk
+from pipeline.core.parallel import even_chunk, run_chunks
 from pipeline.core.rng import seed_state
 from pipeline.equity.hands.boardindex import board_scratch, index7, prepare_board
 from pipeline.equity.hands.standing import add_score
@@ -164,29 +165,37 @@ def group_opponents(a: int, b: int, group: np.ndarray, less_c: np.ndarray, less_
     out[group[a + ((b * (b - 1)) >> 1)]] += 1
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, nogil=True)
+def _hu_chunk(ch: int, boards: np.ndarray, weights: np.ndarray, dead: np.uint64, table: np.ndarray,
+              binom: np.ndarray, acc: np.ndarray) -> None:
+    """Chunk ``ch`` of :func:`_hu_all_hands` into ``acc[ch]``."""
+    n_chunks = acc.shape[0]
+    start, stop = even_chunk(boards.shape[0], n_chunks, ch)
+    board, parts, gap, live, keys, pa, pb, less_c, eq_c, lo, eq, srt = showdown_scratch()
+    for bi in range(start, stop):
+        w = weights[bi]
+        bm = dead
+        for k in range(BOARD_CARDS):
+            board[k] = boards[bi, k]
+            bm |= np.uint64(1) << np.uint64(board[k])
+        n, disjoint = board_showdown(board, bm, table, binom, parts, gap, live, keys, pa, pb,
+                                     less_c, eq_c, lo, eq, srt)
+        for k in range(n):
+            h = pa[k] + pb[k] * (pb[k] - 1) // 2
+            acc[ch, h, 0] += w * lo[k]
+            acc[ch, h, 1] += w * eq[k]
+            acc[ch, h, 2] += w * (disjoint - lo[k] - eq[k])
+
+
 def _hu_all_hands(boards: np.ndarray, weights: np.ndarray, dead: np.uint64, table: np.ndarray,
                   binom: np.ndarray, n_chunks: int) -> np.ndarray:
     """Weighted win/tie/lose counts of every two-card hand against every disjoint hand, summed
     over the boards (rows of ``boards``, sorted) by :func:`board_showdown`. Returns
-    int64[n_chunks, 1326, 3]."""
+    int64[n_chunks, 1326, 3]. The chunks run on threads (:func:`run_chunks`: no
+    ``parallel=True`` wrapper to compile)."""
     acc = np.zeros((n_chunks, N_HOLE_PAIRS, 3), np.int64)
-    for ch in nb.prange(n_chunks):
-        start, stop = even_chunk(boards.shape[0], n_chunks, ch)
-        board, parts, gap, live, keys, pa, pb, less_c, eq_c, lo, eq, srt = showdown_scratch()
-        for bi in range(start, stop):
-            w = weights[bi]
-            bm = dead
-            for k in range(BOARD_CARDS):
-                board[k] = boards[bi, k]
-                bm |= np.uint64(1) << np.uint64(board[k])
-            n, disjoint = board_showdown(board, bm, table, binom, parts, gap, live, keys, pa, pb,
-                                         less_c, eq_c, lo, eq, srt)
-            for k in range(n):
-                h = pa[k] + pb[k] * (pb[k] - 1) // 2
-                acc[ch, h, 0] += w * lo[k]
-                acc[ch, h, 1] += w * eq[k]
-                acc[ch, h, 2] += w * (disjoint - lo[k] - eq[k])
+    run_chunks(lambda ch: _hu_chunk(ch, boards, weights, dead, table, binom, acc), n_chunks,
+               get_num_threads())
     return acc
 
 
@@ -232,7 +241,6 @@ def heads_up_cached(table7: np.ndarray, dead: Sequence[int]) -> np.ndarray:
     return hit
 
 
-@nb.njit(cache=True, parallel=True)
 def mc_all_hands(nr: int, samples: int, seed: int, stream0: int, n_chunks: int,
                  card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
                  flush: np.ndarray) -> np.ndarray:
@@ -247,46 +255,55 @@ def mc_all_hands(nr: int, samples: int, seed: int, stream0: int, n_chunks: int,
     chunk (the chunks are the batches for the batch-means standard error); chunk ``ch`` draws
     from stream ``stream0 + ch``.
     """
+    acc = np.zeros((n_chunks, N_HOLE_PAIRS, 4), np.int64)
+    # the chunks run on threads (no parallel=True wrapper to compile)
+    run_chunks(lambda ch: _mc_chunk(ch, nr, samples, seed, stream0, card_keys, offsets, ranks,
+                                    flush, acc), n_chunks, get_num_threads())
+    return acc
+
+
+@nb.njit(cache=True, nogil=True)
+def _mc_chunk(ch: int, nr: int, samples: int, seed: int, stream0: int, card_keys: np.ndarray,
+              offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, acc: np.ndarray) -> None:
+    """Chunk ``ch`` of :func:`mc_all_hands` into ``acc[ch]``."""
+    n_chunks = acc.shape[0]
     need = BOARD_CARDS + 2 * nr
     one = np.uint64(1)
-    acc = np.zeros((n_chunks, N_HOLE_PAIRS, 4), np.int64)
-    for ch in nb.prange(n_chunks):
-        st = seed_state(seed, stream0 + ch)
-        deck = np.arange(DECK_SIZE).astype(np.int64)
-        out = acc[ch]
-        lo_s, hi_s = even_chunk(samples, n_chunks, ch)
-        for _ in range(hi_s - lo_s):
-            partial_shuffle(st, deck, DECK_SIZE, need)
-            bkey, bmask = hand_key(deck, BOARD_CARDS, card_keys)
-            best = 0
-            nbest = 0
-            for o in range(nr):
-                a = deck[BOARD_CARDS + 2 * o]
-                b = deck[BOARD_CARDS + 1 + 2 * o]
-                so = hand_score(bkey + card_keys[a] + card_keys[b],
-                                bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
-                                offsets, ranks, flush)
-                best, nbest = add_score(so, best, nbest)
-            tie_share = SHARE_SCALE // (1 + nbest)
-            m = DECK_SIZE - need
-            for i in range(m):
-                a = deck[need + i]
-                ka = bkey + card_keys[a]
-                ma = bmask | (one << np.uint64(a))
-                for j in range(i + 1, m):
-                    b = deck[need + j]
-                    s = hand_score(ka + card_keys[b], ma | (one << np.uint64(b)),
-                                   offsets, ranks, flush)
-                    lo = min(a, b)
-                    hi = max(a, b)
-                    h = lo + hi * (hi - 1) // 2
-                    win = np.int64(s > best)
-                    tie = np.int64(s == best)
-                    out[h, 0] += 1
-                    out[h, 1] += win
-                    out[h, 2] += tie
-                    out[h, 3] += win * SHARE_SCALE + tie * tie_share
-    return acc
+    st = seed_state(seed, stream0 + ch)
+    deck = np.arange(DECK_SIZE).astype(np.int64)
+    out = acc[ch]
+    lo_s, hi_s = even_chunk(samples, n_chunks, ch)
+    for _ in range(hi_s - lo_s):
+        partial_shuffle(st, deck, DECK_SIZE, need)
+        bkey, bmask = hand_key(deck, BOARD_CARDS, card_keys)
+        best = 0
+        nbest = 0
+        for o in range(nr):
+            a = deck[BOARD_CARDS + 2 * o]
+            b = deck[BOARD_CARDS + 1 + 2 * o]
+            so = hand_score(bkey + card_keys[a] + card_keys[b],
+                            bmask | (one << np.uint64(a)) | (one << np.uint64(b)),
+                            offsets, ranks, flush)
+            best, nbest = add_score(so, best, nbest)
+        tie_share = SHARE_SCALE // (1 + nbest)
+        m = DECK_SIZE - need
+        for i in range(m):
+            a = deck[need + i]
+            ka = bkey + card_keys[a]
+            ma = bmask | (one << np.uint64(a))
+            for j in range(i + 1, m):
+                b = deck[need + j]
+                s = hand_score(ka + card_keys[b], ma | (one << np.uint64(b)),
+                               offsets, ranks, flush)
+                lo = min(a, b)
+                hi = max(a, b)
+                h = lo + hi * (hi - 1) // 2
+                win = np.int64(s > best)
+                tie = np.int64(s == best)
+                out[h, 0] += 1
+                out[h, 1] += win
+                out[h, 2] += tie
+                out[h, 3] += win * SHARE_SCALE + tie * tie_share
 
 
 def multiway_all_hands(tables: EvalTables, opponents: int, samples: int, seed: int,

@@ -19,12 +19,14 @@ import math
 
 import numba as nb
 import numpy as np
+from numba import get_num_threads
 
 from pipeline.core.bits import ctpop64
 from pipeline.core.cards import BINOM
 from pipeline.core.combos import colex_chunk
 from pipeline.core.constants import BOARD_CARDS, DECK_SIZE, FLUSH_CARDS, N_HOLE_PAIRS, N_RANKS, N_SUITS, SHARE_SCALE
 from pipeline.core.fasteval import RANK_KEY_MASK, SUIT_LANE, EvalTables, hand_key, hand_score, rank_score
+from pipeline.core.parallel import claim, run_chunks
 from pipeline.equity.exact.allhands import heads_up_cached
 from pipeline.equity.exact.disjoint import MAX_EXACT_RANDOM, tuple_poly, tuple_scratch
 from pipeline.equity.exact.enumerate import count_fixed
@@ -202,22 +204,38 @@ def _board_chunk(ch: int, n_chunks: int, fixed: np.ndarray, b0key: np.uint64, b0
         wsum[ch] += w
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, nogil=True)
+def _board_tasks(counter: np.ndarray, n_chunks: int, fixed: np.ndarray, board0: np.ndarray,
+                 avail: np.ndarray, r: int, nr: int, total_tuples: int, perms: np.ndarray,
+                 keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
+                 binom: np.ndarray, acc: np.ndarray, wsum: np.ndarray) -> None:
+    """Chunks of :func:`_board_chunk`, each taken by number from ``counter`` (:func:`claim`)
+    until ``n_chunks`` are taken: one call per thread (a Python call per chunk would cost more
+    than a small spot's whole count)."""
+    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
+    while True:
+        ch = claim(counter, 1)
+        if ch >= n_chunks:
+            break
+        _board_chunk(ch, n_chunks, fixed, b0key, b0mask, avail, r, nr, total_tuples, perms, keys,
+                     offsets, ranks, flush, binom, acc, wsum)
+
+
 def exact_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: int, nr: int,
                  total_tuples: int, perms: np.ndarray, keys: np.ndarray, offsets: np.ndarray,
                  ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray,
                  n_chunks: int) -> tuple[np.ndarray, np.ndarray]:
     """Exact weighted counts per fixed player (hero first): int64[n_chunks, P, 4] of
-    win, tie, lose, equity numerator (x SHARE_SCALE), and the weight (board completions) per chunk."""
-    P = fixed.shape[0]
-    acc = np.zeros((n_chunks, P, 4), np.int64)
+    win, tie, lose, equity numerator (x SHARE_SCALE), and the weight (board completions) per
+    chunk. One :func:`_board_tasks` per thread (:func:`run_chunks`; a ``parallel=True`` loop's
+    wrapper cost seconds of compiling)."""
+    acc = np.zeros((n_chunks, fixed.shape[0], 4), np.int64)
     wsum = np.zeros(n_chunks, np.int64)
-    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
-    for ch in nb.prange(n_chunks):
-        # np.int64: a prange index is typed int64 and, in the parallel body, uint64 (two
-        # specializations of the callee otherwise)
-        _board_chunk(np.int64(ch), n_chunks, fixed, b0key, b0mask, avail, r, nr, total_tuples, perms, keys,
-                     offsets, ranks, flush, binom, acc, wsum)
+    counter = np.zeros(1, np.int64)
+    threads = max(1, min(n_chunks, get_num_threads()))
+    run_chunks(lambda _: _board_tasks(counter, n_chunks, fixed, board0, avail, r, nr, total_tuples,
+                                      perms, keys, offsets, ranks, flush, binom, acc, wsum),
+               threads, threads)
     return acc, wsum
 
 

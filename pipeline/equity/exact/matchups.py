@@ -22,6 +22,7 @@ import numpy as np
 from pipeline.core.cards import BINOM
 from pipeline.core.constants import N_HOLE_PAIRS
 from pipeline.core.fasteval import EvalTables
+from pipeline.core.parallel import run_rows
 from pipeline.equity.exact.headsup_preflop import headsup_preflop
 
 #: Boards of a heads-up preflop matchup: C(48, 5).
@@ -72,11 +73,13 @@ def matchup_classes() -> MatchupClasses:
     return MatchupClasses(reps, first, second, cls.astype(np.int64), straight)
 
 
-@nb.njit(cache=True, parallel=True)
-def _solve(reps: np.ndarray, cards: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray,
-           ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray, out: np.ndarray) -> None:
-    """out[k] = (wins of reps[k,0], wins of reps[k,1], ties, boards looked at) over all boards."""
-    for k in nb.prange(reps.shape[0]):
+@nb.njit(cache=True, nogil=True)
+def _solve(lo: int, hi: int, reps: np.ndarray, cards: np.ndarray, card_keys: np.ndarray,
+           offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray,
+           out: np.ndarray) -> None:
+    """out[k] = (wins of reps[k,0], wins of reps[k,1], ties, boards looked at) over all boards,
+    for k in ``lo:hi`` (threads take chunks: :func:`run_rows`)."""
+    for k in range(lo, hi):
         a = cards[reps[k, 0]]
         b = cards[reps[k, 1]]
         headsup_preflop(a[0], a[1], b[0], b[1], card_keys, offsets, ranks, flush, binom, out[k])
@@ -90,7 +93,7 @@ def solve_classes(reps: np.ndarray, tables: EvalTables,
     r = np.ascontiguousarray(reps, dtype=np.int64)
     for lo in range(0, len(r), SOLVE_BATCH):
         hi = min(len(r), lo + SOLVE_BATCH)
-        _solve(r[lo:hi], cards, *tables, BINOM, out[lo:hi])
+        run_rows(_solve, hi - lo, r[lo:hi], cards, *tables, BINOM, out[lo:hi])
         if progress is not None:
             progress(hi / len(r))
     return out

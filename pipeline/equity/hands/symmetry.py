@@ -14,9 +14,11 @@ from collections.abc import Sequence
 
 import numba as nb
 import numpy as np
+from numba import get_num_threads
 
 from pipeline.core.combos import colex_chunk, next_combination, sort_small
 from pipeline.core.constants import DECK_SIZE, N_HOLE_PAIRS, N_SUITS
+from pipeline.core.parallel import run_chunks
 from pipeline.equity.hands.starting_hands import HOLE_CARDS
 
 #: The 24 permutations of the suits, one per row (``perm[suit]`` is the image suit).
@@ -70,20 +72,26 @@ def orbit_step(step: bool, avail: np.ndarray, pos: np.ndarray, r: int, perms: np
     return orbit_weight(x, r, perms, binom, work)
 
 
-@nb.njit(cache=True, parallel=True)
 def canonical_subsets(avail: np.ndarray, r: int, perms: np.ndarray, binom: np.ndarray
                       ) -> np.ndarray:
     """Orbit weight of every r-subset of the sorted card array ``avail`` (colex over positions);
-    0 for subsets that are not their orbit's representative. Weights sum to C(len(avail), r)."""
-    n = avail.shape[0]
-    out = np.zeros(binom[n, r], np.int64)
-    for ch in nb.prange(N_CHUNKS):
-        start, stop, pos = colex_chunk(out.shape[0], N_CHUNKS, ch, 0, r, n, binom)
-        x = np.empty(r + 1, np.int64)
-        work = np.empty(r + 1, np.int64)
-        for idx in range(start, stop):
-            out[idx] = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
+    0 for subsets that are not their orbit's representative. Weights sum to C(len(avail), r).
+    The chunks run on threads (:func:`run_chunks`: no ``parallel=True`` wrapper to compile)."""
+    out = np.zeros(int(binom[avail.shape[0], r]), np.int64)
+    run_chunks(lambda ch: _canonical_chunk(ch, avail, r, perms, binom, out), N_CHUNKS,
+               get_num_threads())
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def _canonical_chunk(ch: int, avail: np.ndarray, r: int, perms: np.ndarray, binom: np.ndarray,
+                     out: np.ndarray) -> None:
+    """Chunk ``ch`` of :func:`canonical_subsets`."""
+    start, stop, pos = colex_chunk(out.shape[0], N_CHUNKS, ch, 0, r, avail.shape[0], binom)
+    x = np.empty(r + 1, np.int64)
+    work = np.empty(r + 1, np.int64)
+    for idx in range(start, stop):
+        out[idx] = orbit_step(idx > start, avail, pos, r, perms, binom, x, work)
 
 
 def stabilizer(card_sets: Sequence[Sequence[int]]) -> np.ndarray:

@@ -31,6 +31,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cards import RANKS
+from pipeline.core.parallel import run_rows
 from pipeline.videopoker.paytables.hands import (
     FIVE_KIND,
     FLUSH,
@@ -102,10 +103,11 @@ def _lowest(rmask: int) -> int:
     return lo
 
 
-@nb.njit(cache=True, parallel=True)
-def _codes(hands: np.ndarray, deal_cat: np.ndarray, wild: int, high: int, group: np.ndarray,
-           kgroup: np.ndarray, out: np.ndarray) -> None:
-    for i in nb.prange(hands.shape[0]):
+@nb.njit(cache=True, nogil=True)
+def _codes(lo: int, hi: int, hands: np.ndarray, deal_cat: np.ndarray, wild: int, high: int,
+           group: np.ndarray, kgroup: np.ndarray, out: np.ndarray) -> None:
+    """Rows ``lo:hi`` of :func:`hold_codes` (threads take chunks of rows: :func:`run_rows`)."""
+    for i in range(lo, hi):
         nat_r = np.zeros(5, np.int64)
         nat_s = np.zeros(5, np.int64)
         disc_r = np.zeros(5, np.int64)
@@ -282,8 +284,9 @@ def game_traits(pt: Paytable) -> GameTraits:
 def hold_codes(hands: np.ndarray, deal_cat: np.ndarray, traits: GameTraits) -> np.ndarray:
     """int64[N, 32]: the pattern code of every hold (bit t = keep card t) of every deal."""
     out = np.empty((hands.shape[0], 32), np.int64)
-    _codes(np.ascontiguousarray(hands, dtype=np.uint8), np.ascontiguousarray(deal_cat, np.int64),
-           WILD_CODE[traits.wild], traits.high, traits.group, traits.kgroup, out)
+    run_rows(_codes, hands.shape[0], np.ascontiguousarray(hands, dtype=np.uint8),
+             np.ascontiguousarray(deal_cat, np.int64), WILD_CODE[traits.wild], traits.high,
+             traits.group, traits.kgroup, out)
     return out
 
 

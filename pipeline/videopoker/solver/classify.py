@@ -18,6 +18,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.evaluate import MBINOM
+from pipeline.core.parallel import run_rows
 from pipeline.videopoker.paytables.hands import (
     FIVE_KIND,
     FLUSH,
@@ -205,11 +206,11 @@ def pattern_table(pt: Paytable) -> np.ndarray:
     return out
 
 
-@nb.njit(cache=True, parallel=True)
-def _classify(hands: np.ndarray, wild_mode: int, table: np.ndarray, offsets: np.ndarray,
-              mbinom: np.ndarray, out: np.ndarray) -> None:
-    n = hands.shape[0]
-    for i in nb.prange(n):
+@nb.njit(cache=True, nogil=True)
+def _classify(lo: int, hi: int, hands: np.ndarray, wild_mode: int, table: np.ndarray,
+              offsets: np.ndarray, mbinom: np.ndarray, out: np.ndarray) -> None:
+    """Rows ``lo:hi`` of :func:`classify_deals` (threads take chunks of rows: :func:`run_rows`)."""
+    for i in range(lo, hi):
         w = 0
         k = 0
         idx = 0
@@ -236,5 +237,6 @@ def classify_deals(pt: Paytable, hands: np.ndarray) -> np.ndarray:
     table = pattern_table(pt)
     off = pattern_offsets(pt.max_wilds)
     out = np.empty(hands.shape[0], np.uint8)
-    _classify(np.ascontiguousarray(hands), WILD_CODE[pt.wild], table, off, MBINOM, out)
+    run_rows(_classify, hands.shape[0], np.ascontiguousarray(hands), WILD_CODE[pt.wild], table, off,
+             MBINOM, out)
     return out

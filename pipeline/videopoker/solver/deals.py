@@ -22,6 +22,7 @@ import numpy as np
 
 from pipeline.core.cards import MAX_K
 from pipeline.core.combos import hands_range
+from pipeline.core.parallel import run_rows
 
 #: Decks the video poker code handles: 52 cards, plus one joker (53) or two jokers (54).
 VP_DECKS = (52, 53, 54)
@@ -54,9 +55,10 @@ def deck_hands(deck_size: int, k: int) -> np.ndarray:
     return out
 
 
-@nb.njit(cache=True, parallel=True)
-def _canonical(hands: np.ndarray, binom: np.ndarray, out: np.ndarray) -> None:
-    for i in nb.prange(hands.shape[0]):
+@nb.njit(cache=True, nogil=True)
+def _canonical(lo: int, hi: int, hands: np.ndarray, binom: np.ndarray, out: np.ndarray) -> None:
+    """Rows ``lo:hi`` of :func:`canonical_index` (threads take chunks of rows: :func:`run_rows`)."""
+    for i in range(lo, hi):
         masks = np.zeros(4, np.int64)
         joker = 0
         for t in range(5):
@@ -106,7 +108,7 @@ def canonical_index(hands: np.ndarray) -> np.ndarray:
     arr = np.ascontiguousarray(hands, dtype=np.uint8).view()
     arr.flags.writeable = False  # one kernel specialization for table and computed deals
     out = np.empty(arr.shape[0], np.int64)
-    _canonical(arr, VP_BINOM, out)
+    run_rows(_canonical, arr.shape[0], arr, VP_BINOM, out)
     return out
 
 

@@ -27,6 +27,7 @@ from math import lcm
 import numba as nb
 import numpy as np
 
+from pipeline.core.parallel import run_rows
 from pipeline.videopoker.paytables.paytable import Paytable
 from pipeline.videopoker.solver.deals import VP_BINOM, DealClasses
 from pipeline.videopoker.solver.solve import TIE_CODES, better_hold, draw_denominators, hold_counts
@@ -41,22 +42,23 @@ LIMIT = 2 ** 62
 SQUARE_LIMIT = 2 ** 63
 
 
-@nb.njit(cache=True, parallel=True)
-def _scan(hands: np.ndarray, weight: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray,
-          c3: np.ndarray, c4: np.ndarray, pay_cat: np.ndarray, pays: np.ndarray, line: int,
-          lo: int, hi: int, mult: np.ndarray, binom: np.ndarray, keep: np.ndarray,
+@nb.njit(cache=True, nogil=True)
+def _scan(b0: int, b1: int, hands: np.ndarray, weight: np.ndarray, c0: np.ndarray, c1: np.ndarray,
+          c2: np.ndarray, c3: np.ndarray, c4: np.ndarray, pay_cat: np.ndarray, pays: np.ndarray,
+          line: int, lo: int, hi: int, mult: np.ndarray, binom: np.ndarray, keep: np.ndarray,
           const: np.ndarray) -> None:
     """``keep[i]``: bit mask of the holds of deal ``i`` that may be best at some pay in
     ``[lo, hi]`` (pay units), 0 when only one may (its final hands, times the class weight and
-    ``mult``, then go into ``const[block]``)."""
+    ``mult``, then go into ``const[block]``); the deals of blocks ``b0:b1`` (threads take
+    blocks: :func:`run_rows`)."""
     n = hands.shape[0]
     k_cat = pays.shape[0]
     blocks = const.shape[0]
-    for blk in nb.prange(blocks):
-        g = np.empty((HOLDS, k_cat), np.int64)
-        kept = np.empty(HOLDS, np.int64)
-        e_lo = np.empty(HOLDS, np.int64)
-        e_hi = np.empty(HOLDS, np.int64)
+    g = np.empty((HOLDS, k_cat), np.int64)  # every slot rewritten for each deal
+    kept = np.empty(HOLDS, np.int64)
+    e_lo = np.empty(HOLDS, np.int64)
+    e_hi = np.empty(HOLDS, np.int64)
+    for blk in range(b0, b1):
         for i in range(blk * n // blocks, (blk + 1) * n // blocks):
             hold_counts(hands, i, c0, c1, c2, c3, c4, pay_cat, binom, g, kept)
             for m in range(HOLDS):
@@ -93,17 +95,18 @@ def _scan(hands: np.ndarray, weight: np.ndarray, c0: np.ndarray, c1: np.ndarray,
                     const[blk, p] += g[m, p] * f
 
 
-@nb.njit(cache=True, parallel=True)
-def _fill(hands: np.ndarray, deals: np.ndarray, keep: np.ndarray, starts: np.ndarray,
-          c0: np.ndarray, c1: np.ndarray, c2: np.ndarray, c3: np.ndarray, c4: np.ndarray,
-          pay_cat: np.ndarray, pays: np.ndarray, line: int, binom: np.ndarray, hold: np.ndarray,
-          kept_out: np.ndarray, a_out: np.ndarray, q_out: np.ndarray, g_out: np.ndarray) -> None:
-    """The kept holds of the deals ``deals`` (rows ``starts[j]:starts[j + 1]``): hold mask,
-    cards kept, the other lines' pay sum ``A`` and pay-square sum ``Q``, and all counts."""
+@nb.njit(cache=True, nogil=True)
+def _fill(j0: int, j1: int, hands: np.ndarray, deals: np.ndarray, keep: np.ndarray,
+          starts: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray, c3: np.ndarray,
+          c4: np.ndarray, pay_cat: np.ndarray, pays: np.ndarray, line: int, binom: np.ndarray,
+          hold: np.ndarray, kept_out: np.ndarray, a_out: np.ndarray, q_out: np.ndarray,
+          g_out: np.ndarray) -> None:
+    """The kept holds of the deals ``deals[j0:j1]`` (rows ``starts[j]:starts[j + 1]``): hold
+    mask, cards kept, the other lines' pay sum ``A`` and pay-square sum ``Q``, and all counts."""
     k_cat = pays.shape[0]
-    for j in nb.prange(deals.shape[0]):
-        g = np.empty((HOLDS, k_cat), np.int64)
-        kept = np.empty(HOLDS, np.int64)
+    g = np.empty((HOLDS, k_cat), np.int64)  # every slot rewritten for each deal
+    kept = np.empty(HOLDS, np.int64)
+    for j in range(j0, j1):
         hold_counts(hands, deals[j], c0, c1, c2, c3, c4, pay_cat, binom, g, kept)
         mask = keep[deals[j]]
         r = starts[j]
@@ -232,8 +235,8 @@ def line_range(pt: Paytable, line: int, classes: DealClasses,
     n = len(classes)
     keep = np.zeros(n, np.int64)
     const = np.zeros((BLOCKS, len(pays)), np.int64)
-    _scan(classes.hands, classes.weight, sub[0], sub[1], sub[2], sub[3], sub[4], pay_cat, pays,
-          line, int(lo * scale), hi_u, mult, VP_BINOM, keep, const)
+    run_rows(_scan, BLOCKS, classes.hands, classes.weight, sub[0], sub[1], sub[2], sub[3], sub[4],
+             pay_cat, pays, line, int(lo * scale), hi_u, mult, VP_BINOM, keep, const)
     deals = np.flatnonzero(keep).astype(np.int64)
     sizes = np.array([bin(int(m)).count("1") for m in keep[deals]], np.int64)
     starts = np.zeros(len(deals) + 1, np.int64)
@@ -244,8 +247,8 @@ def line_range(pt: Paytable, line: int, classes: DealClasses,
     a = np.empty(rows, np.int64)
     q = np.empty(rows, np.int64)
     g = np.empty((rows, len(pays)), np.int64)
-    _fill(classes.hands, deals, keep, starts, sub[0], sub[1], sub[2], sub[3], sub[4], pay_cat,
-          pays, line, VP_BINOM, hold, kept, a, q, g)
+    run_rows(_fill, len(deals), classes.hands, deals, keep, starts, sub[0], sub[1], sub[2], sub[3],
+             sub[4], pay_cat, pays, line, VP_BINOM, hold, kept, a, q, g)
     return LineRange(line, lo, Fraction(hi_u, scale), scale, pays, const.sum(axis=0), deals,
                      classes.weight[deals].astype(np.int64), starts, hold, kept, a, q, g,
                      pt.deck_size, pt.tie_break)

@@ -38,6 +38,7 @@ import numba as nb
 import numpy as np
 
 from pipeline.core.cancel import checkpoint
+from pipeline.core.parallel import run_rows
 from pipeline.videopoker.solver.deals import VP_BINOM
 
 #: Tie-break codes for the kernel, by the paytable's ``tie_break`` name.
@@ -107,19 +108,19 @@ def hold_counts(hands: np.ndarray, i: int, c0: np.ndarray, c1: np.ndarray, c2: n
                     g[m, p] -= g[m | bit, p]
 
 
-@nb.njit(cache=True, parallel=True)
-def _solve(hands: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray, c3: np.ndarray,
-           c4: np.ndarray, pay_cat: np.ndarray, pays: np.ndarray, ways: np.ndarray,
+@nb.njit(cache=True, nogil=True)
+def _solve(lo: int, hi: int, hands: np.ndarray, c0: np.ndarray, c1: np.ndarray, c2: np.ndarray,
+           c3: np.ndarray, c4: np.ndarray, pay_cat: np.ndarray, pays: np.ndarray, ways: np.ndarray,
            mult: np.ndarray, scale: int, mode: int, binom: np.ndarray, ev_out: np.ndarray,
            best_out: np.ndarray, best_num: np.ndarray, best_counts: np.ndarray,
            second_out: np.ndarray, second_num: np.ndarray) -> None:
-    n = hands.shape[0]
+    """Deals ``lo:hi`` (threads run chunks of rows side by side: :func:`run_rows`)."""
     k_cat = pays.shape[0]
-    for i in nb.prange(n):
-        g = np.empty((32, k_cat), np.int64)
-        e = np.empty(32, np.int64)
-        s2 = np.empty(32, np.int64)
-        kept = np.empty(32, np.int64)
+    g = np.empty((32, k_cat), np.int64)  # every slot rewritten for each deal
+    e = np.empty(32, np.int64)
+    s2 = np.empty(32, np.int64)
+    kept = np.empty(32, np.int64)
+    for i in range(lo, hi):
         hold_counts(hands, i, c0, c1, c2, c3, c4, pay_cat, binom, g, kept)
         for m in range(32):
             d = 5 - kept[m]
@@ -188,9 +189,10 @@ def solve_holds(hands: np.ndarray, counts: list[np.ndarray], pay_cat: np.ndarray
     for lo in range(0, n, SOLVE_CHUNK):
         checkpoint(lo / n)
         hi = min(n, lo + SOLVE_CHUNK)
-        _solve(h[lo:hi], counts[0], counts[1], counts[2], counts[3], counts[4], pay_cat, pays, ways,
-               mult, scale, TIE_CODES[tie_break], VP_BINOM, out.ev[lo:hi], out.best[lo:hi],
-               out.best_num[lo:hi], out.best_counts[lo:hi], out.second[lo:hi], out.second_num[lo:hi])
+        run_rows(_solve, hi - lo, h[lo:hi], counts[0], counts[1], counts[2], counts[3], counts[4],
+                 pay_cat, pays, ways, mult, scale, TIE_CODES[tie_break], VP_BINOM, out.ev[lo:hi],
+                 out.best[lo:hi], out.best_num[lo:hi], out.best_counts[lo:hi], out.second[lo:hi],
+                 out.second_num[lo:hi])
     return out
 
 

@@ -6,7 +6,7 @@ and have pay category ``p``. Sizes C(deck,k) x K (deck = 52, or 53 / 54 with one
 Built top down without scattering: a 4-card subset gathers the categories of the 48 deals
 that extend it; a k-card subset (k < 4) sums the rows of its (k+1)-card extensions, each deal
 being reached 5-k times, so the sum is divided by 5-k exactly. Gathers are race free, so the
-kernels run in parallel over subsets.
+kernels run in parallel over subsets (threads taking tasks of :data:`ROWS_PER_TASK` rows).
 """
 
 from __future__ import annotations
@@ -14,16 +14,19 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from pipeline.core.parallel import run_rows
 from pipeline.videopoker.solver.deals import VP_BINOM, deck_hands
 
 #: rows of subsets handled by one parallel task (scratch arrays are allocated once per task)
 ROWS_PER_TASK = 1024
 
 
-@nb.njit(cache=True, parallel=True)
-def _extend_counts(sub: np.ndarray, deck_size: int, upper: np.ndarray, pay_cat: np.ndarray,
-                   use_cat: bool, n_cat: int, binom: np.ndarray, out: np.ndarray) -> None:
-    """out[i] = (sum over cards x not in sub[i] of the (k+1)-row of sub[i] + x) / (5 - k).
+@nb.njit(cache=True, nogil=True)
+def _extend_counts(lo: int, hi: int, sub: np.ndarray, deck_size: int, upper: np.ndarray,
+                   pay_cat: np.ndarray, use_cat: bool, n_cat: int, binom: np.ndarray,
+                   out: np.ndarray) -> None:
+    """out[i] = (sum over cards x not in sub[i] of the (k+1)-row of sub[i] + x) / (5 - k), for
+    the rows of tasks ``lo:hi`` (threads take tasks: :func:`run_rows`).
 
     With ``use_cat`` the (k+1)-rows are one-hot deal categories ``pay_cat`` (k = 4).
 
@@ -34,8 +37,7 @@ def _extend_counts(sub: np.ndarray, deck_size: int, upper: np.ndarray, pay_cat: 
     """
     n, k = sub.shape
     div = 5 - k
-    n_tasks = (n + ROWS_PER_TASK - 1) // ROWS_PER_TASK
-    for task in nb.prange(n_tasks):
+    for task in range(lo, hi):
         acc = np.zeros(n_cat, np.int64)
         above = np.zeros(k + 1, np.int64)
         for i in range(task * ROWS_PER_TASK, min(n, (task + 1) * ROWS_PER_TASK)):
@@ -68,7 +70,8 @@ def subset_counts(pay_cat: np.ndarray, n_cat: int, deck_size: int = 52) -> list[
     for k in range(4, -1, -1):
         sub = deck_hands(deck_size, k)
         out = np.empty((sub.shape[0], n_cat), np.uint32)
-        _extend_counts(sub, deck_size, upper, pay_cat, k == 4, n_cat, VP_BINOM, out)
+        tasks = (sub.shape[0] + ROWS_PER_TASK - 1) // ROWS_PER_TASK
+        run_rows(_extend_counts, tasks, sub, deck_size, upper, pay_cat, k == 4, n_cat, VP_BINOM, out)
         counts[k] = out
         upper = out
     return counts
