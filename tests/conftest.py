@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,36 @@ FROZEN_ENV = "POKERTABLES_TEST_ARTIFACTS"
 #: seconds, never a result.
 LONG_FILES = frozenset({"test_dask.py", "test_docs.py", "test_browser.py", "test_games_equity.py",
                         "test_abstraction_strength.py", "test_bucket_file.py", "test_sweep.py"})
+
+
+#: Files whose tests share a session fixture that costs seconds to set up (the browser and its
+#: server; the preflop abstraction build), by the file they run beside: ``--dist loadfile``
+#: gives each such group to one xdist worker (:func:`pytest_xdist_make_scheduler`), so the
+#: fixture is set up once per run, not once per file and worker.
+SHARED_WITH = {"test_browser_equity.py": "test_browser.py", "test_browser_vp.py": "test_browser.py",
+               # the preflop abstraction build and its pass over every board (full_pass.py)
+               "test_abstraction_stage.py": "test_bucket_file.py",
+               "test_abstraction_strength.py": "test_bucket_file.py"}
+
+
+def _scope_file(path: str) -> str:
+    """The test file whose xdist work unit ``path`` (a test file's node id) joins."""
+    name = Path(path).name
+    return str(Path(path).with_name(SHARED_WITH[name])) if name in SHARED_WITH else path
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """``--dist loadfile``, one work unit per file except the :data:`SHARED_WITH` groups."""
+    if config.getoption("dist", None) != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class GroupedFiles(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _scope_file(super()._split_scope(nodeid))
+
+    return GroupedFiles(config, log)  # type: ignore[arg-type]
 
 
 def _needs_build(item: pytest.Item) -> bool:
@@ -90,11 +121,11 @@ def _order_for_the_build(items: list[pytest.Item]) -> None:
     files that need them for some tests (those tests last within the file), then the rest;
     larger files first within each group, as xdist's own reordering would (switched off with
     ``--no-loadscope-reorder`` so this order holds), and the :data:`LONG_FILES` ahead of the
-    last two groups.
+    last two groups. A :data:`SHARED_WITH` group counts as one file.
     """
     files: dict[str, list[pytest.Item]] = {}
     for item in items:
-        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+        files.setdefault(_scope_file(item.nodeid.split("::", 1)[0]), []).append(item)
     for its in files.values():
         its.sort(key=lambda item: (_needs_build(item), not _long(item)))  # stable otherwise
     need = {f: sum(map(_needs_build, its)) for f, its in files.items()}
@@ -145,6 +176,26 @@ def built_here(artifacts: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def page_server(artifacts: Path) -> Iterator[str]:
+    """The real server (``create_app`` on uvicorn) on a free loopback port, once per session for
+    the browser files (:data:`SHARED_WITH`): its address."""
+    from serve_harness import running_server
+
+    with running_server(artifacts) as client:
+        yield f"http://{client.host}:{client.port}"
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    """Headless Debian chromium with a fresh profile, once per session for the browser files
+    (:func:`test_browser.start_chromium`; requested only where that file found a browser)."""
+    from test_browser import start_chromium
+
+    with start_chromium() as d:
+        yield d
+
+
+@pytest.fixture(scope="session")
 def tables(artifacts: Path):
     """A :class:`pipeline.query.tables.Tables` over the built artifacts."""
     from pipeline.query.tables import Tables
@@ -163,16 +214,22 @@ def abstraction_config(folder: Path, where: Path) -> Path:
 @pytest.fixture(scope="session")
 def preflop_abstraction(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the session's seven.h5 and eval_tables.h5 (hard links) and the preflop
-    abstraction tables built in it (the smallest street, yet 20-30 s on a clean clone: its
-    kernels compile), once per run for every test that reads them (none writes in it).
+    abstraction tables built in it (the smallest street, yet 20-30 s on a clean clone: a pass
+    over every river board, and its kernels compile), once per run for every test that reads
+    them (none writes in it).
 
-    Both xdist workers need it (test_bucket_file.py and test_abstraction_stage.py land on
-    different ones): the first builds it under a lock in the run's shared temporary folder, the
-    other waits and reads the same folder."""
+    Built in this process, with the pass recorded (:mod:`full_pass`) for :func:`full_pass`. The
+    files that use it run on one xdist worker (:data:`SHARED_WITH`); under another scheduling
+    the first worker builds it under a lock in the run's shared temporary folder, the other
+    waits and reads the same folder."""
     import fcntl
 
     from built_copy import copy_built
-    from cli_runner import run_cli
+    from full_pass import recording
+
+    import pipeline.build.stages.abstraction as stage
+    from pipeline.build.config import load_config
+    from pipeline.build.runner import run_build
 
     # an xdist worker's base folder is <run>/popen-gwN: <run> is shared by the run's workers
     shared = tmp_path_factory.getbasetemp()
@@ -185,7 +242,29 @@ def preflop_abstraction(artifacts: Path, tmp_path_factory: pytest.TempPathFactor
             folder.mkdir(exist_ok=True)
             copy_built(artifacts, folder, ("seven.h5", "eval_tables.h5"), ("seven", "eval_tables"), link=True)
             cfg = abstraction_config(folder, tmp_path_factory.mktemp("abstraction-config"))
-            r = run_cli("build", "abstraction", "--config", str(cfg))
-            assert r.returncode == 0, r.stderr
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(stage, "river_and_preflop", recording(stage.river_and_preflop))
+                results = run_build(load_config(cfg), ["abstraction"])
+            assert {r.name: r.status for r in results} == {"abstraction:preflop": "built"}, results
             done.touch()
     return folder
+
+
+@pytest.fixture(scope="session")
+def full_pass(preflop_abstraction: Path, artifacts: Path) -> object:
+    """:class:`full_pass.FullPass` of the pass over every river board: the preflop abstraction
+    build's (when this process built it), else one made now (23 CPU s)."""
+    import h5py
+    import numpy as np
+    from full_pass import RECORDED, FullPass
+
+    from pipeline.abstraction.strength import river_and_preflop
+
+    with h5py.File(preflop_abstraction / "abstraction" / "preflop.h5", "r") as f:
+        bins = int(f.attrs["bins"])
+    if RECORDED:
+        assert RECORDED[-1].bins == bins
+        return RECORDED[-1]
+    with h5py.File(artifacts / "seven.h5", "r") as f:
+        table7 = np.asarray(f["score"][:])
+    return FullPass.of(bins, *river_and_preflop(table7, bins))

@@ -14,6 +14,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 import pytest
+from full_pass import FullPass
 
 from pipeline.abstraction import index_batch
 from pipeline.abstraction.strength import RIVER_SCALE, canonical_boards, future_figures, river_and_preflop
@@ -114,15 +115,20 @@ def test_river_values_equal_brute_force(table7: np.ndarray) -> None:
     assert len(sit) == 10_000 and np.array_equal(got, want)
 
 
-def test_every_river_class_and_preflop_equal_the_heads_up_table(table7: np.ndarray, artifacts: Path) -> None:
+def test_every_river_class_and_preflop_equal_the_heads_up_table(full_pass: FullPass, artifacts: Path,
+                                                              preflop_abstraction: Path) -> None:
     """The full pass reaches all 123,156,254 river classes with weights summing to every
     (hole, board) situation; its preflop sums equal preflop.h5's exact heads-up counts (a
-    different kernel: 2*wins + ties of each class against one random hand over every deal)."""
-    river, pre = river_and_preflop(table7, BINS)
-    assert pre is not None and river.value is not None and pre.s1 is not None and pre.hist is not None
-    assert len(river.value) == 123_156_254 and int(river.value.max()) <= RIVER_SCALE
-    assert int(river.weight.sum(dtype=np.int64)) == comb(52, 2) * comb(50, 5)
+    different kernel: 2*wins + ties of each class against one random hand over every deal).
+    The pass is the preflop abstraction build's (made once per run, :mod:`full_pass`), so the
+    built table holds exactly these preflop figures."""
+    pre = full_pass.pre
+    assert full_pass.bins == BINS and pre.s1 is not None and pre.hist is not None
+    assert full_pass.classes == 123_156_254 and full_pass.value_max <= RIVER_SCALE  # UNSET is larger
+    assert full_pass.weight_sum == comb(52, 2) * comb(50, 5)
     assert int(pre.weight.sum()) == comb(52, 2) and len(pre.weight) == 169
+    with h5py.File(preflop_abstraction / "abstraction" / "preflop.h5", "r") as f:
+        assert np.array_equal(f["s1"][:], pre.s1) and np.array_equal(f["hist"][:], pre.hist)
     assert np.all(pre.hist.sum(axis=1) == comb(50, 5))
     with h5py.File(artifacts / "preflop.h5", "r") as f:
         win = np.asarray(f["heads_up/win"][:], np.int64)   # by two-card colex index

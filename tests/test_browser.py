@@ -21,6 +21,7 @@ import urllib.error
 import urllib.request
 import warnings
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -30,7 +31,6 @@ import pytest
 
 from pipeline.equity.ranges.parse import parse_range
 from tests.cli_runner import run_main
-from tests.serve_harness import running_server
 
 #: Debian's names for the browser and its driver
 BROWSERS = ("chromium", "chromium-browser")
@@ -83,16 +83,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 # ------------------------------------------------------------------ fixtures
 
 
-@pytest.fixture(scope="module")
-def server(artifacts: Path) -> Iterator[str]:
-    """The real server (``create_app`` on uvicorn) on a free loopback port: its address."""
-    with running_server(artifacts) as client:
-        yield f"http://{client.host}:{client.port}"
-
-
-@pytest.fixture(scope="module")
-def driver() -> Iterator[WebDriver]:
-    """Headless Debian chromium with a fresh profile."""
+@contextmanager
+def start_chromium() -> Iterator[WebDriver]:
+    """Headless Debian chromium with a fresh profile, for the ``with`` block."""
     assert FOUND is not None
     exe, path = FOUND
     opts = webdriver.ChromeOptions()
@@ -109,6 +102,21 @@ def driver() -> Iterator[WebDriver]:
     finally:
         d.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+# The server and the browser start once per session (conftest's ``page_server`` and ``chromium``,
+# a few seconds each) and serve this file and the other browser files, which conftest schedules
+# on the same xdist worker; every scenario starts from a fresh page (:func:`open_view`).
+@pytest.fixture
+def server(page_server: str) -> str:
+    """The real server (``create_app`` on uvicorn) on a free loopback port: its address."""
+    return page_server
+
+
+@pytest.fixture
+def driver(chromium: WebDriver) -> WebDriver:
+    """Headless Debian chromium (one profile for the session)."""
+    return chromium
 
 
 @pytest.fixture(autouse=True)
@@ -288,6 +296,21 @@ def seats_show(d: WebDriver, players: list[dict[str, Any]]) -> None:
     """Every seat row shows an ``equity --json`` answer's win, tie, lose and equity exactly."""
     for i, player in enumerate(players):
         assert seat_numbers(d, i) == {k: player[k] for k in ("win", "tie", "lose", "equity")}
+
+
+def hits_view(d: WebDriver, server: str, rng: str, board: str, vs: str = "") -> dict[str, Any]:
+    """The Hits view asked about ``rng`` on ``board`` (with ``vs``: equity per category against
+    it too) and shown: the API's ``hits/view`` answer to the same question, whose live combos
+    the page's total shows (and, with ``vs``, whose equity cells it filled)."""
+    open_view(d, server, "hits")
+    type_into(by_id(d, "hits-range"), rng)
+    type_into(by_id(d, "hits-board"), board)
+    by_id(d, "hits-eq" if vs else "hits-run").click()
+    view = api(server, "hits/view", {"range": rng, "board": board, "dead": "", **({"vs": vs} if vs else {})})
+    with_equity = "#hits-table td.eqcol[data-equity]:not([data-equity=''])"
+    wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_attribute("data-live") == str(view["live_combos"])
+         and (not vs or d.find_elements(By.CSS_SELECTOR, with_equity)), "the hit table")
+    return dict(view)
 
 
 #: a little more than the page's debounce before it asks the server
@@ -485,13 +508,9 @@ def test_error_display(driver: WebDriver, server: str, shots: Shots) -> None:
 def test_hits_keep_next_street(driver: WebDriver, server: str, shots: Shots, artifacts: Path,
                                capsys: pytest.CaptureFixture[str]) -> None:
     d = driver
-    open_view(d, server, "hits")
-    type_into(by_id(d, "hits-range"), "QQ+,AKs,T9s,98s")
-    type_into(by_id(d, "hits-board"), "Ks 9d 4c")
-    by_id(d, "hits-run").click()
+    view = hits_view(d, server, "QQ+,AKs,T9s,98s", "Ks 9d 4c")
     cli = cli_json(capsys, artifacts, "hits", "QQ+,AKs,T9s,98s", "--board", "Ks 9d 4c")
-    wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_attribute("data-live") == str(cli["live_combos"]),
-         "the hit table")
+    assert view["live_combos"] == cli["live_combos"]
     rows = d.execute_script("return [...document.querySelectorAll('#hits-table tr.cat:not([data-kind=combined])')]"
                             ".map(r => [r.dataset.kind, r.dataset.category, +r.dataset.combos, +r.dataset.percent]);")
     assert rows == [[r["kind"], r["category"], r["combos"], r["percent"]] for r in cli["made"] + cli["draws"]]
@@ -524,11 +543,7 @@ def test_hits_keep_next_street(driver: WebDriver, server: str, shots: Shots, art
 
 def test_equity_distribution_curve(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
-    open_view(d, server, "hits")
-    type_into(by_id(d, "hits-range"), "QQ+,AKs,T9s")
-    type_into(by_id(d, "hits-board"), "Ks 9d 4c")
-    by_id(d, "hits-run").click()
-    wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_attribute("data-live"), "the hit table")
+    hits_view(d, server, "QQ+,AKs,T9s", "Ks 9d 4c")
     by_id(d, "hits-curve-run").click()
     wait(d, lambda d: idle(d) and by_id(d, "hits-curve-info").get_attribute("data-equity"), "the curve")
     a = api(server, "equity", {"hero": "QQ+,AKs,T9s", "vs": ["random"], "board": "Ks 9d 4c", "dead": "",

@@ -32,6 +32,7 @@ from tests.test_browser import (
     cell,
     cli_json,
     grid_weights,
+    hits_view,
     idle,
     open_view,
     range_fill,
@@ -46,7 +47,7 @@ from tests.test_browser import (
     wait,
 )
 
-# the same browser, server and screenshot folder fixtures as tests/test_browser.py
+# the same browser and server (the session's) and screenshot folder fixtures as tests/test_browser.py
 server, driver, shots, no_script_errors = tb.server, tb.driver, tb.shots, tb.no_script_errors
 
 #: the narrow window the layout must fit (a small laptop), and a phone's
@@ -260,14 +261,7 @@ def test_saved_range_survives_a_reload(driver: WebDriver, server: str) -> None:
 
 def test_clicking_a_hits_cell_selects_its_combos(driver: WebDriver, server: str) -> None:
     d = driver
-    open_view(d, server, "hits")
-    rng, board = "QQ+,AKs,T9s,98s", "Ks 9d 4c"
-    type_into(by_id(d, "hits-range"), rng)
-    type_into(by_id(d, "hits-board"), board)
-    by_id(d, "hits-run").click()
-    view = api(server, "hits/view", {"range": rng, "board": board, "dead": ""})
-    wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_attribute("data-live") == str(view["live_combos"]),
-         "the hit table")
+    view = hits_view(d, server, "QQ+,AKs,T9s,98s", "Ks 9d 4c")
     # the table is the API's: made, draws and combined rows with their combos, % and cumulative %
     shown = d.execute_script("return [...document.querySelectorAll('#hits-table tr.cat')].map(r =>"
                              " [r.dataset.kind, r.dataset.category, +r.dataset.combos, +r.dataset.percent,"
@@ -296,14 +290,9 @@ def test_clicking_a_hits_cell_selects_its_combos(driver: WebDriver, server: str)
 
 def test_equity_per_hits_category_and_the_curve_axes(driver: WebDriver, server: str) -> None:
     d = driver
-    open_view(d, server, "hits")
-    rng, board = "QQ+,AKs,T9s", "Ks 9d 4c"
-    type_into(by_id(d, "hits-range"), rng)
-    type_into(by_id(d, "hits-board"), board)
-    by_id(d, "hits-eq").click()  # equity per category against the vs range (random)
-    view = api(server, "hits/view", {"range": rng, "board": board, "dead": "", "vs": "random"})
-    with_equity = "#hits-table td.eqcol[data-equity]:not([data-equity=''])"
-    wait(d, lambda d: idle(d) and d.find_elements(By.CSS_SELECTOR, with_equity), "equity per category")
+    board = "Ks 9d 4c"
+    # equity per category against the vs range (random, the page's default)
+    view = hits_view(d, server, "QQ+,AKs,T9s", board, vs="random")
     shown = d.execute_script("return [...document.querySelectorAll('#hits-table tr.cat')].map(r =>"
                              " [r.dataset.category, r.querySelector('td.eqcol').dataset.equity]);")
     assert shown == [[r["category"], "" if r.get("equity") is None else str(r["equity"])]

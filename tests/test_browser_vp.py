@@ -3,7 +3,7 @@ a new version; whatever depends on it waits for its solve and names it), a train
 hand out (final cards, a credit meter, multi-play) and a tally per version. Each scenario checks
 the page's numbers against the API's (and a brute force over the remaining deck where it is cheap).
 
-The server, browser and helpers are :mod:`tests.test_browser`'s (module fixtures, imported here).
+The server, browser and helpers are :mod:`tests.test_browser`'s (one server and browser per session, imported here).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from tests.test_browser import (
     wait,
 )
 
-# the module fixtures of the browser tests (a server and a browser per module that uses them)
+# the browser tests' fixtures (the session's server and browser, on the worker conftest gives these files)
 server = tb.server
 driver = tb.driver
 no_script_errors = tb.no_script_errors
