@@ -118,11 +118,27 @@ def _sevens_range(flat: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, off
 
 @nb.njit(cache=True, parallel=True, nogil=True)
 def _sevens_parallel(flat: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray,
-                     flush: np.ndarray, lanes: np.ndarray, out: np.ndarray) -> None:
+                     flush: np.ndarray, lanes: np.ndarray, out: np.ndarray, rows: int) -> None:
+    """Rows in parallel tasks of ``rows`` rows (a multiple of :data:`CHUNK`, see
+    :func:`task_rows`)."""
     n = out.shape[0]
-    for ch in nb.prange((n + CHUNK - 1) // CHUNK):
-        lo = ch * CHUNK
-        _sevens_range(flat, lo, min(n, lo + CHUNK), card_keys, offsets, ranks, flush, lanes, out)
+    for t in nb.prange((n + rows - 1) // rows):
+        lo = t * rows
+        _sevens_range(flat, lo, min(n, lo + rows), card_keys, offsets, ranks, flush, lanes, out)
+
+
+#: Parallel tasks per thread of the batch kernels: each task is a run of whole blocks with one
+#: pending list (a task per block, 4,096 rows, cost 3-5 % on two threads: its own list and call).
+TASKS_PER_THREAD = 4
+
+
+def task_rows(n: int) -> int:
+    """Rows per parallel task for ``n`` rows: :data:`TASKS_PER_THREAD` tasks per numba thread
+    (numba splits a prange evenly between its threads), each a run of whole blocks. Computed
+    here, not in the kernel: ``get_num_threads`` there would make it uncacheable."""
+    blocks = (n + CHUNK - 1) // CHUNK
+    tasks = max(1, min(blocks, TASKS_PER_THREAD * nb.get_num_threads()))
+    return (blocks + tasks - 1) // tasks * CHUNK
 
 
 @nb.njit(cache=True, nogil=True)
@@ -343,16 +359,12 @@ def _checked_range(flat: np.ndarray, lo: int, hi: int, card_keys: np.ndarray, ke
     return bad
 
 
-#: Parallel tasks per thread of the checked kernel: each task is a run of whole blocks with one
-#: pending list (a task per block, 4,096 rows, cost 3-5 % on two threads: its own list and call).
-TASKS_PER_THREAD = 4
-
-
 @nb.njit(cache=True, parallel=True, nogil=True)
 def _checked_parallel(flat: np.ndarray, card_keys: np.ndarray, key_lanes: np.ndarray,
                       offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray, out: np.ndarray,
                       by_vector: bool, rows: int) -> int:
-    """Rows in parallel tasks of ``rows`` rows (a multiple of :data:`CHUNK`); the bad rows."""
+    """Rows in parallel tasks of ``rows`` rows (a multiple of :data:`CHUNK`, see
+    :func:`task_rows`); the bad rows."""
     n = out.shape[0]
     bad = 0
     for t in nb.prange((n + rows - 1) // rows):
@@ -388,13 +400,14 @@ def score_sevens(flat: np.ndarray, tables: EvalTables, out: np.ndarray) -> None:
 
     About 3x the generic :func:`pipeline.core.fasteval.score_rows` on random hands: no per-row
     check, no branch, unsigned indices (see :func:`_sevens_block`). Batches above
-    :data:`SERIAL_MAX` rows run in parallel chunks of :data:`CHUNK` rows.
+    :data:`SERIAL_MAX` rows run in parallel tasks of whole :data:`CHUNK`-row blocks
+    (:func:`task_rows`).
     """
     _check_sizes(flat, out)
     if out.shape[0] <= SERIAL_MAX:
         _sevens_range(flat, 0, out.shape[0], *tables, BYTE_LANES, out)
     else:
-        _sevens_parallel(flat, *tables, BYTE_LANES, out)
+        _sevens_parallel(flat, *tables, BYTE_LANES, out, task_rows(out.shape[0]))
 
 
 def card_bytes(cards: np.ndarray) -> tuple[np.ndarray, int]:
@@ -429,10 +442,7 @@ def score_seven_rows(cards: np.ndarray, tables: EvalTables, out: np.ndarray,
     if n <= SERIAL_MAX:
         bad = _checked_range(flat, 0, n, card_keys, key_lanes, *tables[1:], out, vector)
     else:
-        blocks = (n + CHUNK - 1) // CHUNK
-        tasks = max(1, min(blocks, TASKS_PER_THREAD * nb.get_num_threads()))
-        rows = (blocks + tasks - 1) // tasks * CHUNK
-        bad = _checked_parallel(flat, card_keys, key_lanes, *tables[1:], out, vector, rows)
+        bad = _checked_parallel(flat, card_keys, key_lanes, *tables[1:], out, vector, task_rows(n))
     return int(first_bad_seven(flat)) if bad else -1
 
 
