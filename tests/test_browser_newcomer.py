@@ -21,6 +21,7 @@ import pytest
 from tests import test_browser as tb
 from tests.test_browser import JACKS, By, WebDriver, WebElement, api, cli_json, idle, wait
 
+# the browser tests' fixtures (the session's server and browser, on the worker conftest gives these files)
 server = tb.server
 driver = tb.driver
 no_script_errors = tb.no_script_errors
