@@ -80,8 +80,10 @@ def row_value(d: WebDriver, heading: str, column: str = "") -> str:
 
 def cards(d: WebDriver) -> list[WebElement]:
     """The card faces on screen (a rank and a suit symbol), left to right."""
-    faces = [e for e in d.find_elements(By.XPATH, "//*[small[string-length(normalize-space()) = 1]]")
-             if e.is_displayed() and e.text[-1:] in SUITS]
+    faces = d.execute_script(  # one round trip: every element drawn on screen whose text is a face
+        "return [...document.querySelectorAll('body *')].filter((e) => e.children.length === 1"
+        " && e.firstElementChild.tagName === 'SMALL' && arguments[0].includes(e.firstElementChild.textContent)"
+        " && e.getClientRects().length && getComputedStyle(e).visibility === 'visible');", SUITS)
     if len(faces) != 5:
         raise Unseen(f"the newcomer sees {len(faces)} cards")
     return faces
