@@ -35,7 +35,11 @@ def test_lines_decide_the_deals_the_chart_counts(artifacts: Path, pay: list[str]
     ci = chart_index(ctx, pt)
     want = chart(ctx, JACKS, pay=pay)
     assert chart_index(ctx, pt) is ci
-    assert made == (["data", "derive"] if pay else ["data"])
+    from pipeline.videopoker.catalog.paytable_file import current_artifact
+
+    # derived once when no current artifact holds the exported chart (an edit; frozen artifacts
+    # older than this code), else read
+    assert made == (["data", "derive"] if pay or current_artifact(pt, artifacts) is None else ["data"])
     assert list(ci.lines) == [ln["hold"] for ln in want["lines"]]
     codes = hold_codes(ci.hands, ci.deal_cat, ci.traits)
     picked = codes[np.arange(len(ci.holds)), ci.holds.astype(np.int64)]
