@@ -54,6 +54,7 @@ LONG_FILES = frozenset({"test_dask.py", "test_docs.py", "test_browser.py", "test
 #: gives each such group to one xdist worker (:func:`pytest_xdist_make_scheduler`), so the
 #: fixture is set up once per run, not once per file and worker.
 SHARED_WITH = {"test_browser_equity.py": "test_browser.py", "test_browser_vp.py": "test_browser.py",
+               "test_browser_newcomer.py": "test_browser.py",
                # the preflop abstraction build and its pass over every board (full_pass.py)
                "test_abstraction_stage.py": "test_bucket_file.py",
                "test_abstraction_strength.py": "test_bucket_file.py"}
