@@ -256,16 +256,15 @@ def full_pass(preflop_abstraction: Path, artifacts: Path) -> object:
     """:class:`full_pass.FullPass` of the pass over every river board: the preflop abstraction
     build's (when this process built it), else one made now (23 CPU s)."""
     import h5py
-    import numpy as np
     from full_pass import RECORDED, FullPass
 
     from pipeline.abstraction.strength import river_and_preflop
+    from pipeline.query.artifacts import map_dataset
 
     with h5py.File(preflop_abstraction / "abstraction" / "preflop.h5", "r") as f:
         bins = int(f.attrs["bins"])
     if RECORDED:
         assert RECORDED[-1].bins == bins
         return RECORDED[-1]
-    with h5py.File(artifacts / "seven.h5", "r") as f:
-        table7 = np.asarray(f["score"][:])
-    return FullPass.of(bins, *river_and_preflop(table7, bins))
+    # memory-mapped read-only, as the build reads it: the build's specialization of the kernel
+    return FullPass.of(bins, *river_and_preflop(map_dataset(artifacts / "seven.h5", "score"), bins))
