@@ -73,7 +73,7 @@ WARM_GROUPS: tuple[tuple[float, tuple[WarmQuestion, ...]], ...] = (
             Ask("As2d3c", ("Kh",), None, "", MC, "stud-hi-lo"),
             Ask("As2d3c6hKd8c", ("4c5c7dQh",), None, "", None, "razz"),
             Ask("As2d3c", ("4c",), None, "", MC, "razz"))),
-    (25.5, (Ask("AsKs", (), 3, "2c7h8h", MC),                 # Monte Carlo, fixed hands
+    (19.2, (Ask("AsKs", (), 3, "2c7h8h", MC),                 # Monte Carlo, fixed hands
             Ask("QQ+", ("AK", "random"), None, "", MC))),      # Monte Carlo, ranges
     (7.3, (Ask("AsAc", (), 1, "6d9d2h"),                      # hand vs random: orbit counting
            Ask("AsAc", (), 2, "6d9d2hKc"))),                  # vs 2 random: inclusion-exclusion

@@ -208,17 +208,13 @@ def range_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
         s = splitmix_fill(s, seat_words)
         s = splitmix_fill(s, words)
         shuffle_positions(words, deck.shape[0], K, pos)
-        # calls with constant counts are separate inlined copies that LLVM unrolls: preflop
-        # (the whole board to come), and its commonest shape, two ranges and a random hand
+        # a call with constant counts is a separate inlined copy that LLVM unrolls: preflop's
+        # commonest shape, two ranges and a random hand. (A third copy for the other preflop
+        # shapes cost 3.4 s of compiling per kernel and was not measurably faster.)
         if r == BOARD_CARDS and n_ranged == 2 and n_multi == 2 and n_random == 1:
             s_red, t = _deals(count, seat_words, pos, deck, dealt, s_red, board0_key, board0_mask,
                               hk, hm, multi, lo, size, reject_below, hand_w, thr, ck, cm, keys,
                               offsets, ranks, flush, hist, max_tries, BOARD_CARDS, 2, 2, 1)
-        elif r == BOARD_CARDS:
-            s_red, t = _deals(count, seat_words, pos, deck, dealt, s_red, board0_key, board0_mask,
-                              hk, hm, multi, lo, size, reject_below, hand_w, thr, ck, cm, keys,
-                              offsets, ranks, flush, hist, max_tries, BOARD_CARDS, n_ranged,
-                              n_multi, n_random)
         else:
             s_red, t = _deals(count, seat_words, pos, deck, dealt, s_red, board0_key, board0_mask,
                               hk, hm, multi, lo, size, reject_below, hand_w, thr, ck, cm, keys,
@@ -363,16 +359,11 @@ def joint_chunk(deals: int, s: np.uint64, board0_key: np.uint64, board0_mask: np
         s = splitmix_fill(s, row_words)
         s = splitmix_fill(s, words)
         shuffle_positions(words, n_live, need, pos)
-        # constant counts: separate inlined copies that LLVM unrolls (as in range_chunk)
+        # constant counts: a separate inlined copy that LLVM unrolls (as in range_chunk)
         if r == BOARD_CARDS and n_ranged == 2 and n_multi == 2 and n_random == 1:
             s_red, t = _joint_deals(count, row_words, pos, dk, dk64, deck64, s_red, board0_key,
                                     board0_mask, hk, hm, multi, tk, tm, thr, reject_below, n_live,
                                     keys, offsets, ranks, flush, hist, BOARD_CARDS, 2, 2, 1)
-        elif r == BOARD_CARDS:
-            s_red, t = _joint_deals(count, row_words, pos, dk, dk64, deck64, s_red, board0_key,
-                                    board0_mask, hk, hm, multi, tk, tm, thr, reject_below, n_live,
-                                    keys, offsets, ranks, flush, hist, BOARD_CARDS, n_ranged,
-                                    n_multi, n_random)
         else:
             s_red, t = _joint_deals(count, row_words, pos, dk, dk64, deck64, s_red, board0_key,
                                     board0_mask, hk, hm, multi, tk, tm, thr, reject_below, n_live,
