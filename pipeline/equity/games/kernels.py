@@ -296,7 +296,10 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
         mm = m
         rest = f
         c = binom[mm, bneed]
-        mm = _take(rem, mm, bneed, rest % c, binom, board2, 0, board0.shape[0])
+        # int64 casts: numba typed the constant row and ``mm`` (which starts as ``m = 0``) as
+        # literals, two more specializations of _take than the seats' call
+        mm = _take(rem, np.int64(mm), bneed, rest % c, binom, board2, np.int64(0),
+                   board0.shape[0])
         rest //= c
         for p in range(P):
             k = fill[p]
@@ -309,7 +312,7 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
         if use_hist:
             hist[outcome(hi, lo)] += 1
         else:
-            settle(hi, lo, out, 1)
+            settle(hi, lo, out, np.int64(1))  # not a literal: one settle_code
     if use_hist:
         settle_counts(hist, P, out)
     return w
@@ -440,7 +443,7 @@ def mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray, 
         if use_hist:
             hist[outcome(hi, lo)] += 1
         else:
-            settle(hi, lo, acc, 1)
+            settle(hi, lo, acc, np.int64(1))
     if use_hist:
         settle_counts(hist, P, acc)
     return tries
