@@ -20,10 +20,21 @@ define beside_mypy
 	wait $$m; t=$$?; cat $(VENV)/mypy-report.txt; test $$p -eq 0 && test $$t -eq 0
 endef
 
+PIP     := $(BIN)/python -m pip install -q --no-compile --disable-pip-version-check
+RUNTIME := $(VENV)/.runtime-stamp
+
+# `make tables` needs only the package's own dependencies; the test and bench tools (mypy, dask,
+# selenium, peers...) are a third of a fresh machine's install, so they wait for `make test`.
+# One pip run either way: the full install stamps both.
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --no-compile --disable-pip-version-check -e '.[test,bench]'
-	@touch $(STAMP)
+	$(PIP) -e '.[test,bench]'
+	@touch $(RUNTIME) $(STAMP)
+
+$(RUNTIME): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) -e .
+	@touch $(RUNTIME)
 
 venv: $(STAMP)
 
@@ -32,7 +43,7 @@ venv: $(STAMP)
 # The query kernels start compiling beside the build once the evaluator's tables exist: the
 # build leaves a core idle for long stretches (compiling its own kernels, writing files). The
 # last warm then only checks its stamp, or compiles what needed a table built later.
-tables: $(STAMP)
+tables: $(RUNTIME)
 	@echo "$(BIN)/pokertables build $(STAGES)  (and beside it, from eval_tables.h5 on: pokertables warm)"
 	@$(BIN)/pokertables build $(STAGES) & b=$$!; \
 	while kill -0 $$b 2>/dev/null && ! test -e artifacts/eval_tables.h5; do sleep 1; done; \
