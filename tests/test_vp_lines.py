@@ -21,25 +21,32 @@ JACKS = "jacks-or-better-9-6"
 def test_lines_decide_the_deals_the_chart_counts(artifacts: Path, pay: list[str],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """... and the chart is made once for both: ``vp chart`` and the trainer's index share it
-    (an edited game's chart is derived once, not once per caller)."""
+    (an edited game's chart is derived once, not once per caller); the index alone judges no
+    line's loss (the trainer's verdict waits for none), ``vp chart`` judges them once."""
+    import pipeline.videopoker.catalog.paytable_file as pf
     import pipeline.videopoker.charts.chart as chart_mod
-    import pipeline.videopoker.tools.strategy_io as sio
+    import pipeline.videopoker.charts.plain as plain
+    import pipeline.videopoker.solver.analysis as analysis
+    from pipeline.videopoker.catalog.paytable_file import current_artifact
     from pipeline.videopoker.charts.patterns import hold_codes
 
     made: list[str] = []
-    derive, data = chart_mod.derive_chart, sio.strategy_data
-    monkeypatch.setattr(chart_mod, "derive_chart", lambda *a, **k: made.append("derive") or derive(*a, **k))
-    monkeypatch.setattr(sio, "strategy_data", lambda *a, **k: made.append("data") or data(*a, **k))
+    for mod, name, what in [(chart_mod, "derive_chart", "derive"), (pf, "read_strategy_data", "data"),
+                            (analysis, "analyze", "data"), (plain, "line_losses", "losses")]:
+        fn = getattr(mod, name)
+        monkeypatch.setattr(mod, name, lambda *a, _f=fn, _w=what, **k: made.append(_w) or _f(*a, **k))
     ctx = Context(artifacts)
     pt = load_game(JACKS, pay)
     ci = chart_index(ctx, pt)
-    want = chart(ctx, JACKS, pay=pay)
-    assert chart_index(ctx, pt) is ci
-    from pipeline.videopoker.catalog.paytable_file import current_artifact
-
-    # derived once when no current artifact holds the exported chart (an edit; frozen artifacts
+    # derived when no current artifact holds the exported chart (an edit; frozen artifacts
     # older than this code), else read
     assert made == (["data", "derive"] if pay or current_artifact(pt, artifacts) is None else ["data"])
+    made.clear()
+    want = chart(ctx, JACKS, pay=pay)
+    assert made == ["data", "losses"]
+    made.clear()
+    assert chart_index(ctx, pt) is ci and chart(ctx, JACKS, pay=pay)["lines"] == want["lines"]
+    assert made == []
     assert list(ci.lines) == [ln["hold"] for ln in want["lines"]]
     codes = hold_codes(ci.hands, ci.deal_cat, ci.traits)
     picked = codes[np.arange(len(ci.holds)), ci.holds.astype(np.int64)]

@@ -202,7 +202,7 @@ def chart(ctx: Context, paytable: str, max_lines: int | None = None, derive: boo
     split by the number of wild cards dealt ([] otherwise); for a short card (at most
     ``PLAIN_MAX_LINES`` lines) ``players``: the card in players' words, each line's words and
     what that rewording alone costs, and the worded card's exact return (else None)."""
-    from pipeline.answers.vp_chart import game_chart
+    from pipeline.answers.vp_chart import chart_figures, game_chart
     from pipeline.answers.vp_lines import players_words
     from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES
 
@@ -211,20 +211,21 @@ def chart(ctx: Context, paytable: str, max_lines: int | None = None, derive: boo
         raise InputError(f"max lines {lines}: a chart has at least 2 lines")
     t0 = time.perf_counter()
     pt = load_game(paytable, pay)
-    gc = game_chart(ctx, pt, lines, derive and lines == DEFAULT_MAX_LINES)  # one key per chart
+    key = (ctx, pt, lines, derive and lines == DEFAULT_MAX_LINES)  # one key per chart
+    gc, fig = game_chart(*key), chart_figures(*key)
     info = gc.chart.as_dict()
-    for ln, loss in zip(info["lines"], gc.losses):
+    for ln, loss in zip(info["lines"], fig.losses):
         ln.update(hold=players_words(ln["hold"]), loss=float(loss), loss_exact=frac(loss))
-    info["groups"] = [g.as_json() for g in gc.groups]
+    info["groups"] = [g.as_json() for g in fig.groups]
     for g in info["groups"]:
         for ln in g["lines"]:
             ln["hold"] = players_words(ln["hold"])
     info["players"] = None
-    if gc.plain is not None:
-        for ln, pl in zip(info["lines"], gc.plain.lines):
+    if fig.plain is not None:
+        for ln, pl in zip(info["lines"], fig.plain.lines):
             ln.update(players=pl.words, merged_into=pl.merged_into, players_cost=float(pl.cost),
                       players_cost_exact=frac(pl.cost))
-        r, o, c = gc.plain.return_exact, gc.chart.optimal_exact, gc.chart.return_exact
+        r, o, c = fig.plain.return_exact, gc.chart.optimal_exact, gc.chart.return_exact
         info["players"] = {"return": float(r), "return_exact": frac(r), "cost": float(o - r),
                            "cost_exact": frac(o - r), "vs_chart": float(c - r),
                            "vs_chart_exact": frac(c - r)}

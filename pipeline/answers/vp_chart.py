@@ -1,11 +1,13 @@
 """A game's strategy chart as the answers use it, made in one place: the chart the build
-exported when it is asked for and current, else derived now; with its exact per-line losses, its
-wild-card groups, the short card's players' words (:mod:`pipeline.videopoker.charts.plain`) and
-the index the trainer's feedback looks deals up in (:mod:`pipeline.answers.vp_lines`).
+exported when it is asked for and current, else derived now; the index the trainer's feedback
+looks deals up in (:mod:`pipeline.answers.vp_lines`); and, apart, the figures only ``vp chart``
+shows: its exact per-line losses, its wild-card groups and the short card's players' words
+(:mod:`pipeline.videopoker.charts.plain`).
 
 Deriving an edited game's chart costs seconds: a process keeps the last charts it made
 (:class:`pipeline.core.bytecache.BytesCache`), so ``vp chart`` and the trainer's chart line of one
-game derive it once.
+game derive it once. The figures are a cache of their own, made on first asking: the trainer's
+verdict reads only the index, and judging every line exactly costs more than the index does.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,7 +26,7 @@ from pipeline.core.bytecache import bytes_cache
 from pipeline.videopoker.paytables.paytable import Paytable
 
 if TYPE_CHECKING:
-    from pipeline.videopoker.charts.chart import Chart
+    from pipeline.videopoker.charts.chart import Chart, StrategyData
     from pipeline.videopoker.charts.plain import PlainCard
     from pipeline.videopoker.tools.chart_groups import WildGroup
 
@@ -37,40 +40,73 @@ PLAIN_MAX_LINES = 20
 
 @dataclass(frozen=True)
 class GameChart:
-    """A chart, where its figures came from, and what the answers read of it."""
+    """A chart, where its figures came from, and the index the trainer reads."""
 
     chart: Chart
     source: str
-    losses: list[Fraction]       # exact return each line loses against optimal play
-    groups: list[WildGroup]      # wild games: the lines by wild cards dealt ([] otherwise)
-    plain: PlainCard | None      # the card in players' words (short cards only)
     index: ChartIndex
     seconds: float               # what making it took
 
 
+@dataclass(frozen=True)
+class ChartFigures:
+    """What ``vp chart`` shows of a chart beside its lines (the trainer needs none of it)."""
+
+    losses: list[Fraction]       # exact return each line loses against optimal play
+    groups: list[WildGroup]      # wild games: the lines by wild cards dealt ([] otherwise)
+    plain: PlainCard | None      # the card in players' words (short cards only)
+    seconds: float               # what judging them took
+
+
+def _data(ctx: Context, pt: Paytable) -> tuple[StrategyData, str, Path | None]:
+    """The game's chart inputs, where they came from and its current artifact: the artifact's
+    arrays, else an analysis now with the subset counts the process keeps (the trainer's grade
+    of an edited game has just counted them)."""
+    from pipeline.videopoker.catalog.paytable_file import current_artifact, read_strategy_data
+    from pipeline.videopoker.solver.analysis import analyze
+    from pipeline.videopoker.tools.strategy_io import strategy_data_of
+
+    art = current_artifact(pt, ctx.artifacts)
+    if art is not None:
+        return read_strategy_data(pt, art), f"artifact {art}", art
+    a = analyze(pt, ctx.deal_classes(pt.deck_size), ctx.counts(pt))
+    return strategy_data_of(a), "computed now (no current artifact)", None
+
+
 @bytes_cache(KEEP_BYTES)
 def game_chart(ctx: Context, pt: Paytable, max_lines: int, derive: bool) -> GameChart:
-    """The chart of ``pt`` of at most ``max_lines`` lines: the exported one when ``max_lines``
-    is the default, ``derive`` is off and the game's artifact is current, else derived now."""
-    from pipeline.videopoker.catalog.paytable_file import current_artifact
+    """The chart of ``pt`` of at most ``max_lines`` lines and its index: the exported one when
+    ``max_lines`` is the default, ``derive`` is off and the game's artifact is current, else
+    derived now."""
     from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES, derive_chart
-    from pipeline.videopoker.charts.plain import line_losses, plain_card
-    from pipeline.videopoker.tools.chart_groups import wild_groups
-    from pipeline.videopoker.tools.strategy_io import read_chart, strategy_data
+    from pipeline.videopoker.tools.strategy_io import read_chart
 
     t0 = time.perf_counter()
-    data, source = strategy_data(pt, ctx.artifacts, ctx.deal_classes(pt.deck_size))
-    art = current_artifact(pt, ctx.artifacts)
+    data, source, art = _data(ctx, pt)
     made = read_chart(data, art) if art is not None and max_lines == DEFAULT_MAX_LINES \
         and not derive else None
     if made is None:
         made = derive_chart(data, max_lines)
     else:
         source += ", chart exported by the build, judged again"
+    return GameChart(made, source, make_index(data, made), time.perf_counter() - t0)
+
+
+@bytes_cache(KEEP_BYTES)
+def chart_figures(ctx: Context, pt: Paytable, max_lines: int, derive: bool) -> ChartFigures:
+    """The figures of :func:`game_chart`'s chart of the same arguments: every line's exact loss,
+    the wild groups, and for a short card (at most ``PLAIN_MAX_LINES`` lines) its players'
+    words. The game's chart inputs are read (or analysed, with the kept counts) again: kept
+    with the chart they would hold about 36 MB per game."""
+    from pipeline.videopoker.charts.plain import line_losses, plain_card
+    from pipeline.videopoker.tools.chart_groups import wild_groups
+
+    made = game_chart(ctx, pt, max_lines, derive).chart
+    t0 = time.perf_counter()
+    data = _data(ctx, pt)[0]
     plain = plain_card(data, made) if len(made.lines) <= PLAIN_MAX_LINES else None
     losses = [ln.loss for ln in plain.lines] if plain else line_losses(data, made)
-    return GameChart(made, source, losses, wild_groups(made, data), plain, make_index(data, made),
-                     time.perf_counter() - t0)
+    return ChartFigures(losses, wild_groups(made, data), plain, time.perf_counter() - t0)
 
 
 def chart_index(ctx: Context, pt: Paytable) -> ChartIndex:
@@ -97,4 +133,5 @@ def chart_line(ctx: Context, pt: Paytable, cards: list[int]) -> dict[str, Any]:
     return {"line": line + 1, "hold": ci.lines[line]}
 
 
-__all__ = ["GameChart", "KEEP_BYTES", "PLAIN_MAX_LINES", "chart_index", "chart_line", "game_chart"]
+__all__ = ["ChartFigures", "GameChart", "KEEP_BYTES", "PLAIN_MAX_LINES", "chart_figures", "chart_index", "chart_line",
+           "game_chart"]
