@@ -23,6 +23,7 @@ from tests.test_browser import (
     Select,
     Shots,
     WebDriver,
+    WebElement,
     api,
     by_id,
     cli_json,
@@ -56,6 +57,19 @@ def solved(d: WebDriver) -> Any:
     """The game name beside the pay table once the current version's solve is done."""
     name = by_id(d, "vp-name")
     return idle(d) and name.get_attribute("data-state") == "ready" and name.text
+
+
+def run_during_edit(d: WebDriver, server: str, button: str, result: str, attr: str) -> WebElement:
+    """The vp view opened, the full house edited and, while it solves, ``button`` clicked: waits
+    for the answer (``result``'s ``attr`` set, the page idle) and for the edited game's solve;
+    the answer's element."""
+    vp_ready(d, server)
+    edit_full_house(d)
+    by_id(d, button).click()
+    box = wait(d, lambda d: idle(d) and by_id(d, result).get_attribute(attr) and by_id(d, result),
+               f"#{result}'s {attr}")
+    assert wait(d, solved, "the edited game") == EDITED
+    return box
 
 
 def deal_hold_draw(d: WebDriver, hold: list[int]) -> dict[str, Any]:
@@ -124,14 +138,9 @@ def test_chart_during_the_solve_has_the_pays_on_screen(driver: WebDriver, server
     """"Strategy chart" clicked while an edit solves: the card's pays, lines and return are the
     edited game's, the pays equal the pay table on screen."""
     d = driver
-    vp_ready(d, server)
-    edit_full_house(d)
-    by_id(d, "vp-chart-run").click()
-    wait(d, lambda d: idle(d) and by_id(d, "vp-chart").get_attribute("data-lines"), "the chart")
-    assert wait(d, solved, "the edited game") == EDITED
+    card = run_during_edit(d, server, "vp-chart-run", "vp-chart", "data-lines")
     on_screen = {str(i.get_attribute("data-hand")): str(i.get_attribute("value"))
                  for i in d.find_elements(By.CSS_SELECTOR, "#vp-pays input.pay")}
-    card = by_id(d, "vp-chart")
     printed = card.find_element(By.CSS_SELECTOR, ".pays").text
     assert printed == "Pays per coin: " + " · ".join(f"{h} {p}" for h, p in on_screen.items() if p != "0")
     assert on_screen["full house"] == "8"
@@ -173,11 +182,7 @@ def test_compare_shows_the_edited_version(driver: WebDriver, server: str) -> Non
     """Compare with an edited version current: its column is the edited game (`vp compare --pay`),
     with the return the pay table shows."""
     d = driver
-    vp_ready(d, server)
-    edit_full_house(d)
-    by_id(d, "vp-cmp-run").click()
-    wait(d, lambda d: idle(d) and by_id(d, "vp-cmp").get_attribute("data-version"), "the comparison")
-    assert wait(d, solved, "the edited game") == EDITED
+    run_during_edit(d, server, "vp-cmp-run", "vp-cmp", "data-version")
     heads = [th.text for th in d.find_elements(By.CSS_SELECTOR, "#vp-cmp tr:first-child th")][1:]
     assert heads == ["Jacks or Better 9/6", EDITED]
     got = d.execute_script("return [...document.querySelectorAll('#vp-cmp tr:nth-child(2) td')]"
