@@ -250,6 +250,55 @@ def test_draw_shows_the_final_hand_and_pays_the_meter(driver: WebDriver, server:
     assert want["chart_line"]["hold"] in by_id(d, "vp-verdict").text
 
 
+SUIT_SYMBOL = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+def face(card: str) -> str:
+    """A card as the page writes it: "J♠", "10♦"."""
+    return ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOL[card[1]]
+
+
+def dealt_words(hold: list[str], deal: list[str]) -> str:
+    """A hold as the verdict names it after the draw: "J♠ J♦ (dealt cards 1, 2 and 4)"."""
+    pos = [str(deal.index(c) + 1) for c in hold]
+    places = f"cards {', '.join(pos[:-1])} and {pos[-1]}" if len(pos) > 1 else f"card {pos[0]}"
+    return f"{' '.join(map(face, hold))} (dealt {places})"
+
+
+def test_verdict_after_the_draw_counts_the_dealt_cards(driver: WebDriver, server: str, shots: Shots) -> None:
+    """After the draw the final hand is on screen, where the cards a hold let go were replaced:
+    the verdict names both holds by their faces and their places in the dealt hand, which it
+    shows (the held card marked), and the mistakes list says the same."""
+    d = driver
+    for seed in SEARCH:  # a deal where the best hold keeps a card that holding card 1 replaces
+        deal = api(server, "vp/deal", {"paytable": JACKS, "seed": seed, "count": 1})["deals"][0].split()
+        g = api(server, "vp/grade", {"deal": " ".join(deal), "hold": deal[0], "paytable": JACKS})
+        best = g["best_hold"].split() if g["best_hold"] != "draw five" else []
+        if len(best) >= 2 and deal[0] not in best:
+            break
+    else:
+        raise AssertionError("no such deal in the seeds searched")
+    vp_ready(d, server)
+    by_id(d, "vp-t-reset").click()
+    set_select(d, "vp-lines", "1")
+    type_into(by_id(d, "vp-seed"), str(seed))
+    p = deal_hold_draw(d, [0])
+    final = p["final"].split()
+    assert p["deal"].split() == deal and all(final[deal.index(c)] != c for c in best)  # not on screen
+    v = by_id(d, "vp-verdict")
+    shown = v.find_element(By.CSS_SELECTOR, ".vdeal")
+    assert shown.get_attribute("data-deal") == " ".join(deal)
+    assert shown.text == "Dealt: " + " ".join(map(face, deal))
+    assert [k.text for k in shown.find_elements(By.CSS_SELECTOR, ".kept")] == [face(deal[0])]
+    assert f"You held {face(deal[0])} (dealt card 1), worth" in v.text
+    assert v.find_element(By.CSS_SELECTOR, ".besthold").text == dealt_words(best, deal)
+    assert v.get_attribute("data-cost-exact") == g["cost_exact"]
+    mistake = d.find_element(By.CSS_SELECTOR, "#vp-mistakes li").text
+    assert mistake.startswith(f"Dealt {' '.join(map(face, deal))}: held {face(deal[0])} (dealt card 1), "
+                              f"best {dealt_words(best, deal)} (−")
+    shot(d, shots, "videopoker-verdict-after-draw")
+
+
 def test_hundred_play_pays_add_up(driver: WebDriver, server: str) -> None:
     """100 lines: the held cards on every line, 100 final hands whose pays add up to the meter's
     move, and the round's exact expected value, which a brute force over the 47 cards left

@@ -91,13 +91,20 @@ async function deal() {
 }
 
 // A hold as a player sees it on the cards: "J♠ J♦ (cards 1 and 4)", "draw five (keep no card)".
-function holdWords(hold, cards) {
+// After the draw the final hand is on screen, where a card the hold did not keep was replaced:
+// `dealt` says the positions are the dealt hand's ("J♠ J♦ (dealt cards 1 and 4)").
+function holdWords(hold, cards, { dealt = false } = {}) {
   const held = hold === 'draw five' ? [] : hold.split(' ');
   if (!held.length) return 'draw five (keep no card)';
   const pos = held.map((c) => cards.indexOf(c) + 1);
   const list = pos.length > 1 ? `${pos.slice(0, -1).join(', ')} and ${pos[pos.length - 1]}` : String(pos[0]);
-  return `${held.map(faceText).join(' ')} (${pos.length > 1 ? 'cards' : 'card'} ${list})`;
+  return `${held.map(faceText).join(' ')} (${dealt ? 'dealt ' : ''}${pos.length > 1 ? 'cards' : 'card'} ${list})`;
 }
+
+// The dealt hand as faces, the cards ``held`` (0-based positions) marked: what the verdict's
+// positions count on once the final hand has replaced it on screen.
+const dealtHand = (cards, held) => el('div', { class: 'vdeal', dataset: { deal: cards.join(' ') } }, 'Dealt: ',
+  ...cards.flatMap((c, i) => [i ? ' ' : null, el('span', { class: `face suit-${c[1]}${held.includes(i) ? ' kept' : ''}`, text: faceText(c) })]));
 
 const holdText = () => (tr.held.size ? [...tr.held].sort().map((i) => i + 1).join(',') : 'none');
 
@@ -151,12 +158,14 @@ function verdict(v, d, g, stake) {
   el2.hidden = false;
   el2.className = `verdict ${g.optimal ? 'good' : 'bad'}`;
   Object.assign(el2.dataset, { costExact: g.cost_exact, bestHold: g.best_hold, optimal: g.optimal, game: d.name });
-  const name = (h) => holdWords(h, d.deal.split(' '));  // the faces and their positions
+  const dealt = d.deal.split(' ');
+  const name = (h) => holdWords(h, dealt, { dealt: true });  // the faces and their places in the deal
   const credits = (x) => count(x * stake, 'credit', (x * stake).toFixed(2));
   const line = d.chart_line;
   el2.dataset.chartLine = line.line;
   el2.replaceChildren(
     el('div', { class: 'vgame', text: `graded under ${d.name}` }),
+    dealtHand(dealt, d.held.map((p) => p - 1)),
     el('strong', { text: g.optimal ? 'Correct.' : 'Mistake.' }), ' ',
     g.optimal ? `Holding ${name(g.hold)} is the best play: it returns ${credits(g.ev)} on average for your ${stake}-credit bet (${pct(g.ev / 1, 1)} of it).`
       : el('span', {}, `You held ${name(g.hold)}, worth ${credits(g.ev)} on average. Best: `,
@@ -182,7 +191,8 @@ async function holdsTable(v, d) {
 
 function renderMistakes() {
   $('vp-mistakes').replaceChildren(...tr.mistakes.map((m, i) => el('li', { dataset: { seed: m.seed, hand: m.hand } },
-    `${m.deal}: held ${m.hold}, best ${m.best} (−${count(m.cost, 'credit', m.cost.toFixed(2))}, ${m.name}) `,
+    `Dealt ${m.deal.split(' ').map(faceText).join(' ')}: held ${holdWords(m.hold, m.deal.split(' '), { dealt: true })}, `
+    + `best ${holdWords(m.best, m.deal.split(' '), { dealt: true })} (−${count(m.cost, 'credit', m.cost.toFixed(2))}, ${m.name}) `,
     el('button', { class: 'small', type: 'button', text: 'Replay', onclick: () => act(() => replay(i)) }))));
 }
 
