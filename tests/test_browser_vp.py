@@ -152,6 +152,65 @@ def test_chart_during_the_solve_has_the_pays_on_screen(driver: WebDriver, server
     assert card.get_attribute("data-version") == by_id(d, "vp-name").get_attribute("data-version")
 
 
+def test_an_unsolved_edit_strikes_the_figures_beside_it(driver: WebDriver, server: str) -> None:
+    """A pay typed but not solved: the frequencies and returns beside the pays (and the return
+    under them) are still the solved version's, so they are struck through and a note says whose
+    they are; typing the pay back clears that, and once the edit is solved its own figures stand."""
+    d = driver
+    vp_ready(d, server)
+    fh = d.find_element(By.CSS_SELECTOR, "#vp-pays input.pay[data-hand='full house']")
+
+    def shown() -> tuple[str, bool, str]:
+        """(data-stale, every figure and the return struck through, the note)."""
+        figs = d.find_elements(By.CSS_SELECTOR, "#vp-pays td.fig") + [by_id(d, "vp-return")]
+        struck = all("line-through" in f.value_of_css_property("text-decoration-line") for f in figs)
+        note = by_id(d, "vp-stale")
+        return str(by_id(d, "vp-pays").get_attribute("data-stale")), struck, note.text if note.is_displayed() else ""
+
+    def full_house_return() -> str:
+        return str(d.find_element(By.XPATH, "//tbody[@id='vp-pays']/tr[td[1]='full house']/td[4]").text)
+
+    assert shown() == ("false", False, "")
+    type_into(fh, "8")
+    assert shown() == ("true", True, "Frequencies and returns are still those of Jacks or Better 9/6: "
+                                     "Solve edited game for the pays typed.")
+    type_into(fh, "9")
+    assert shown() == ("false", False, "")
+    before = full_house_return()
+    edit_full_house(d)
+    assert wait(d, solved, "the edited game") == EDITED
+    fh = d.find_element(By.CSS_SELECTOR, "#vp-pays input.pay[data-hand='full house']")
+    assert shown() == ("false", False, "")
+    want = next(ln for ln in api(server, "vp/analyze", {"paytable": JACKS, "pay": [EDIT]})["lines"]
+                if ln["hand"] == "full house")
+    assert full_house_return() == f"{100 * want['return']:.4f}%" != before
+    type_into(fh, "7")
+    assert shown() == ("true", True, f"Frequencies and returns are still those of {EDITED}: "
+                                     "Solve edited game for the pays typed.")
+
+
+def test_another_version_clears_the_last_verdict(driver: WebDriver, server: str) -> None:
+    """The last hand's verdict and its 32 holds' EVs are its version's figures: once an edited
+    version is current they leave the screen (as the chart's and compare's do), the final cards
+    and their pay stay; a hand of the new version shows its own."""
+    d = driver
+    vp_ready(d, server)
+    type_into(by_id(d, "vp-seed"), "9")
+    p = deal_hold_draw(d, [])
+    assert by_id(d, "vp-holds").is_displayed() and p["game"] == "Jacks or Better 9/6"
+    edit_full_house(d)
+    assert wait(d, solved, "the edited game") == EDITED
+    wait(d, lambda d: not by_id(d, "vp-verdict").is_displayed(), "the old verdict cleared")
+    assert not by_id(d, "vp-holds").is_displayed()
+    assert [c.get_attribute("data-card") for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")] \
+        == p["final"].split() and by_id(d, "vp-result").text
+    q = deal_hold_draw(d, [])
+    assert q["game"] == EDITED and by_id(d, "vp-holds").is_displayed()
+    g = api(server, "vp/hold", {"deal": q["deal"], "paytable": JACKS, "pay": [EDIT]})
+    assert [r.get_attribute("data-ev-exact") for r in d.find_elements(By.CSS_SELECTOR, "#vp-holds tbody tr")] \
+        == [h["ev_exact"] for h in g["holds"]]
+
+
 def test_tally_is_per_version(driver: WebDriver, server: str) -> None:
     """Hands of the unedited and of the edited game never add up in one tally."""
     d = driver

@@ -46,8 +46,14 @@ async function renderTally() {
     : `${v.name || '…'} · no hands yet: Deal, click cards to hold, Draw`;
 }
 
+// Another version current: the last hand's verdict and its 32 holds' EVs are the old version's
+// figures, cleared as the other panels' results are (its cards and pay stay: what happened).
 export function versionChanged(v) {
   tr.warned = null;
+  if ($('vp-verdict').dataset.version && $('vp-verdict').dataset.version !== v.id) {
+    for (const id of ['vp-verdict', 'vp-holds', 'vp-tutor-msg']) $(id).hidden = true;
+    delete $('vp-verdict').dataset.version;
+  }
   renderTally();
 }
 
@@ -157,7 +163,7 @@ function verdict(v, d, g, stake) {
   const el2 = $('vp-verdict');
   el2.hidden = false;
   el2.className = `verdict ${g.optimal ? 'good' : 'bad'}`;
-  Object.assign(el2.dataset, { costExact: g.cost_exact, bestHold: g.best_hold, optimal: g.optimal, game: d.name });
+  Object.assign(el2.dataset, { costExact: g.cost_exact, bestHold: g.best_hold, optimal: g.optimal, game: d.name, version: v.id });
   const dealt = d.deal.split(' ');
   const name = (h) => holdWords(h, dealt, { dealt: true });  // the faces and their places in the deal
   const credits = (x) => count(x * stake, 'credit', (x * stake).toFixed(2));
@@ -178,6 +184,7 @@ function verdict(v, d, g, stake) {
 
 async function holdsTable(v, d) {
   const h = check(v, await api('vp/hold', { deal: d.deal, paytable: v.slug, pay: v.pay }));
+  if (vp.current !== v) return;  // another version since: its figures would be stale
   const body = $('vp-holds').querySelector('tbody'); body.replaceChildren();
   h.holds.forEach((r, i) => {
     const played = r.positions.join(',') === d.held.join(',');

@@ -75,8 +75,8 @@ function renderPays() {
     const input = el('input', { class: 'pay', type: 'text', value: shown, 'aria-label': `pay of ${ln.hand}`, dataset: { hand: ln.hand } });
     input.addEventListener('input', payEdited);
     body.append(el('tr', {}, el('td', { text: ln.hand }), el('td', { class: 'num' }, input),
-      el('td', { class: 'num', title: String(ln.probability), text: v.analysis ? (ln.probability ? `1 in ${oneIn(ln.probability)}` : 'never') : '…' }),
-      el('td', { class: 'num', text: v.analysis ? pct(ln.return, 4) : '…' })));
+      el('td', { class: 'num fig', title: String(ln.probability), text: v.analysis ? (ln.probability ? `1 in ${oneIn(ln.probability)}` : 'never') : '…' }),
+      el('td', { class: 'num fig', text: v.analysis ? pct(ln.return, 4) : '…' })));
   }
   payEdited();
   const a = v.analysis;
@@ -98,10 +98,21 @@ function pendingEdits() {
   return out;
 }
 
+// An input typed: marked where it differs from the unedited game; while the pays on screen are
+// not the current version's (an edit not solved yet), the frequencies and returns beside them
+// are that version's, so they are struck through and the note says whose they are.
 function payEdited() {
   const base = new Map(vp.base.analysis.lines.map((ln) => [ln.hand, String(ln.pays)]));
   for (const input of $('vp-pays').querySelectorAll('input.pay')) input.classList.toggle('edited', base.get(input.dataset.hand) !== input.value.trim());
-  $('vp-solve').disabled = versionId(vp.slug, pendingEdits()) === vp.current.id;
+  const unsolved = versionId(vp.slug, pendingEdits()) !== vp.current.id;
+  $('vp-solve').disabled = !unsolved;
+  const v = vp.current;
+  $('vp-pays').closest('table').classList.toggle('stale', unsolved);
+  $('vp-return').classList.toggle('stale', unsolved);
+  $('vp-pays').dataset.stale = unsolved;
+  $('vp-stale').hidden = !unsolved;
+  $('vp-stale').textContent = unsolved ? `Frequencies and returns are still those of ${v.name || `${vp.base.analysis.name} (edited: ${v.pay.join(', ')})`}: `
+    + 'Solve edited game for the pays typed.' : '';
 }
 
 // Make a version current: its pay table, and every result of another version cleared.
