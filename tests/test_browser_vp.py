@@ -8,6 +8,7 @@ The server, browser and helpers are :mod:`tests.test_browser`'s (one server and 
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
@@ -356,6 +357,57 @@ def test_verdict_after_the_draw_counts_the_dealt_cards(driver: WebDriver, server
     assert mistake.startswith(f"Dealt {' '.join(map(face, deal))}: held {face(deal[0])} (dealt card 1), "
                               f"best {dealt_words(best, deal)} (−")
     shot(d, shots, "videopoker-verdict-after-draw")
+
+
+def tutor_cost(d: WebDriver) -> str:
+    """The credits the Tutor's warning says the hold costs ("2.50" of "yours costs 2.50 credits")."""
+    m = re.search(r"yours costs ([\d.,]+) credits?", by_id(d, "vp-tutor-msg").text)
+    assert m, by_id(d, "vp-tutor-msg").text
+    return m.group(1)
+
+
+def test_tutor_cost_follows_coins_and_lines(driver: WebDriver, server: str) -> None:
+    """The Tutor's warning gives a costly hold's price in credits; Coins or Lines changed before
+    the draw re-price it for the new bet (the API's tally of that hand at that bet), never the old
+    bet's figure beside the new inputs, and Draw again is charged exactly that."""
+    d = driver
+    for seed in SEARCH:  # a deal where holding card 1 alone is a mistake
+        deal = api(server, "vp/deal", {"paytable": JACKS, "seed": seed, "count": 1})["deals"][0]
+        g = api(server, "vp/grade", {"deal": deal, "hold": deal.split()[0], "paytable": JACKS})
+        if not g["optimal"]:
+            break
+    else:
+        raise AssertionError("no such deal in the seeds searched")
+
+    def want(coins: int, lines: int) -> Any:
+        """The API's cost in credits of this hold on ``lines`` lines of ``coins`` coins."""
+        hand = {"ev_exact": g["ev_exact"], "best_ev_exact": g["best_ev_exact"], "coins": coins,
+                "lines": lines, "won": 0}
+        return api(server, "vp/tally", {"hands": [hand]})
+
+    vp_ready(d, server)
+    set_select(d, "vp-lines", "1")
+    set_select(d, "vp-coins", "5")
+    by_id(d, "vp-tutor").click()
+    type_into(by_id(d, "vp-seed"), str(seed))
+    by_id(d, "vp-deal").click()
+    wait(d, lambda d: idle(d) and not by_id(d, "vp-draw").get_property("disabled"), "a deal")
+    d.find_element(By.CSS_SELECTOR, "#vp-cards .vpcard[data-pos='0']").click()
+    by_id(d, "vp-draw").click()
+    wait(d, lambda d: idle(d) and by_id(d, "vp-tutor-msg").is_displayed(), "the Tutor's warning")
+    assert tutor_cost(d) == f"{want(5, 1)['cost']:.2f}"
+    for coins, lines in ((2, 1), (2, 10)):
+        set_select(d, "vp-coins", str(coins))
+        set_select(d, "vp-lines", str(lines))
+        t = want(coins, lines)
+        assert tutor_cost(d) == f"{t['cost']:.2f}", (coins, lines)
+        m = by_id(d, "vp-tutor-msg")
+        assert int(str(m.get_attribute("data-stake"))) == coins * lines == t["bet"]
+        assert Fraction(str(m.get_attribute("data-cost-exact"))) * coins * lines == Fraction(t["cost_exact"])
+    by_id(d, "vp-draw").click()  # Draw again plays the hold warned about, on the bet it was priced for
+    v = wait(d, lambda d: idle(d) and by_id(d, "vp-verdict").is_displayed() and by_id(d, "vp-verdict"), "a verdict")
+    assert v.find_element(By.CSS_SELECTOR, ".cost").text.split()[0] == tutor_cost(d)
+    assert v.get_attribute("data-cost-exact") == g["cost_exact"]
 
 
 def test_hundred_play_pays_add_up(driver: WebDriver, server: str) -> None:

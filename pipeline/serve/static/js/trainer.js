@@ -11,11 +11,14 @@ import { vp, ready, check } from './vp.js';
 const MAX_DEALS = 10000;
 const START_CREDITS = 1000;
 const tr = { seed: null, deals: [], hand: 0, cards: [], held: new Set(), state: 'idle', credits: START_CREDITS,
-  played: new Map(), mistakes: [], warned: null, replay: null, version: null };
+  played: new Map(), mistakes: [], warned: null, tutor: null, replay: null, version: null };
 
 const lines = () => +$('vp-lines').value;
 const coins = () => +$('vp-coins').value;
 const denom = () => +$('vp-denom').value;
+// ``x`` per coin of one line in credits of a ``stake``-credit bet: "2.50 credits" (the verdict's
+// and the Tutor's figures, one computation).
+const inCredits = (x, stake) => count(x * stake, 'credit', (x * stake).toFixed(2));
 const money = (credits) => `$${(credits * denom()).toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 function renderMeter() {
@@ -49,7 +52,7 @@ async function renderTally() {
 // Another version current: the last hand's verdict and its 32 holds' EVs are the old version's
 // figures, cleared as the other panels' results are (its cards and pay stay: what happened).
 export function versionChanged(v) {
-  tr.warned = null;
+  tr.warned = null; tr.tutor = null; $('vp-tutor-msg').hidden = true;  // the Tutor graded under the old one
   if ($('vp-verdict').dataset.version && $('vp-verdict').dataset.version !== v.id) {
     for (const id of ['vp-verdict', 'vp-holds', 'vp-tutor-msg']) $(id).hidden = true;
     delete $('vp-verdict').dataset.version;
@@ -121,9 +124,8 @@ async function draw() {
   if ($('vp-tutor').checked && tr.warned !== hold) {
     const g = check(v, await api('vp/grade', { deal: tr.cards.join(' '), hold: hold === 'none' ? 'none' : [...tr.held].sort().map((i) => tr.cards[i]).join(' '), paytable: v.slug, pay: v.pay }));
     if (!g.optimal) {
-      tr.warned = hold;
-      const m = $('vp-tutor-msg'); m.hidden = false;
-      m.textContent = `Tutor: the best hold is ${holdWords(g.best_hold, tr.cards)}; yours costs ${count(g.cost * coins() * lines(), 'credit', (g.cost * coins() * lines()).toFixed(2))}. Draw again to play yours.`;
+      tr.warned = hold; tr.tutor = g;
+      renderTutor();
       return;
     }
   }
@@ -146,6 +148,19 @@ async function draw() {
   await Promise.all([renderTally(), holdsTable(v, d)]);
 }
 
+// The Tutor's warning, its cost in credits of the bet now chosen: the grade is per coin of one
+// line, so Coins or Lines changed while it waits for the draw re-scale it (never the old bet's
+// figure beside the new inputs; once drawn it names the bet it was given for).
+function renderTutor() {
+  const m = $('vp-tutor-msg'), g = tr.tutor;
+  const stake = coins() * lines();
+  m.hidden = false;
+  Object.assign(m.dataset, { costExact: g.cost_exact, stake });
+  m.replaceChildren(`Tutor: the best hold is ${holdWords(g.best_hold, tr.cards)}; yours costs `,
+    el('b', { class: 'cost', text: inCredits(g.cost, stake) }),
+    ` of your ${stake}-credit bet (${count(coins(), 'coin')} × ${count(lines(), 'line')}). Draw again to play yours.`);
+}
+
 function showLines(d) {
   const first = d.lines[0];
   $('vp-result').textContent = first.hand ? `${first.hand}: pays ${count(first.won, 'credit')}` : 'no win';
@@ -166,7 +181,7 @@ function verdict(v, d, g, stake) {
   Object.assign(el2.dataset, { costExact: g.cost_exact, bestHold: g.best_hold, optimal: g.optimal, game: d.name, version: v.id });
   const dealt = d.deal.split(' ');
   const name = (h) => holdWords(h, dealt, { dealt: true });  // the faces and their places in the deal
-  const credits = (x) => count(x * stake, 'credit', (x * stake).toFixed(2));
+  const credits = (x) => inCredits(x, stake);
   const line = d.chart_line;
   el2.dataset.chartLine = line.line;
   el2.replaceChildren(
@@ -217,6 +232,9 @@ export function initTrainer() {
   $('vp-draw').addEventListener('click', () => act(draw, $('vp-draw')));
   $('vp-t-reset').addEventListener('click', () => { tr.played = new Map(); tr.mistakes = []; tr.credits = START_CREDITS; renderMeter(); renderMistakes(); act(renderTally); });
   for (const id of ['vp-lines', 'vp-coins', 'vp-denom']) $(id).addEventListener('change', renderMeter);
+  for (const id of ['vp-lines', 'vp-coins']) {
+    $(id).addEventListener('change', () => { if (tr.state === 'dealt' && tr.tutor && !$('vp-tutor-msg').hidden) renderTutor(); });
+  }
   // WinPoker's keys: 1-5 hold a card, Enter or D deals, then draws
   document.addEventListener('keydown', (e) => {
     if (document.body.dataset.view !== 'vp' || e.ctrlKey || e.metaKey || e.altKey) return;
