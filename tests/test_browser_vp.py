@@ -390,8 +390,10 @@ def test_tutor_cost_follows_coins_and_lines(driver: WebDriver, server: str) -> N
     set_select(d, "vp-coins", "5")
     by_id(d, "vp-tutor").click()
     type_into(by_id(d, "vp-seed"), str(seed))
+    before = credits(d)
     by_id(d, "vp-deal").click()
     wait(d, lambda d: idle(d) and not by_id(d, "vp-draw").get_property("disabled"), "a deal")
+    assert credits(d) == before - 5  # the deal charges the bet of its moment
     d.find_element(By.CSS_SELECTOR, "#vp-cards .vpcard[data-pos='0']").click()
     by_id(d, "vp-draw").click()
     wait(d, lambda d: idle(d) and by_id(d, "vp-tutor-msg").is_displayed(), "the Tutor's warning")
@@ -408,6 +410,13 @@ def test_tutor_cost_follows_coins_and_lines(driver: WebDriver, server: str) -> N
     v = wait(d, lambda d: idle(d) and by_id(d, "vp-verdict").is_displayed() and by_id(d, "vp-verdict"), "a verdict")
     assert v.find_element(By.CSS_SELECTOR, ".cost").text.split()[0] == tutor_cost(d)
     assert v.get_attribute("data-cost-exact") == g["cost_exact"]
+    # the hand was played on 2 coins x 10 lines: the meter is charged that bet, not the deal's 5
+    played = api(server, "vp/draw", {"paytable": JACKS, "seed": seed, "hand": 1, "hold": "1",
+                                     "lines": 10, "coins": 2})
+    assert credits(d) == before - 20 + Fraction(str(played["won"]))
+    wait(d, lambda d: by_id(d, "vp-holds").is_displayed(), "the holds table")
+    set_select(d, "vp-coins", "5")  # a later Coins change: the table still says its own coins
+    assert "2 coins" in by_id(d, "vp-holds").find_element(By.TAG_NAME, "thead").text
 
 
 def test_hundred_play_pays_add_up(driver: WebDriver, server: str) -> None:

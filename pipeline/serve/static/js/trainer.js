@@ -11,7 +11,7 @@ import { vp, ready, check } from './vp.js';
 const MAX_DEALS = 10000;
 const START_CREDITS = 1000;
 const tr = { seed: null, deals: [], hand: 0, cards: [], held: new Set(), state: 'idle', credits: START_CREDITS,
-  played: new Map(), mistakes: [], warned: null, tutor: null, replay: null, version: null };
+  played: new Map(), mistakes: [], warned: null, tutor: null, replay: null, version: null, charged: 0 };
 
 const lines = () => +$('vp-lines').value;
 const coins = () => +$('vp-coins').value;
@@ -91,7 +91,7 @@ async function deal() {
   tr.n = n;
   tr.cards = tr.deals[n - 1].split(' ');
   tr.held = new Set(); tr.state = 'dealt'; tr.warned = null;
-  tr.credits -= coins() * lines(); renderMeter();
+  tr.charged = coins() * lines(); tr.credits -= tr.charged; renderMeter();
   renderCards(tr.cards);
   $('vp-hand-no').textContent = `hand ${n} of seed ${seed}`;
   for (const id of ['vp-verdict', 'vp-holds', 'vp-tutor-msg']) $(id).hidden = true;
@@ -132,7 +132,9 @@ async function draw() {
   tr.state = 'drawing'; $('vp-draw').disabled = true;
   const d = check(v, await api('vp/draw', { paytable: v.slug, pay: v.pay, seed: tr.seed, hand: tr.n, hold, lines: lines(), coins: coins() }));
   tr.state = 'done';
-  tr.credits += d.won; renderMeter();
+  // the deal charged the bet of its moment; Coins or Lines changed before the draw play another
+  // bet, so the meter settles the difference: a hand costs exactly the bet it was played for
+  tr.credits += tr.charged - d.bet + d.won; tr.charged = d.bet; renderMeter();
   renderCards(d.lines[0].final.split(' '), { final: true });
   showLines(d);
   const g = d.grade;
@@ -201,6 +203,8 @@ async function holdsTable(v, d) {
   const h = check(v, await api('vp/hold', { deal: d.deal, paytable: v.slug, pay: v.pay }));
   if (vp.current !== v) return;  // another version since: its figures would be stale
   const body = $('vp-holds').querySelector('tbody'); body.replaceChildren();
+  // the credits columns are for the coins this hand was played with, whatever Coins says later
+  $('vp-holds-coins').textContent = count(d.coins, 'coin');
   h.holds.forEach((r, i) => {
     const played = r.positions.join(',') === d.held.join(',');
     body.append(el('tr', { class: `${r.best ? 'best' : ''}${played ? ' played' : ''}`, dataset: { evExact: r.ev_exact, hold: r.hold } },
