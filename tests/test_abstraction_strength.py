@@ -95,7 +95,11 @@ def _situations(rng: np.random.Generator, n_boards: int, per_board: int, k: int)
 @pytest.fixture(scope="module")
 def table7(artifacts: Path) -> np.ndarray:
     with h5py.File(artifacts / "seven.h5", "r") as f:
-        return np.asarray(f["score"][:])
+        table = np.asarray(f["score"][:])
+    # read-only, as the build's memory map and a Dask worker's own table are: one numba
+    # specialization of each kernel for all of them (tests/test_dask.py loads these)
+    table.flags.writeable = False
+    return table
 
 
 def test_river_values_equal_brute_force(table7: np.ndarray) -> None:

@@ -206,7 +206,10 @@ def test_default_build_and_sweep_never_import_dask(artifacts: Path, tmp_path: Pa
         "    except SystemExit as e:\n"
         "        assert not e.code, e.code\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))\n")
-    out = subprocess.run([sys.executable, "-c", code, str(cfg), str(tmp_path / "art"), str(sweep)],
+    # the sweep in a folder of its own, without built deal classes: it derives them, read-only,
+    # as tests/test_sweep.py's sweeps do, so it runs the solver's specialization they compile (a
+    # writable deal array from vp_classes.h5 is another numba type: 5 CPU s compiled for this alone)
+    out = subprocess.run([sys.executable, "-c", code, str(cfg), str(tmp_path / "sweep-art"), str(sweep)],
                          capture_output=True, text=True, check=True, cwd=tmp_path)
     lines = out.stdout.strip().splitlines()
     assert json.loads(lines[0])["executor"] == "local"
@@ -370,6 +373,9 @@ def test_abstraction_blocks_on_workers_equal_a_local_pass(cluster, artifacts: Pa
 
     with h5py.File(artifacts / "seven.h5", "r") as f:
         table7 = np.asarray(f["score"][:])
+    # read-only, as the build's memory map and the workers' own table are: the kernels' one
+    # specialization for it, compiled once by the abstraction tests and loaded here
+    table7.flags.writeable = False
     boards, w = canonical_boards(3)
     sub, sw = boards[::220], w[::220]
     local = future_figures("flop", table7, 50, sub, sw, blocks=4)

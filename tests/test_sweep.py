@@ -135,11 +135,15 @@ def tiny_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "art"
 
 
-def test_two_runs_of_one_sweep_the_later_says_it_replaced_the_other(tmp_path: Path) -> None:
+def test_two_runs_of_one_sweep_the_later_says_it_replaced_the_other(tmp_path: Path, tiny_result: Path) -> None:
     """Item 7: two `vp sweep` runs of one name at once. Both solve while the folder's commit lock
     is held here, then commit one after the other: the second to write says, on its CLI line, that
     it replaced the result the other wrote; the first says nothing of the kind. The folder then
-    holds one complete result, listed in the manifest."""
+    holds one complete result, listed in the manifest.
+
+    ``tiny_result`` (the same sweep, solved in this process) is asked for first so that the
+    solver's kernels are in numba's cache: on a clean clone both runs compiled them at once
+    otherwise (7 CPU s each)."""
     if not Path("/proc/locks").exists():
         pytest.skip("needs /proc/locks to see both runs wait for the lock")
     art = tmp_path / "art"

@@ -406,9 +406,13 @@ def seven_scores() -> np.ndarray:
     """All 7-card scores computed in this process, once (the 267 MB ``seven.h5`` by construction).
 
     A Dask worker calls this instead of receiving the artifact: the fill takes a few seconds.
+    Read-only, as the memory-mapped artifact is: shared by every caller in the process, and the
+    kernels that read it then run the specializations the local build compiled (a writable
+    table is another numba type: each worker compiled its own copies, about 5 CPU s a kernel).
     """
     from pipeline.core.cards import n_combinations
 
     table = np.empty(n_combinations(7), np.uint16)
     score_table(7, build_rank_tables(), table)
+    table.flags.writeable = False
     return table
