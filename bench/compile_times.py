@@ -79,7 +79,7 @@ class _StageCompiles:
     def start(self, stage: Stage) -> None:
         self._at = (self.clock.total, sum(self.clock.compiles.values()))
 
-    def update(self, text: str, fraction: float) -> None:
+    def update(self, text: str, fraction: float, stage: str = "") -> None:
         pass
 
     def finish(self, result: StageResult) -> None:

@@ -43,6 +43,10 @@ def build(
                                             help="with --executor dask: join this scheduler (tcp://HOST:PORT)"),
     workers: Optional[int] = typer.Option(None, "--workers", parser=whole,
                                           help="with --executor dask: start a local cluster of N worker processes"),
+    one_process: bool = typer.Option(False, "--one-process",
+                                     help="compute every stage in this process, one after another (by "
+                                          "default the video-poker stages run in a second process beside "
+                                          "the others)"),
 ) -> None:
     """Build the artifacts (what `make tables` runs); only stale stages are rebuilt."""
     from pipeline.build.config import load_config
@@ -63,10 +67,11 @@ def build(
 
     t0 = time.perf_counter()
     try:
-        # numba compiling in this process (a dask cluster's workers compile on their own)
+        # numba compiling in this process and the build's second process (a dask cluster's
+        # workers compile on their own)
         with CompileClock() as clock:
             results = run_build(cfg, stages or None, force=force, wait=wait, progress=show, executor=ex,
-                                on_wait=say_waiting)
+                                on_wait=say_waiting, lanes=not one_process, clock=clock)
     finally:
         if show:
             show.close()

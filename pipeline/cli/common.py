@@ -132,16 +132,13 @@ class LogProgress:
     2>&1``, CI): one line per stage start and finish and, while a stage runs, a line every
     ``interval`` seconds with the stage, its fraction done, what it is doing and the elapsed
     time, from a ticker thread, so a long stage whose code reports rarely never leaves the log
-    silent."""
+    silent. Two stages may run at once (a build's two lanes): each line names its stage."""
 
     def __init__(self, stream: TextIO | None = None, interval: float = LOG_INTERVAL) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.interval = interval
         self._lock = threading.Lock()
-        self._stage = ""
-        self._text = "checking"
-        self._fraction = 0.0
-        self._t0 = time.perf_counter()
+        self._running: dict[str, list[Any]] = {}  # stage -> [text, fraction, start]
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -151,30 +148,33 @@ class LogProgress:
     def _tick(self) -> None:
         while not self._stop.wait(self.interval):
             with self._lock:
-                if self._stage:
-                    self._line(f"build: {self._stage}: {100 * self._fraction:5.1f}% {self._text} "
-                               f"({time.perf_counter() - self._t0:.0f}s)")
+                for name, (text, fraction, t0) in self._running.items():
+                    self._line(f"build: {name}: {100 * fraction:5.1f}% {text} "
+                               f"({time.perf_counter() - t0:.0f}s)")
 
     def start(self, stage: Stage) -> None:
         """A stage is about to be checked (and built if stale)."""
         with self._lock:
-            self._stage, self._text, self._fraction = stage.name, "checking", 0.0
-            self._t0 = time.perf_counter()
+            self._running[stage.name] = ["checking", 0.0, time.perf_counter()]
         if self._thread is None:
             self._thread = threading.Thread(target=self._tick, name="build-progress", daemon=True)
             self._thread.start()
 
-    def update(self, text: str, fraction: float) -> None:
-        """What the running stage is doing and how far it is (0..1)."""
+    def update(self, text: str, fraction: float, stage: str = "") -> None:
+        """What a running stage (the latest started, unless named) is doing and how far it is (0..1)."""
         with self._lock:
-            if self._text == "checking":
-                self._line(f"build: {self._stage}: building")
-            self._text, self._fraction = text, fraction
+            name = stage or next(reversed(self._running), "")
+            state = self._running.get(name)
+            if state is None:
+                return
+            if state[0] == "checking":
+                self._line(f"build: {name}: building")
+            state[0], state[1] = text, fraction
 
     def finish(self, result: StageResult) -> None:
         """The stage was built or found up to date."""
         with self._lock:
-            self._stage = ""
+            self._running.pop(result.name, None)
             self._line(f"build: {result.name}: " + ("up to date" if result.status == "skipped"
                                                       else f"built in {result.seconds:.1f}s"))
 
@@ -196,24 +196,27 @@ class RichProgress:
         self.progress = Progress(TextColumn("[bold]{task.fields[stage]:<28}"), BarColumn(),
                                  TextColumn("{task.description}"), TimeElapsedColumn(),
                                  console=self.console, transient=False)
-        self.task: TaskID | None = None
+        self.tasks: dict[str, TaskID] = {}   # stage -> its bar (two may run at once)
+        self.task: TaskID | None = None      # the latest started
 
     def start(self, stage: Stage) -> None:
         """Add a bar for a stage that is about to be checked or built."""
         if not self.progress.live.is_started:
             self.progress.start()
-        self.task = self.progress.add_task("checking", total=1.0, stage=stage.name)
+        self.task = self.tasks[stage.name] = self.progress.add_task("checking", total=1.0, stage=stage.name)
 
-    def update(self, text: str, fraction: float) -> None:
-        """Move the current stage's bar (``fraction`` 0..1) and show what it is doing."""
-        if self.task is not None:
-            self.progress.update(self.task, description=text, completed=fraction)
+    def update(self, text: str, fraction: float, stage: str = "") -> None:
+        """Move a stage's bar (the latest started, unless named; ``fraction`` 0..1) and show what it is doing."""
+        task = self.tasks.get(stage) if stage else self.task
+        if task is not None:
+            self.progress.update(task, description=text, completed=fraction)
 
     def finish(self, result: StageResult) -> None:
-        """Mark the current stage built (with seconds) or skipped."""
-        if self.task is None:
+        """Mark a stage built (with seconds) or skipped."""
+        task = self.tasks.get(result.name)
+        if task is None:
             return
-        self.progress.update(self.task, completed=1.0,
+        self.progress.update(task, completed=1.0,
                              description="skipped (up to date)" if result.status == "skipped"
                              else f"built in {result.seconds:.2f}s")
 

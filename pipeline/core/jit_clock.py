@@ -53,6 +53,15 @@ class CompileClock:
 
         event.unregister("numba:compile", self._listener)
 
+    def add(self, total: float, compiles: dict[str, int], seconds: dict[str, float]) -> None:
+        """Add compiling done elsewhere (another process's clock: its total, specializations
+        and seconds per kernel) to this clock's figures."""
+        self.total += total
+        for k, n in compiles.items():
+            self.compiles[k] += n
+        for k, t in seconds.items():
+            self.seconds[k] += t
+
     def started(self, kernel: str) -> None:
         """A compile of ``kernel`` began (inside the one under way, if any)."""
         self._stack.append([kernel, time.thread_time(), 0.0])
