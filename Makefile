@@ -40,13 +40,17 @@ venv: $(STAMP)
 
 ## build every default artifact into artifacts/ (only stale stages run);
 ## `make tables STAGES="five seven"` builds just those; then compiles the query kernels
-# The query kernels start compiling beside the build once the evaluator's tables exist: the
-# build leaves a core idle for long stretches (compiling its own kernels, writing files). The
-# last warm then only checks its stamp, or compiles what needed a table built later.
+# The build computes the video-poker stages in a second process beside the others, and the query
+# kernels start compiling beside both once the tables warm's questions read exist (the build
+# writes them first; tests/test_build_lanes.py checks the list): each process leaves a core idle
+# for stretches (compiling its kernels, writing files). The last warm then only checks its
+# stamp, or asks again what read a table built later.
+WARM_READS := eval_tables.h5 seven.h5 rules/short-deck/five.h5 rules/ace-to-five/five.h5
 tables: $(RUNTIME)
-	@echo "$(BIN)/pokertables build $(STAGES)  (and beside it, from eval_tables.h5 on: pokertables warm)"
+	@echo "$(BIN)/pokertables build $(STAGES)  (and beside it, once the tables it reads exist: pokertables warm)"
 	@$(BIN)/pokertables build $(STAGES) & b=$$!; \
-	while kill -0 $$b 2>/dev/null && ! test -e artifacts/eval_tables.h5; do sleep 1; done; \
+	unbuilt() { for f in $(WARM_READS); do test -e artifacts/$$f || return 0; done; return 1; }; \
+	while kill -0 $$b 2>/dev/null && unbuilt; do sleep 0.2; done; \
 	if kill -0 $$b 2>/dev/null; then $(BIN)/pokertables warm > $(VENV)/warm-beside.log 2>&1; fi; \
 	wait $$b
 	$(BIN)/pokertables warm

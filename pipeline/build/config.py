@@ -24,10 +24,10 @@ STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "eval_tables", "rules"
 #: (:mod:`pipeline.build.lanes`): the video-poker family reads only its own outputs, compiles
 #: only its own kernels and keeps one core busy most of the time, as the other stages do.
 SIDE_LANE = ("vp_classes", "paytable", "vp_summary")
-#: Stage modules a build starts before the plan's earlier stages that write none of their
-#: inputs: ``make tables`` starts compiling the query kernels beside the build once
-#: eval_tables.h5 exists.
-RUN_FIRST = ("eval_tables",)
+#: Stage modules a build starts before the plan's other stages that write none of their inputs:
+#: those writing the tables ``pokertables warm`` reads (the Makefile's ``WARM_READS``), so
+#: ``make tables`` starts compiling the query kernels beside the build a few seconds in.
+RUN_FIRST = ("seven", "eval_tables", "rules")
 #: the repository an editable install of the package lives in
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 #: zstd's compression levels
