@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from pipeline.build.config import RUN_FIRST, SIDE_LANE, BuildConfig, load_config
-from pipeline.build.lanes import Compiled, family, run_order, side_lane, writers
+from pipeline.build.config import BuildConfig, load_config
+from pipeline.build.lanes import RUN_FIRST, SIDE_LANE, Compiled, family, run_order, side_lane, writers
 from pipeline.build.runner import StageResult, run_build
 from pipeline.build.stages import Context, Stage, plan
 from pipeline.build.store import STAGING

@@ -20,14 +20,6 @@ DEFAULT_CONFIG = Path("configs/build.toml")
 #: config section; each exposes ``stages(config) -> list[Stage]``.
 STAGE_MODULES = ("five", "six", "seven", "seven_parquet", "eval_tables", "rules", "vp_classes", "paytable",
                  "vp_summary", "casino", "preflop", "preflop_matchups", "abstraction")
-#: Stage modules ``pokertables build`` computes in a second process beside the others
-#: (:mod:`pipeline.build.lanes`): the video-poker family reads only its own outputs, compiles
-#: only its own kernels and keeps one core busy most of the time, as the other stages do.
-SIDE_LANE = ("vp_classes", "paytable", "vp_summary")
-#: Stage modules a build starts before the plan's other stages that write none of their inputs:
-#: those writing the tables ``pokertables warm`` reads (the Makefile's ``WARM_READS``), so
-#: ``make tables`` starts compiling the query kernels beside the build a few seconds in.
-RUN_FIRST = ("seven", "eval_tables", "rules")
 #: the repository an editable install of the package lives in
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 #: zstd's compression levels

@@ -26,9 +26,20 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from pipeline.build.config import RUN_FIRST, SIDE_LANE, BuildConfig
+from pipeline.build.config import BuildConfig
 from pipeline.build.stages import Stage
 from pipeline.errors import BuildError, PokertablesError
+
+# Both lists live here, not with the stage list in pipeline.build.config: every stage's key
+# covers that module, and where a stage is computed changes none of its bytes.
+#: Stage modules ``pokertables build`` computes in a second process beside the others: the
+#: video-poker family reads only its own outputs, compiles only its own kernels and keeps one
+#: core busy most of the time, as the other stages do.
+SIDE_LANE = ("vp_classes", "paytable", "vp_summary")
+#: Stage modules a build starts before the plan's other stages that write none of their inputs:
+#: those writing the tables ``pokertables warm`` reads (the Makefile's ``WARM_READS``), so
+#: ``make tables`` starts compiling the query kernels beside the build a few seconds in.
+RUN_FIRST = ("seven", "eval_tables", "rules")
 
 #: seconds the second process gets to end by itself before it is ended
 _JOIN_S = 5.0
