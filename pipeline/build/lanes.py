@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import sys
 import threading
 import traceback
 from collections.abc import Callable
@@ -165,7 +166,7 @@ class SideProcess:
         if conn is not None:
             conn.close()
         if proc is not None:
-            proc.join(_JOIN_S)
+            proc.join(_JOIN_S)  # it ends at once when its end of the pipe closes
             if proc.is_alive():
                 proc.terminate()
                 proc.join()
@@ -208,7 +209,12 @@ def serve(conn: Connection, config: BuildConfig, config_dirs: list[str]) -> None
         try:
             _, name, staging, expected = conn.recv()
         except (EOFError, OSError):
-            return  # the build is done, or gone
+            # the build is done, or gone: this process holds nothing to flush (what it computed
+            # is committed or staged by the build process), and an interpreter's orderly
+            # teardown (numba, LLVM, the arrays) takes seconds the build would wait for
+            for stream in (sys.stdout, sys.stderr):
+                stream.flush()
+            os._exit(0)
         try:
             stage = next(s for s in plan(config, [name]) if s.name == name)
             if fingerprint(stage) != expected:
