@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import pickle
 import signal
-import sys
 import threading
 import traceback
 from collections.abc import Callable
@@ -160,16 +159,16 @@ class SideProcess:
             proc.join()
 
     def close(self) -> None:
-        """Let the second process finish (it ends when its end of the pipe closes) or end it."""
+        """End the second process, idle or not: it holds nothing to flush (what it computed is
+        committed or staged by the build process), and an interpreter's orderly teardown
+        (numba, LLVM, the arrays) takes seconds the build would wait for."""
         conn, self._conn = self._conn, None
         proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.terminate()
+            proc.join()
         if conn is not None:
             conn.close()
-        if proc is not None:
-            proc.join(_JOIN_S)  # it ends at once when its end of the pipe closes
-            if proc.is_alive():
-                proc.terminate()
-                proc.join()
 
 
 def _error(exc: BaseException, stage: str) -> bytes:
@@ -209,12 +208,7 @@ def serve(conn: Connection, config: BuildConfig, config_dirs: list[str]) -> None
         try:
             _, name, staging, expected = conn.recv()
         except (EOFError, OSError):
-            # the build is done, or gone: this process holds nothing to flush (what it computed
-            # is committed or staged by the build process), and an interpreter's orderly
-            # teardown (numba, LLVM, the arrays) takes seconds the build would wait for
-            for stream in (sys.stdout, sys.stderr):
-                stream.flush()
-            os._exit(0)
+            return  # the build is done, or gone
         try:
             stage = next(s for s in plan(config, [name]) if s.name == name)
             if fingerprint(stage) != expected:
