@@ -27,6 +27,8 @@ ten ways is whole).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numba as nb
 import numpy as np
 
@@ -34,23 +36,8 @@ from pipeline.core.constants import SHARE_SCALE
 from pipeline.core.deal import partial_shuffle
 from pipeline.core.parallel import claim
 from pipeline.core.rng import below, bits32, seed_state
-from pipeline.equity.games.evaluate import (
-    LOW_BASE,
-    N_TRIPLES,
-    OMAHA,
-    OMAHA_HILO,
-    RAZZ,
-    SHORT_DECK,
-    STUD_HILO,
-    board_id,
-    flush_triples,
-    low8_mask,
-    low_triples,
-    omaha_score,
-    razz_score,
-    seven_high,
-    short_deck_score,
-)
+from pipeline.equity.games.evaluate import N_TRIPLES
+from pipeline.equity.games.scoring import BOARD, score_deal, score_other
 
 #: Units of a whole pot: half a pot split k ways (k <= 10) is a whole number of units.
 POT = 2 * SHARE_SCALE
@@ -64,62 +51,8 @@ HIST_BITS = 12
 MAX_SEAT = 7
 #: bits32() draws are uniform below this.
 TWO_32 = float(1 << 32)
-#: Board cards of the flop games.
-BOARD = 5
-
-
-@nb.njit(cache=True)
-def score_deal(game: int, board: np.ndarray, cards: np.ndarray, ncards: np.ndarray,
-               hi: np.ndarray, lo: np.ndarray, card_keys: np.ndarray, offsets: np.ndarray,
-               ranks: np.ndarray, flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray,
-               sd_nonflush: np.ndarray, sd_flush: np.ndarray, razz: np.ndarray, tm: np.ndarray,
-               tl: np.ndarray, seven: np.ndarray) -> None:
-    """hi[p], lo[p] of every seat: ``cards[p, :ncards[p]]`` with the 5-card ``board`` (flop
-    games) or alone (stud games). ``tm``, ``tl`` (int64[10]) and ``seven`` (int64[7]) are
-    scratch, passed whole: a slice per deal would cost reference counting."""
-    P = cards.shape[0]
-    if game == OMAHA or game == OMAHA_HILO:
-        hilo = game == OMAHA_HILO
-        bid = board_id(board)
-        fsuit, nfl = flush_triples(board, tm)
-        if hilo:
-            low_triples(board, tl)
-        for p in range(P):
-            # constant hand sizes and low flag: the compiler unrolls each case's loops
-            if hilo:
-                h, low = omaha_score(cards, p, 4, True, om_ids, om_best, bid, fsuit, nfl, tm, tl,
-                                     flush)
-            elif ncards[p] == 4:
-                h, low = omaha_score(cards, p, 4, False, om_ids, om_best, bid, fsuit, nfl, tm, tl,
-                                     flush)
-            elif ncards[p] == 5:
-                h, low = omaha_score(cards, p, 5, False, om_ids, om_best, bid, fsuit, nfl, tm, tl,
-                                     flush)
-            else:
-                h, low = omaha_score(cards, p, 6, False, om_ids, om_best, bid, fsuit, nfl, tm, tl,
-                                     flush)
-            hi[p] = h
-            lo[p] = low
-    elif game == SHORT_DECK:
-        for p in range(P):
-            for i in range(BOARD):
-                seven[i] = board[i]
-            seven[5] = cards[p, 0]
-            seven[6] = cards[p, 1]
-            hi[p] = short_deck_score(seven, 7, sd_key, sd_nonflush, sd_flush)
-            lo[p] = 0
-    else:
-        for p in range(P):
-            if game == RAZZ:
-                hi[p] = razz_score(cards, p, ncards[p], razz)
-                lo[p] = 0
-            else:
-                hi[p] = seven_high(cards, p, ncards[p], card_keys, offsets, ranks, flush)
-                if game == STUD_HILO:
-                    m = low8_mask(cards, p, ncards[p])
-                    lo[p] = LOW_BASE - m if m else 0
-                else:
-                    lo[p] = 0
+#: A scorer of :func:`score_deal`'s arguments, as :func:`mc_chunk` takes it (a numba dispatcher).
+ScoreFn = Callable[..., None]
 
 
 @nb.njit(cache=True)
@@ -361,15 +294,18 @@ def exact_tasks(counter: np.ndarray, n_tasks: int, game: int, board0: np.ndarray
                     acc_f[task, p, col] += w * one[p, col]
 
 
-@nb.njit(cache=True)
-def mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray, bneed: int,
+@nb.njit(cache=True, inline="always")
+def mc_chunk(score: ScoreFn, deals: int, seed: int, stream: int, game: int, board0: np.ndarray, bneed: int,
               deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray, hmask: np.ndarray,
               thr: np.ndarray, off: np.ndarray, fill: np.ndarray, max_tries: int,
               card_keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
               om_ids: np.ndarray, om_best: np.ndarray, sd_key: np.ndarray, sd_nonflush: np.ndarray,
               sd_flush: np.ndarray, razz: np.ndarray, acc: np.ndarray) -> int:
-    """``deals`` deals on stream ``stream`` into acc[P, N_COLS]; returns the assignment draws
-    (-1 when one deal needed more than ``max_tries``)."""
+    """``deals`` deals on stream ``stream`` into acc[P, N_COLS], each scored by ``score`` (a
+    scorer of :func:`score_deal`'s arguments, resolved when compiling, so each game family's
+    kernel holds its own scorer and no other); returns the assignment draws (-1 when one deal
+    needed more than ``max_tries``). Inlined into each caller: a scorer passed to a kernel
+    compiled on its own would be a run-time value, an address numba cannot cache."""
     P = off.shape[0] - 1
     st = seed_state(seed, stream)
     multi = False
@@ -438,8 +374,8 @@ def mc_chunk(deals: int, seed: int, stream: int, game: int, board0: np.ndarray, 
             for i in range(fill[p]):
                 cards[p, h0 + i] = dk[k]
                 k += 1
-        score_deal(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
-                   om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, tm, tl, seven)
+        score(game, board, cards, ncards, hi, lo, card_keys, offsets, ranks, flush,
+              om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, tm, tl, seven)
         if use_hist:
             hist[outcome(hi, lo)] += 1
         else:
@@ -459,12 +395,13 @@ def mc_range(counter: np.ndarray, sizes: np.ndarray, seed: int, stream0: int, ga
              razz: np.ndarray, acc: np.ndarray, tries: np.ndarray) -> None:
     """Chunks taken by number from ``counter`` until all are (chunk ch: sizes[ch] deals on
     stream ``stream0 + ch``) into acc[ch] (int64[chunks, P, N_COLS], zero) and tries[ch].
-    ``nogil``, one call per thread (see :func:`exact_tasks`)."""
+    ``nogil``, one call per thread (see :func:`exact_tasks`). The games other than Omaha
+    (:func:`score_other`); Omaha's are in :mod:`.omaha_mc`."""
     for _ in range(sizes.shape[0]):  # at most every chunk
         ch = claim(counter, 1)
         if ch >= sizes.shape[0]:
             break
-        tries[ch] = mc_chunk(sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
+        tries[ch] = mc_chunk(score_other, sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
                               hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
                               flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, acc[ch])
 

@@ -1,6 +1,7 @@
-"""Monte Carlo kernels compiled for Omaha and Omaha hi-lo: :func:`~.kernels.mc_range` with the
-game code a compile-time constant, so the other games' branches fold away and the Omaha scorer
-inlines (about a third faster than the shared kernel, for the speed that matters most)."""
+"""Monte Carlo kernels of Omaha and Omaha hi-lo: :func:`~.kernels.mc_range` with the game's own
+scorer (:func:`~.scoring.score_omaha`, :func:`~.scoring.score_omaha_hilo`) in place of the
+other games' (the hole-card counts and the low flag are constants there, so the Omaha scorer's
+loops unroll; each kernel compiles only its own scorer)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 from pipeline.core.parallel import claim
 from pipeline.equity.games.evaluate import OMAHA, OMAHA_HILO
 from pipeline.equity.games.kernels import mc_chunk
+from pipeline.equity.games.scoring import score_omaha, score_omaha_hilo
 
 
 @nb.njit(cache=True, nogil=True)
@@ -20,13 +22,12 @@ def mc_range_omaha(counter: np.ndarray, sizes: np.ndarray, seed: int, stream0: i
                    ranks: np.ndarray, flush: np.ndarray, om_ids: np.ndarray, om_best: np.ndarray,
                    sd_key: np.ndarray, sd_nonflush: np.ndarray, sd_flush: np.ndarray,
                    razz: np.ndarray, acc: np.ndarray, tries: np.ndarray) -> None:
-    """:func:`mc_range` for Omaha (``game`` ignored): the code reaches the callees as a constant,
-    the other games' branches fold away (a third faster than the shared kernel)."""
+    """:func:`mc_range` for Omaha (4, 5 or 6 hole cards): its scorer only."""
     for _ in range(sizes.shape[0]):  # at most every chunk
         ch = claim(counter, 1)
         if ch >= sizes.shape[0]:
             break
-        tries[ch] = mc_chunk(sizes[ch], seed, stream0 + ch, OMAHA, board0, bneed, deck, hands,
+        tries[ch] = mc_chunk(score_omaha, sizes[ch], seed, stream0 + ch, game, board0, bneed, deck, hands,
                               hlen, hmask, thr, off, fill, max_tries, card_keys, offsets, ranks,
                               flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz, acc[ch])
 
@@ -45,7 +46,7 @@ def mc_range_omaha_hilo(counter: np.ndarray, sizes: np.ndarray, seed: int, strea
         ch = claim(counter, 1)
         if ch >= sizes.shape[0]:
             break
-        tries[ch] = mc_chunk(sizes[ch], seed, stream0 + ch, OMAHA_HILO, board0, bneed, deck,
+        tries[ch] = mc_chunk(score_omaha_hilo, sizes[ch], seed, stream0 + ch, game, board0, bneed, deck,
                               hands, hlen, hmask, thr, off, fill, max_tries, card_keys, offsets,
                               ranks, flush, om_ids, om_best, sd_key, sd_nonflush, sd_flush, razz,
                               acc[ch])
