@@ -211,6 +211,44 @@ def test_narrow_window_has_no_horizontal_scroll_in_the_seats(driver: WebDriver, 
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
 
+#: a laptop's window: two columns (wider than the page's 1,200 px break) but too narrow for the
+#: breakdown's class list beside its 470 px heat map
+LAPTOP = 1280
+
+
+def test_breakdown_list_shows_every_column_beside_or_below_the_map(driver: WebDriver, server: str) -> None:
+    """At 1,280 px the class list squeezed into 196 px beside the heat map: its Equity column cut,
+    exact out of view, swatches on their own line. Now it goes below the map when it does not fit
+    beside it; at the docs' 1,500 px it stays beside. Every width: no sideways scroll in the list,
+    every row one line tall, the exact column the API's."""
+    d = driver
+    hero = "QQ+,AKs,AQs,KQs,JTs"
+    try:
+        for width, beside in ((LAPTOP, False), (NARROW, True), (tb.WIDTH, True)):
+            d.set_window_size(width, 800)
+            open_view(d, server, "equity")
+            set_seat(d, 0, hero)
+            set_board(d, "Ks 9d 4c")
+            by_id(d, "eq-bd-run").click()
+            wait(d, lambda d: idle(d) and d.find_elements(By.CSS_SELECTOR, "#eq-bd-table tbody tr"), "the class list")
+            box = d.execute_script(
+                "const l = document.querySelector('.bdlist'), m = document.getElementById('eq-heat');"
+                "const r = l.getBoundingClientRect(), h = m.getBoundingClientRect();"
+                "const rows = [...l.querySelectorAll('tbody tr')].map(t => t.getBoundingClientRect().height);"
+                "const ends = [...l.querySelectorAll('tbody tr td:last-child')];"
+                "return {scroll: l.scrollWidth, client: l.clientWidth, right: r.right, left: r.left, top: r.top,"
+                " mapRight: h.right, mapBottom: h.bottom, rows,"
+                " last: ends.map(c => c.getBoundingClientRect().right), exact: ends.map(c => c.textContent)};")
+            assert box["scroll"] <= box["client"], (width, box)
+            assert max(box["last"]) <= box["right"] + 1, (width, box)
+            assert max(box["rows"]) - min(box["rows"]) <= 1, (width, box)  # a swatch wrapped above its class
+            assert box["left"] >= box["mapRight"] if beside else box["top"] >= box["mapBottom"], (width, box)
+            want = api(server, "equity", {"hero": hero, "vs": ["random"], "board": "Ks 9d 4c", "breakdown": 0})
+            assert sorted(box["exact"]) == sorted(c["equity_exact"] for c in want["breakdown"]["classes"]), width
+    finally:
+        d.set_window_size(tb.WIDTH, tb.HEIGHT)
+
+
 # ------------------------------------------------------------------ grids like Equilab and Flopzilla
 
 

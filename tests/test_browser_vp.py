@@ -286,6 +286,31 @@ def test_short_card_beside_the_full_one(driver: WebDriver, server: str, artifact
         d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
 
+#: window widths the game searches are checked at: a small laptop (one column) and a laptop (two)
+SEARCH_WIDTHS = (1024, 1280)
+
+
+def test_game_searches_show_their_whole_placeholder(driver: WebDriver, server: str) -> None:
+    """The searches' placeholders are their only hint of what to type ("9/6 jacks", "deuces nsud";
+    "3cp", "caribbean stud", "pair plus"): a 185 px box cut them after "deu" and "caribbean" at
+    every width. The placeholder, measured in the box's own font, fits inside its padding."""
+    d = driver
+    fits = ("const e = document.getElementById(arguments[0]), cs = getComputedStyle(e);"
+            "const c = document.createElement('canvas').getContext('2d'); c.font = cs.font;"
+            "return [e.placeholder, c.measureText(e.placeholder).width,"
+            " e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)];")
+    try:
+        for width in SEARCH_WIDTHS:
+            d.set_window_size(width, 800)
+            for view, box in (("vp", "vp-search"), ("casino", "cs-search")):
+                tb.open_view(d, server, view)
+                text, need, room = d.execute_script(fits, box)
+                assert text and need <= room, (width, box, text, need, room)
+                assert d.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        d.set_window_size(tb.WIDTH, tb.HEIGHT)
+
+
 # ------------------------------------------------------------------ a trainer that plays
 
 
