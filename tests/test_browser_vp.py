@@ -311,6 +311,38 @@ def test_game_searches_show_their_whole_placeholder(driver: WebDriver, server: s
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
 
+#: the most games one comparison takes (the API's limit)
+MOST_COMPARED = 8
+
+
+def test_compare_of_many_games_scrolls_in_its_panel_not_the_page(driver: WebDriver, server: str) -> None:
+    """Eight games compared at 1,024 px made a 1,574 px wide table that scrolled the whole page
+    sideways. The table now scrolls inside its panel: the page is no wider than the window, every
+    game's column is reachable in the table's box, and the returns are the API's."""
+    d = driver
+    d.set_window_size(SEARCH_WIDTHS[0], 800)
+    try:
+        vp_ready(d, server)
+        games = Select(by_id(d, "vp-cmp-games"))
+        chosen = [str(o.get_attribute("value")) for o in games.options][:MOST_COMPARED]
+        for slug in chosen:
+            games.select_by_value(slug)
+        by_id(d, "vp-cmp-run").click()
+        wait(d, lambda d: idle(d) and d.find_elements(By.CSS_SELECTOR, "#vp-cmp td"), "the comparison")
+        page_w, window_w, box_w, table_w, panel_right, box_right = d.execute_script(
+            "const t = document.getElementById('vp-cmp'), b = t.parentElement;"
+            "return [document.documentElement.scrollWidth, window.innerWidth, b.clientWidth, t.scrollWidth,"
+            " b.closest('.panel').getBoundingClientRect().right, b.getBoundingClientRect().right];")
+        assert page_w <= window_w, (page_w, window_w)
+        assert box_right <= panel_right and table_w > box_w  # eight columns do not fit: the box scrolls
+        cmp = api(server, "vp/compare", {"paytables": chosen})
+        got = d.execute_script("return [...document.querySelectorAll('#vp-cmp tr:nth-child(2) td')]"
+                               ".map(c => [c.dataset.slug, c.dataset.returnExact]);")
+        assert got == [[g["slug"], g["return_exact"]] for g in cmp["games"]] and len(got) == MOST_COMPARED
+    finally:
+        d.set_window_size(tb.WIDTH, tb.HEIGHT)
+
+
 # ------------------------------------------------------------------ a trainer that plays
 
 
