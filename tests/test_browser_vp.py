@@ -504,6 +504,37 @@ def test_hundred_play_pays_add_up(driver: WebDriver, server: str) -> None:
     assert expected == Fraction(want["expected_exact"]) == 100 * brute_ev(p["deal"], 4)
 
 
+def test_hundred_lines_keep_each_hand_whole_at_1024(driver: WebDriver, server: str) -> None:
+    """At 1,024 px a winning line's five cards wrapped ("3s 9d 3h Qc / 3c"), the pay squeezed
+    beside them. Now each line's cards and its pay stay on one line each (a pay that does not fit
+    goes under the cards), inside the line's cell; the pays shown are the API's."""
+    d = driver
+    d.set_window_size(SEARCH_WIDTHS[0], 800)
+    try:
+        vp_ready(d, server)
+        set_select(d, "vp-lines", "100")
+        set_select(d, "vp-coins", "5")
+        type_into(by_id(d, "vp-seed"), "2026")
+        deal_hold_draw(d, [0, 4])  # the low pair 3s 3h: two pairs and trips on many lines
+        want = api(server, "vp/draw", {"paytable": JACKS, "seed": 2026, "hand": 1, "hold": "1,5",
+                                       "lines": 100, "coins": 5})
+        shown = d.execute_script(
+            "return [...document.querySelectorAll('#vp-lines-box .line')].map(l => {"
+            " const r = l.getBoundingClientRect();"
+            " return [...l.children].filter(c => c.textContent).map(c => {"
+            "  const text = document.createRange(); text.selectNodeContents(c);"  # its line boxes
+            "  return [c.className, c.textContent, text.getClientRects().length === 1,"
+            "          text.getBoundingClientRect().right <= r.right + 1]; }); });")
+        assert len(shown) == 100
+        pays = [next((t for cls, t, *_ in row if cls == "lpay"), "") for row in shown]
+        assert pays == [f"{ln['hand']} {ln['won']}" if ln["hand"] else "" for ln in want["lines"]]
+        assert sum(map(bool, pays)) >= 10
+        bad = [row for row in shown if not all(one and inside for *_, one, inside in row)]
+        assert not bad, bad[:3]
+    finally:
+        d.set_window_size(tb.WIDTH, tb.HEIGHT)
+
+
 def brute_ev(deal: str, keep: int) -> Fraction:
     """Mean pay per coin of keeping the first ``keep`` cards, over every draw from the rest."""
     from pipeline.core.cards import parse_cards
