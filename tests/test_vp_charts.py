@@ -183,6 +183,34 @@ def test_analyze_solves_each_game_once_without_artifacts(tmp_path: Path, capsys:
     assert played["optimal_return_exact"] == JOB85_RETURN and played["deals_played_differently"] > 0
 
 
+@pytest.mark.full_tier  # analyses and derives an edited game's chart: seconds
+def test_chart_of_an_edited_game_analyses_it_once(artifacts: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``vp chart`` of an edited game (no artifact) analyses it once for the chart and its
+    figures (the figures used to analyse it again: +0.2-0.4 s), and the chart judges against
+    that analysis: its optimal return is ``vp analyze``'s for the same edit."""
+    import pipeline.videopoker.solver.analysis as analysis
+
+    analysed: list[int] = []
+    real = analysis.analyze
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        analysed.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "analyze", counting)
+    edit = ("--pay", "full house=8")
+    code, out, err = run_main(capsys, "-a", str(artifacts), "vp", "chart", "jacks-or-better-9-6", *edit, "--json")
+    assert code == 0, err
+    assert len(analysed) == 1
+    info = json.loads(out)
+    assert info["source"] == "computed now (no current artifact)"
+    assert sum(Fraction(ln["loss_exact"]) for ln in info["lines"]) == Fraction(info["cost_exact"]) > 0
+    code, out, err = run_main(capsys, "-a", str(artifacts), "vp", "analyze", "jacks-or-better-9-6", *edit, "--json")
+    assert code == 0, err
+    assert json.loads(out)["return_exact"] == info["optimal_return_exact"]
+
+
 # ------------------------------------------------------------------ bankroll: exact parts
 
 def _arrays(artifacts: Path, slug: str):  # type: ignore[no-untyped-def]

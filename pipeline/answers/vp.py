@@ -202,7 +202,7 @@ def chart(ctx: Context, paytable: str, max_lines: int | None = None, derive: boo
     split by the number of wild cards dealt ([] otherwise); for a short card (at most
     ``PLAIN_MAX_LINES`` lines) ``players``: the card in players' words, each line's words and
     what that rewording alone costs, and the worded card's exact return (else None)."""
-    from pipeline.answers.vp_chart import chart_figures, game_chart
+    from pipeline.answers.vp_chart import chart_and_figures
     from pipeline.answers.vp_lines import players_words
     from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES
 
@@ -212,7 +212,7 @@ def chart(ctx: Context, paytable: str, max_lines: int | None = None, derive: boo
     t0 = time.perf_counter()
     pt = load_game(paytable, pay)
     key = (ctx, pt, lines, derive and lines == DEFAULT_MAX_LINES)  # one key per chart
-    gc, fig = game_chart(*key), chart_figures(*key)
+    gc, fig = chart_and_figures(*key)
     info = gc.chart.as_dict()
     for ln, loss in zip(info["lines"], fig.losses):
         ln.update(hold=players_words(ln["hold"]), loss=float(loss), loss_exact=frac(loss))

@@ -8,6 +8,8 @@ Deriving an edited game's chart costs seconds: a process keeps the last charts i
 (:class:`pipeline.core.bytecache.BytesCache`), so ``vp chart`` and the trainer's chart line of one
 game derive it once. The figures are a cache of their own, made on first asking: the trainer's
 verdict reads only the index, and judging every line exactly costs more than the index does.
+``vp chart`` asks for both at once (:func:`chart_and_figures`), which reads (or, for an edited
+game, analyses) the game's chart inputs once for the two.
 """
 
 from __future__ import annotations
@@ -73,16 +75,13 @@ def _data(ctx: Context, pt: Paytable) -> tuple[StrategyData, str, Path | None]:
     return strategy_data_of(a), "computed now (no current artifact)", None
 
 
-@bytes_cache(KEEP_BYTES)
-def game_chart(ctx: Context, pt: Paytable, max_lines: int, derive: bool) -> GameChart:
-    """The chart of ``pt`` of at most ``max_lines`` lines and its index: the exported one when
-    ``max_lines`` is the default, ``derive`` is off and the game's artifact is current, else
-    derived now."""
+def _chart_of(found: tuple[StrategyData, str, Path | None], max_lines: int, derive: bool,
+              t0: float) -> GameChart:
+    """:func:`game_chart`'s answer from the game's chart inputs (:func:`_data`'s), read since ``t0``."""
     from pipeline.videopoker.charts.chart import DEFAULT_MAX_LINES, derive_chart
     from pipeline.videopoker.tools.strategy_io import read_chart
 
-    t0 = time.perf_counter()
-    data, source, art = _data(ctx, pt)
+    data, source, art = found
     made = read_chart(data, art) if art is not None and max_lines == DEFAULT_MAX_LINES \
         and not derive else None
     if made is None:
@@ -92,21 +91,52 @@ def game_chart(ctx: Context, pt: Paytable, max_lines: int, derive: bool) -> Game
     return GameChart(made, source, make_index(data, made), time.perf_counter() - t0)
 
 
+def _figures_of(data: StrategyData, made: Chart) -> ChartFigures:
+    """:func:`chart_figures`'s answer for the chart ``made`` from the game's chart inputs."""
+    from pipeline.videopoker.charts.plain import line_losses, plain_card
+    from pipeline.videopoker.tools.chart_groups import wild_groups
+
+    t0 = time.perf_counter()
+    plain = plain_card(data, made) if len(made.lines) <= PLAIN_MAX_LINES else None
+    losses = [ln.loss for ln in plain.lines] if plain else line_losses(data, made)
+    return ChartFigures(losses, wild_groups(made, data), plain, time.perf_counter() - t0)
+
+
+@bytes_cache(KEEP_BYTES)
+def game_chart(ctx: Context, pt: Paytable, max_lines: int, derive: bool) -> GameChart:
+    """The chart of ``pt`` of at most ``max_lines`` lines and its index: the exported one when
+    ``max_lines`` is the default, ``derive`` is off and the game's artifact is current, else
+    derived now."""
+    t0 = time.perf_counter()
+    return _chart_of(_data(ctx, pt), max_lines, derive, t0)
+
+
 @bytes_cache(KEEP_BYTES)
 def chart_figures(ctx: Context, pt: Paytable, max_lines: int, derive: bool) -> ChartFigures:
     """The figures of :func:`game_chart`'s chart of the same arguments: every line's exact loss,
     the wild groups, and for a short card (at most ``PLAIN_MAX_LINES`` lines) its players'
     words. The game's chart inputs are read (or analysed, with the kept counts) again: kept
-    with the chart they would hold about 36 MB per game."""
-    from pipeline.videopoker.charts.plain import line_losses, plain_card
-    from pipeline.videopoker.tools.chart_groups import wild_groups
-
+    with the chart they would hold about 36 MB per game (:func:`chart_and_figures` makes both
+    from one reading)."""
     made = game_chart(ctx, pt, max_lines, derive).chart
+    return _figures_of(_data(ctx, pt)[0], made)
+
+
+def chart_and_figures(ctx: Context, pt: Paytable, max_lines: int, derive: bool) -> tuple[GameChart, ChartFigures]:
+    """:func:`game_chart` and :func:`chart_figures` of the same arguments (each kept as they
+    keep it), the game's chart inputs read at most once for the two: an edited game's analysis
+    ran twice when the figures followed the chart."""
+    key = (ctx, pt, max_lines, derive)
+    gc, fig = game_chart.kept(*key), chart_figures.kept(*key)
+    if gc is not None and fig is not None:
+        return gc, fig
     t0 = time.perf_counter()
-    data = _data(ctx, pt)[0]
-    plain = plain_card(data, made) if len(made.lines) <= PLAIN_MAX_LINES else None
-    losses = [ln.loss for ln in plain.lines] if plain else line_losses(data, made)
-    return ChartFigures(losses, wild_groups(made, data), plain, time.perf_counter() - t0)
+    found = _data(ctx, pt)
+    if gc is None:
+        gc = game_chart.keep(_chart_of(found, max_lines, derive, t0), *key)
+    if fig is None:
+        fig = chart_figures.keep(_figures_of(found[0], gc.chart), *key)
+    return gc, fig
 
 
 def chart_index(ctx: Context, pt: Paytable) -> ChartIndex:
@@ -133,5 +163,5 @@ def chart_line(ctx: Context, pt: Paytable, cards: list[int]) -> dict[str, Any]:
     return {"line": line + 1, "hold": ci.lines[line]}
 
 
-__all__ = ["ChartFigures", "GameChart", "KEEP_BYTES", "PLAIN_MAX_LINES", "chart_figures", "chart_index", "chart_line",
-           "game_chart"]
+__all__ = ["ChartFigures", "GameChart", "KEEP_BYTES", "PLAIN_MAX_LINES", "chart_and_figures", "chart_figures",
+           "chart_index", "chart_line", "game_chart"]

@@ -50,13 +50,28 @@ class BytesCache(Generic[P, R]):
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         """The kept result of these arguments, or ``fn``'s (kept if it fits)."""
-        key: Hashable = (args, tuple(sorted(kwargs.items())))
+        key = _key(args, kwargs)
+        hit = self._hit(key)
+        return hit[0] if hit is not None else self._keep(key, self.fn(*args, **kwargs))
+
+    def kept(self, *args: P.args, **kwargs: P.kwargs) -> R | None:
+        """The kept result of these arguments, or None (nothing is computed)."""
+        hit = self._hit(_key(args, kwargs))
+        return None if hit is None else hit[0]
+
+    def keep(self, value: R, *args: P.args, **kwargs: P.kwargs) -> R:
+        """Keep ``value`` as ``fn``'s result for these arguments (if it fits), and return it: a
+        caller that made it from inputs shared with other work spares ``fn`` making them again."""
+        return self._keep(_key(args, kwargs), value)
+
+    def _hit(self, key: Hashable) -> tuple[R, int] | None:
         with self._lock:
             hit = self._kept.get(key)
             if hit is not None:
                 self._kept.move_to_end(key)
-                return hit[0]
-        value = self.fn(*args, **kwargs)
+            return hit
+
+    def _keep(self, key: Hashable, value: R) -> R:
         size = nbytes_of(value)
         if size <= self.max_bytes:
             with self._lock:
@@ -73,6 +88,11 @@ class BytesCache(Generic[P, R]):
         with self._lock:
             self._kept.clear()
             self.bytes = 0
+
+
+def _key(args: tuple[object, ...], kwargs: dict[str, object]) -> Hashable:
+    """One call's arguments as a cache key."""
+    return (args, tuple(sorted(kwargs.items())))
 
 
 def bytes_cache(max_bytes: int) -> Callable[[Callable[P, R]], BytesCache[P, R]]:
