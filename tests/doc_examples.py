@@ -37,6 +37,11 @@ SKIP = "..."
 ERROR_MARK = re.compile(r"#\s*error example\b")
 #: Output lines no example may record: a bug's, or a Python traceback's.
 NEVER = ("Traceback (most recent call last)", "internal error:")
+#: The plain progress line a query writes to a stderr that is not a terminal once it has run
+#: for 10 s (pipeline.cli.common.progress_bar), e.g. ``equity:  27.6% 16,384 deals (39s)``:
+#: a quick example prints one only when its first run compiles its kernels (a cold numba cache)
+#: or the machine is loaded, so like a wall-clock time it is not compared
+PROGRESS = re.compile(r"^equity: +\d+\.\d% .* \(\d+s\)$")
 
 
 @dataclass
@@ -102,11 +107,71 @@ def _scratch(folder: Path, artifacts: Path) -> None:
             link.symlink_to(target)
 
 
-def run(example: Example, folder: Path, artifacts: Path) -> list[str]:
-    """The command's output lines (stdout then stderr), run in ``folder``."""
+#: what the examples' commands see: relative artifacts, so paths print alike; a wide terminal
+EXAMPLE_ENV = {"POKERTABLES_ARTIFACTS": "artifacts", "COLUMNS": "200"}
+#: shell syntax (pipes, redirection, lists, variables, substitutions, globs, an assignment
+#: before the command): such an example runs in bash exactly as written
+SHELL_SYNTAX = re.compile(r"[|&;<>`$(){}*?\\]|^\w+=")
+
+
+def in_process_args(command: str) -> list[str] | None:
+    """The arguments of a plain ``pokertables ...`` command (its ``# ...`` comment dropped), or
+    None when the command needs the shell."""
+    import shlex
+
+    code = command.split("#", 1)[0]
+    if SHELL_SYNTAX.search(code):
+        return None
+    words = shlex.split(command, comments=True)
+    return words[1:] if words and words[0] == "pokertables" else None
+
+
+def run_in_process(args: list[str], folder: Path) -> list[str]:
+    """``pokertables ARGS`` by its entry point in this process, in ``folder`` with
+    :data:`EXAMPLE_ENV`: the output lines (stdout then stderr) that the console script prints.
+    A plain command needs no shell, and a process of its own cost each example about a CPU
+    second (starting Python, importing the package and numba, loading the cached kernels again),
+    about 70 s over the pages; here the kernels load once per test process."""
+    import contextlib
+    import io
+
+    from pipeline.cli import main
+    from pipeline.cli.common import STATE
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env = {k: os.environ.get(k) for k in EXAMPLE_ENV}
+    saved_state, cwd = dict(STATE), os.getcwd()
+    os.environ.update(EXAMPLE_ENV)
+    os.chdir(folder)
+    try:
+        # the -a default is read from the environment when the CLI is imported: give it as
+        # the console script would see it (a later -a on the example's line still wins)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(["-a", EXAMPLE_ENV["POKERTABLES_ARTIFACTS"], *args])
+            except SystemExit:
+                pass
+    finally:
+        os.chdir(cwd)
+        STATE.update(saved_state)
+        for k, v in saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return (out.getvalue() + err.getvalue()).rstrip("\n").splitlines()
+
+
+def run(example: Example, folder: Path, artifacts: Path, subprocess_only: bool = False) -> list[str]:
+    """The command's output lines (stdout then stderr), run in ``folder``: a plain
+    ``pokertables`` command in this process (:func:`run_in_process`), anything else (or all,
+    with ``subprocess_only``) with bash."""
     _scratch(folder, artifacts)
+    args = None if subprocess_only else in_process_args(example.command)
+    if args is not None:
+        return run_in_process(args, folder)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "POKERTABLES_ARTIFACTS": "artifacts", "COLUMNS": "200"}  # relative: paths print alike
+           **EXAMPLE_ENV}
     r = subprocess.run(["bash", "-c", example.command], cwd=folder, env=env, capture_output=True,
                        text=True, timeout=600)
     return (r.stdout + r.stderr).rstrip("\n").splitlines()
@@ -117,11 +182,12 @@ def _norm(line: str) -> str:
 
 
 def matches(expected: list[str], got: list[str]) -> bool:
-    """Whether ``got`` fits ``expected`` (``...`` = any lines; times ignored)."""
+    """Whether ``got`` fits ``expected`` (``...`` = any lines; times and :data:`PROGRESS` lines
+    ignored)."""
     exp = [_norm(x) for x in expected]
     while exp and not exp[-1]:
         exp.pop()  # a blank line before the next command belongs to the page, not the output
-    act = [_norm(x) for x in got]
+    act = [_norm(x) for x in got if not PROGRESS.match(x)]
 
     def fit(i: int, j: int) -> bool:
         if i == len(exp):
@@ -138,7 +204,8 @@ def write(page: Path, folder: Path, artifacts: Path) -> None:
     page shows ``...``, only the lines before it are refreshed (truncated outputs stay so)."""
     lines = page.read_text().splitlines()
     for ex in reversed(examples(page)):
-        got = run(ex, folder, artifacts)
+        # a progress line is the run's timing, not the page's output
+        got = [g for g in run(ex, folder, artifacts, subprocess_only=True) if not PROGRESS.match(g)]
         start = ex.line  # index of the first output line (0-based)
         end = start + len(ex.expected)
         k = next((k for k, x in enumerate(ex.expected) if x.strip() == SKIP), None)

@@ -29,6 +29,30 @@ def test_the_checker_sees_a_wrong_number() -> None:
     assert ex.command.startswith("echo")
 
 
+def test_the_checker_passes_over_a_slow_runs_progress_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A query that runs for 10 s with stderr off a terminal adds a progress line: an example's
+    first run in a checkout whose numba cache is cold (games.md's omaha6 Monte Carlo compiling,
+    17 s) printed ``equity: 100.0% 200,000 deals (17s)`` under its table, and failed. The line
+    the CLI really writes is passed over, nothing else is."""
+    import io
+
+    import pipeline.cli.common as common
+
+    clock = [0.0]
+    monkeypatch.setattr(common.time, "perf_counter", lambda: clock[0])
+    err = io.StringIO()  # not a terminal, as a captured stderr
+    monkeypatch.setattr(common.sys, "stderr", err)
+    update, close = common.progress_bar()
+    clock[0] = 17.0
+    update(1.0, "200,000 deals")
+    close()
+    progress = err.getvalue().splitlines()
+    assert progress == ["equity: 100.0% 200,000 deals (17s)"], progress
+    assert matches(["Monte Carlo", "  hero 47.005"], ["Monte Carlo", "  hero 47.005", *progress])
+    assert not matches(["Monte Carlo", "  hero 47.005"], ["Monte Carlo", "  hero 47.006", *progress])
+    assert not matches(["Monte Carlo"], ["Monte Carlo", "equity: a progress line?"])
+
+
 def test_the_checker_refuses_a_recorded_failure() -> None:
     """An ``error:`` line is recorded only by a marked example; a traceback never (issue 29: the
     config-folder example recorded an error and a 14-line traceback, and passed)."""
