@@ -90,6 +90,30 @@ def test_line_losses_add_up_to_the_cost(short: dict[str, Any]) -> None:
     assert all(x >= 0 for x in losses) and abs(float(losses[4]) - 0.0052231549) < 1e-9  # pairs
 
 
+def test_line_losses_in_integers_are_each_lines_exact_return_gap(short: dict[str, Any],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``line_losses`` sums every line's deals in one integer pass; each line's loss is the exact
+    return of the best holds minus the chart's on the classes that line decides (the first line
+    naming one of a class's holds), judged line by line with ``exact_return``; the Python-int
+    path taken when int64 sums could overflow gives the same."""
+    from pipeline.answers.vp_chart import game_chart
+    from pipeline.videopoker.charts import plain
+    from pipeline.videopoker.charts.chart import exact_return
+
+    data, pt = short["data"], short["pt"]
+    card = game_chart(short["ctx"], pt, 40, False).chart
+    codes = hold_codes(data.hands, data.deal_cat, game_traits(pt))
+    uniq, inv = np.unique(codes, return_inverse=True)
+    of = {c: i for i, ln in enumerate(card.lines) for c in ln.codes}
+    line = np.array([of.get(int(c), len(card.lines)) for c in uniq])[inv.reshape(codes.shape)].min(axis=1)
+    want = [exact_return(data.ev[sel], data.weight[sel], data.best[sel], pt)
+            - exact_return(data.ev[sel], data.weight[sel], card.holds[sel], pt) if sel.any() else Fraction(0)
+            for sel in (line == r for r in range(len(card.lines)))]
+    assert plain.line_losses(data, card) == want and sum(want) > 0
+    monkeypatch.setattr(plain, "INT64_SAFE", 0)
+    assert plain.line_losses(data, card) == want
+
+
 def test_worded_card_against_the_exact_solver(short: dict[str, Any]) -> None:
     """The card played from its words' text: its return below the exact card's, from the
     solver's exact EVs of the classes it plays differently, is the answer's ``vs_chart``."""

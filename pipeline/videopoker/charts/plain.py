@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 
 import numpy as np
 
 from pipeline.core.cards import RANKS
-from pipeline.videopoker.charts.chart import Chart, StrategyData, exact_return
+from pipeline.videopoker.charts.chart import Chart, StrategyData, ev_numerators, exact_return, n_held
 from pipeline.videopoker.charts.patterns import (
     DISCARD,
     F_FAM,
@@ -50,6 +51,12 @@ from pipeline.videopoker.charts.patterns import (
 )
 from pipeline.videopoker.charts.search import compact_codes, line_holds
 from pipeline.videopoker.solver.holds import DRAW_FIVE
+from pipeline.videopoker.solver.solve import draw_denominators
+
+#: cards a hold can draw: 0 to 5
+DRAWS = 6
+#: a sum of int64 terms is exact when the largest term times their count stays below this
+INT64_SAFE = 2 ** 63
 
 
 def _wild(traits: GameTraits, w: int) -> str:
@@ -150,13 +157,23 @@ def line_losses(data: StrategyData, chart: Chart, h: _Holds | None = None) -> li
     holds, which = h.play(h.exact_lines(chart))
     if not np.array_equal(holds, chart.holds):
         raise AssertionError("the chart's lines do not give its holds")
-    out = []
-    for r in range(len(chart.lines)):
-        sel = which == r
-        ev, w, pt = data.ev[sel], data.weight[sel], data.paytable
-        out.append(exact_return(ev, w, data.best[sel], pt) - exact_return(ev, w, holds[sel], pt)
-                   if sel.any() else Fraction(0))
-    return out
+    # one pass in integers: per line and cards drawn, the sum of weight x EV numerator of the
+    # best hold and of the chart's (what exact_return sums per line, 3x faster than 40 calls)
+    n, pt = len(chart.lines), data.paytable
+    ways, _, _ = draw_denominators(pt.deck_size)
+    _, scale = pt.pay_units()
+    on = (which >= 0) & (which < n)
+    ev, weight, key = data.ev[on], data.weight[on].astype(np.int64), which[on] * DRAWS
+    sums = []
+    for played in (data.best[on], holds[on]):
+        terms = weight * ev_numerators(ev, played, pt)
+        exact = len(terms) == 0 or int(np.abs(terms).max()) * len(terms) < INT64_SAFE
+        acc = np.zeros(n * DRAWS, np.int64 if exact else object)
+        np.add.at(acc, key + 5 - n_held(played), terms if exact else terms.astype(object))
+        sums.append(acc.reshape(n, DRAWS))
+    deals = comb(pt.deck_size, 5)
+    return [sum((Fraction(int(sums[0][r, k]) - int(sums[1][r, k]), int(ways[k]) * scale) for k in range(DRAWS)),
+                Fraction(0)) / deals for r in range(n)]
 
 
 def plain_card(data: StrategyData, chart: Chart) -> PlainCard:
