@@ -504,6 +504,30 @@ def test_hundred_play_pays_add_up(driver: WebDriver, server: str) -> None:
     assert expected == Fraction(want["expected_exact"]) == 100 * brute_ev(p["deal"], 4)
 
 
+def test_multi_line_result_names_its_line(driver: WebDriver, server: str) -> None:
+    """On 10 lines the result beside "10 lines won N credits" said a bare "no win" (line 1's,
+    whose final cards are the ones on screen): it now says it is line 1's, and the total beside
+    it is the API's sum over the lines, which the line is part of."""
+    d = driver
+    for seed in SEARCH:  # line 1 loses while the other lines win something
+        want = api(server, "vp/draw", {"paytable": JACKS, "seed": seed, "hand": 1, "hold": "1,5",
+                                       "lines": 10, "coins": 1})
+        if not want["lines"][0]["won"] and want["won"]:
+            break
+    else:
+        raise AssertionError("no such deal in the seeds searched")
+    vp_ready(d, server)
+    set_select(d, "vp-lines", "10")
+    set_select(d, "vp-coins", "1")
+    type_into(by_id(d, "vp-seed"), str(seed))
+    p = deal_hold_draw(d, [0, 4])
+    assert p["final"] == want["lines"][0]["final"] and p["won"] == Fraction(str(want["won"])) > 0
+    result = by_id(d, "vp-result").text
+    assert result.startswith("Line 1 ") and "no win" in result, result
+    total = by_id(d, "vp-lines-sum").text
+    assert total.startswith(f"10 lines won {want['won']} credit"), total
+
+
 def test_hundred_lines_keep_each_hand_whole_at_1024(driver: WebDriver, server: str) -> None:
     """At 1,024 px a winning line's five cards wrapped ("3s 9d 3h Qc / 3c"), the pay squeezed
     beside them. Now each line's cards and its pay stay on one line each (a pay that does not fit

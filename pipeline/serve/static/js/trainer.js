@@ -165,7 +165,10 @@ function renderTutor() {
 
 function showLines(d) {
   const first = d.lines[0];
-  $('vp-result').textContent = first.hand ? `${first.hand}: pays ${count(first.won, 'credit')}` : 'no win';
+  // the cards on screen are line 1's: with more lines its result is labelled as that line's, so
+  // "no win" never stands unqualified beside the lines' total won
+  const own = first.hand ? `${first.hand}: pays ${count(first.won, 'credit')}` : 'no win';
+  $('vp-result').textContent = d.lines.length > 1 ? `Line 1 (the cards above): ${own};` : own;
   $('vp-result').dataset.won = d.won;
   const box = $('vp-lines-box'); box.replaceChildren();
   $('vp-lines-sum').textContent = d.lines.length > 1 ? `${count(d.lines.length, 'line')} won ${count(d.won, 'credit')} of ${d.bet} bet; expected ${d.expected.toFixed(2)} (exact ${d.expected_exact})` : '';
