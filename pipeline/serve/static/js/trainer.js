@@ -136,6 +136,7 @@ async function draw() {
   // bet, so the meter settles the difference: a hand costs exactly the bet it was played for
   tr.credits += tr.charged - d.bet + d.won; tr.charged = d.bet; renderMeter();
   renderCards(d.lines[0].final.split(' '), { final: true });
+  if (tr.tutor && tr.warned === hold) renderTutor({ drawn: true });  // the warning, now of a played hand
   showLines(d);
   const g = d.grade;
   const stake = d.bet;
@@ -152,15 +153,18 @@ async function draw() {
 
 // The Tutor's warning, its cost in credits of the bet now chosen: the grade is per coin of one
 // line, so Coins or Lines changed while it waits for the draw re-scale it (never the old bet's
-// figure beside the new inputs; once drawn it names the bet it was given for).
-function renderTutor() {
+// figure beside the new inputs; once drawn it names the bet it was given for, in the past tense:
+// "Draw again" is stale once the final hand replaced the dealt one, whose places it then counts).
+function renderTutor({ drawn = false } = {}) {
   const m = $('vp-tutor-msg'), g = tr.tutor;
   const stake = coins() * lines();
   m.hidden = false;
-  Object.assign(m.dataset, { costExact: g.cost_exact, stake });
-  m.replaceChildren(`Tutor: the best hold is ${holdWords(g.best_hold, tr.cards)}; yours costs `,
+  Object.assign(m.dataset, { costExact: g.cost_exact, stake, drawn });
+  const best = holdWords(g.best_hold, tr.cards, { dealt: drawn });
+  m.replaceChildren(`Tutor: the best hold ${drawn ? 'was' : 'is'} ${best}; yours ${drawn ? 'cost' : 'costs'} `,
     el('b', { class: 'cost', text: inCredits(g.cost, stake) }),
-    ` of your ${stake}-credit bet (${count(coins(), 'coin')} × ${count(lines(), 'line')}). Draw again to play yours.`);
+    ` of your ${stake}-credit bet (${count(coins(), 'coin')} × ${count(lines(), 'line')}).`
+    + (drawn ? ' You drew yours anyway: the verdict is below.' : ' Draw again to play yours.'));
 }
 
 function showLines(d) {
