@@ -535,6 +535,33 @@ def test_multi_line_result_names_its_line(driver: WebDriver, server: str) -> Non
     assert total.startswith(f"10 lines won {want['won']} credit"), total
 
 
+def test_verdict_is_scrolled_into_view_at_1024x768(driver: WebDriver, server: str) -> None:
+    """At 1,024 x 768 the verdict after a draw showed only its first line ("Mistake. ...") above
+    the window's bottom edge. The draw now scrolls it whole into view, by the least amount: its
+    bottom at the window's bottom edge, or no scroll at all when it already showed whole."""
+    d = driver
+    d.set_window_size(SEARCH_WIDTHS[0], 768)
+    try:
+        vp_ready(d, server)
+        set_select(d, "vp-lines", "1")
+        type_into(by_id(d, "vp-seed"), "7")
+        by_id(d, "vp-deal").click()
+        wait(d, lambda d: idle(d) and not by_id(d, "vp-draw").get_property("disabled"), "a deal")
+        d.find_element(By.CSS_SELECTOR, "#vp-cards .vpcard[data-pos='0']").click()
+        d.execute_script("arguments[0].scrollIntoView({block: 'end'});", by_id(d, "vp-draw"))
+        before = d.execute_script("return window.scrollY;")
+        by_id(d, "vp-draw").click()
+        wait(d, lambda d: idle(d) and by_id(d, "vp-verdict").is_displayed(), "a verdict")
+        top, bottom, height, y = d.execute_script(
+            "const r = document.getElementById('vp-verdict').getBoundingClientRect();"
+            "return [r.top, r.bottom, window.innerHeight, window.scrollY];")
+        assert 0 <= top and bottom <= height + 1, (top, bottom, height)
+        assert y == before or abs(bottom - height) <= 1, (before, y, bottom, height)
+        assert y != before or bottom <= height  # it was already whole: no jump
+    finally:
+        d.set_window_size(tb.WIDTH, tb.HEIGHT)
+
+
 def test_hundred_lines_keep_each_hand_whole_at_1024(driver: WebDriver, server: str) -> None:
     """At 1,024 px a winning line's five cards wrapped ("3s 9d 3h Qc / 3c"), the pay squeezed
     beside them. Now each line's cards and its pay stay on one line each (a pay that does not fit

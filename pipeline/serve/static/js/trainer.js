@@ -148,6 +148,9 @@ async function draw() {
     renderMistakes();
   }
   verdict(v, d, g, stake);
+  // on a short window (1024x768) the verdict fell below the fold but for its first line: the
+  // least scroll that shows it whole, none when it already is
+  $('vp-verdict').scrollIntoView({ block: 'nearest' });
   await Promise.all([renderTally(), holdsTable(v, d)]);
 }
 
