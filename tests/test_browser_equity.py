@@ -211,6 +211,36 @@ def test_narrow_window_has_no_horizontal_scroll_in_the_seats(driver: WebDriver, 
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
 
+def test_one_column_window_computes_from_above_the_grid(driver: WebDriver, server: str) -> None:
+    """At 1,024 x 768 (one column) the seats' Compute sat ~1,130 px down, below the grid and the
+    board. A second Compute above the grid is in the first screen; it brings the seats into view
+    and fills them with the API's equity. Two columns (1,500 px) keep the one Compute beside the
+    seats."""
+    d = driver
+    d.set_window_size(NARROW, 768)
+    try:
+        open_view(d, server, "equity")
+        set_seat(d, 0, "AKs")
+        set_seat(d, 1, "QQ")
+        d.execute_script("window.scrollTo(0, 0);")
+        top = by_id(d, "eq-run-top")
+        box = d.execute_script("const r = arguments[0].getBoundingClientRect();"
+                               "return [r.top, r.bottom, window.innerHeight, window.scrollY];", top)
+        assert top.is_displayed() and 0 <= box[0] and box[1] <= box[2] and box[3] == 0, box
+        top.click()
+        villain = seat_row(d, 1).find_element(By.CSS_SELECTOR, "td.equity")
+        wait(d, lambda d: idle(d) and villain.get_attribute("data-value"), "the seats' equity")
+        want = api(server, "equity", {"hero": "AKs", "vs": ["QQ"]})["players"]
+        assert [seat_numbers(d, i)["equity"] for i in (0, 1)] == [p["equity"] for p in want]
+        shown = d.execute_script("const r = document.querySelector('#eq-seats td.equity').getBoundingClientRect();"
+                                 "return [r.top, r.bottom, window.innerHeight];")
+        assert 0 <= shown[0] and shown[1] <= shown[2], shown
+        d.set_window_size(tb.WIDTH, tb.HEIGHT)
+        wait(d, lambda d: not by_id(d, "eq-run-top").is_displayed(), "two columns' one Compute")
+    finally:
+        d.set_window_size(tb.WIDTH, tb.HEIGHT)
+
+
 #: a laptop's window: two columns (wider than the page's 1,200 px break) but too narrow for the
 #: breakdown's class list beside its 470 px heat map
 LAPTOP = 1280

@@ -247,6 +247,12 @@ export function initEquity(cells, deck) {
   // a refused computation is shown beside the seat whose range the server refused, if one is
   const culprit = () => $('eq-seats').querySelector('input.invalid') || $('eq-run');
   $('eq-run').addEventListener('click', () => act(runEquity, culprit()));
+  // one column (a 1024x768 laptop): the grid's own Compute brings the seats, where the equity
+  // (or a refused range) shows, into view first
+  $('eq-run-top').addEventListener('click', () => {
+    $('eq-seats').closest('.panel').scrollIntoView({ block: 'nearest' });
+    act(runEquity, culprit());
+  });
   $('eq-rerun').addEventListener('click', () => {
     $('eq-seed').value = String(Math.floor(Math.random() * 2 ** 31));
     invalidate(); act(runEquity, culprit());
