@@ -279,6 +279,27 @@ def test_breakdown_list_shows_every_column_beside_or_below_the_map(driver: WebDr
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
 
+def test_long_range_at_1280_ends_in_an_ellipsis(driver: WebDriver, server: str) -> None:
+    """At 1,280 px a long range was cut off inside its seat's box with no sign of the rest. Out of
+    focus it now ends in "…", its title holding the whole range (the API's count of it beside)."""
+    d = driver
+    text = "22+,A2s+,K9s+,Q9s+,J9s+,T8s+,97s+,87s,76s,65s,A8o+,KTo+,QTo+,JTo"
+    d.set_window_size(LAPTOP, 800)
+    try:
+        open_view(d, server, "equity")
+        set_seat(d, 0, text)
+        by_id(d, "eq-grid-total").click()  # focus leaves the box
+        box = seat_row(d, 0).find_element(By.CSS_SELECTOR, "input.range-text")
+        cut, overflow = d.execute_script(
+            "const e = arguments[0]; return [e.scrollWidth > e.clientWidth, getComputedStyle(e).textOverflow];", box)
+        assert cut and overflow == "ellipsis", (cut, overflow)
+        assert box.get_attribute("title") == text
+        assert seat_combos(d, 0) == str(api(server, "range", {"range": text})["live_weighted"])
+        d.save_screenshot("/tmp/page2-range-1280.png")
+    finally:
+        d.set_window_size(tb.WIDTH, tb.HEIGHT)
+
+
 # ------------------------------------------------------------------ grids like Equilab and Flopzilla
 
 
