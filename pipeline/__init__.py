@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 # passive). Set before numba loads its threading layer; a value the user set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from pipeline.core.inline_frontend import install_on_import as _memo_inline_frontend
 from pipeline.core.kernel_cache import configure as _configure_kernel_cache
 from pipeline.core.lazy import lazy_exports
 from pipeline.errors import ArtifactError, BuildError, ConfigError, InputError, PokertablesError
@@ -38,6 +39,8 @@ from pipeline.version import __version__
 # NUMBA_CACHE_DIR when it is imported, hence here, before any module can import it (the
 # imports above do not).
 _configure_kernel_cache()
+# numba re-runs an inlined kernel's frontend at every call site; once per process is enough
+_memo_inline_frontend()
 
 if TYPE_CHECKING:
     from pipeline.equity.hand_api import equity as hand_equity

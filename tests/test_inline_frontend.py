@@ -1,0 +1,81 @@
+"""numba's frontend of an inlined kernel runs once per process (pipeline.core.inline_frontend),
+and the inlined copies still compute what the callee computes, each call site on its own."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numba as nb
+import numpy as np
+
+import pipeline  # noqa: F401  (installs the memo)
+from pipeline.core import inline_frontend
+
+
+@nb.njit(inline="always")
+def _clip_add(x: int, lo: int, hi: int) -> int:
+    """A branchy callee with locals of its own (inlined as several blocks)."""
+    y = x + lo
+    if y > hi:
+        y = hi
+    elif y < lo:
+        y = lo
+    return y
+
+
+@nb.njit(inline="always")
+def _twice(x: int, lo: int, hi: int) -> int:
+    """Inlines ``_clip_add`` twice itself: nested inlining reuses the memo too."""
+    return _clip_add(x, lo, hi) + _clip_add(-x, lo, hi)
+
+
+@nb.njit
+def _kernel(a: np.ndarray) -> np.ndarray:
+    """Four inlined sites of ``_twice`` (eight of ``_clip_add``), each with other arguments."""
+    out = np.empty((a.shape[0], 4), np.int64)
+    for i in range(a.shape[0]):
+        out[i, 0] = _twice(a[i], 0, 5)
+        out[i, 1] = _twice(a[i], -3, 3)
+        out[i, 2] = _clip_add(a[i], 1, 2) * _twice(a[i], 2, 9)
+        out[i, 3] = _twice(a[i] * 2, -100, 100)
+    return out
+
+
+def _clip_add_py(x: int, lo: int, hi: int) -> int:
+    return min(max(x + lo, lo), hi)
+
+
+def _twice_py(x: int, lo: int, hi: int) -> int:
+    return _clip_add_py(x, lo, hi) + _clip_add_py(-x, lo, hi)
+
+
+def test_inlined_sites_compute_the_callee() -> None:
+    """Every inlined copy (the memo hands one IR to all of them) keeps its own arguments."""
+    before = inline_frontend.memo_size()
+    a = np.arange(-12, 13, dtype=np.int64)
+    got = _kernel(a)
+    want = np.array([[_twice_py(x, 0, 5), _twice_py(x, -3, 3), _clip_add_py(x, 1, 2) * _twice_py(x, 2, 9),
+                      _twice_py(2 * x, -100, 100)] for x in a.tolist()])
+    assert got.tolist() == want.tolist()
+    # two frontends (one per function) for eight inlined sites of _clip_add and four of _twice
+    assert inline_frontend.memo_size() - before == 2
+
+
+def test_installed_once() -> None:
+    """``import pipeline`` wraps numba's inliner; installing again wraps nothing more."""
+    from numba.core import inline_closurecall
+
+    wrapped = inline_closurecall.InlineWorker.run_untyped_passes
+    assert inline_frontend.install(inline_closurecall)
+    assert inline_closurecall.InlineWorker.run_untyped_passes is wrapped
+    assert isinstance(inline_closurecall.copy, inline_frontend._BlockCopier)  # type: ignore[attr-defined]
+
+
+def test_installed_when_numba_comes_later() -> None:
+    """A process that imports pipeline before numba gets the memo when numba loads."""
+    code = ("import sys, pipeline; assert 'numba' not in sys.modules; "
+            "from numba.core import inline_closurecall as m; "
+            "print(hasattr(m.InlineWorker.run_untyped_passes, '_pokertables_memo'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
