@@ -79,3 +79,34 @@ def test_installed_when_numba_comes_later() -> None:
             "print(hasattr(m.InlineWorker.run_untyped_passes, '_pokertables_memo'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def _halve(x: int) -> int:
+    """Python stand-in for the overload below."""
+    return x // 2
+
+
+@nb.extending.overload(_halve, inline="always")
+def _halve_overload(x):  # type: ignore[no-untyped-def]  # numba compares its signature with impl's
+    def impl(x):  # type: ignore[no-untyped-def]
+        y = x // 2
+        return y
+    return impl
+
+
+@nb.njit
+def _halves(a: np.ndarray, b: np.ndarray) -> tuple[int, float]:
+    """The typed inliner (``@overload(inline="always")``) at two sites of two types: its IR is
+    rewritten in place after the frontend, so it is never shared (the memo leaves it alone)."""
+    s = 0
+    f = 0.0
+    for i in range(a.shape[0]):
+        s += _halve(a[i]) + _halve(a[i] + 1)
+        f += _halve(b[i])
+    return s, f
+
+
+def test_typed_inliner_is_left_alone() -> None:
+    a = np.arange(7, dtype=np.int64)
+    b = np.arange(7, dtype=np.float64) + 0.5
+    assert _halves(a, b) == (sum(x // 2 + (x + 1) // 2 for x in range(7)), sum((x + 0.5) // 2 for x in range(7)))

@@ -68,7 +68,9 @@ def install(module: ModuleType | None = None) -> bool:
 
     def run_untyped_passes(self: _Worker, func: Callable[..., object], enable_ssa: bool = False) -> Any:
         flags = self.flags
-        if flags is None:
+        if flags is None or enable_ssa:
+            # the typed inliner of @overload(inline="always") asks for SSA form and then
+            # rewrites the IR it gets in place: not shareable
             return original(self, func, enable_ssa)
         # numba sets this on the caller's flags before it runs the passes: do the same on a hit
         flags.enable_ssa = enable_ssa
