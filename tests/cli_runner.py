@@ -45,6 +45,15 @@ def run_main(capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None =
     return code, out.out, out.err
 
 
+def run_here(capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None
+             ) -> subprocess.CompletedProcess[str]:
+    """:func:`run_main` shaped as :func:`run_cli`'s result (returncode, stdout, stderr): for a
+    test about what the command prints, where a process of its own (about a CPU second to start
+    Python, import numba and load the cached kernels) proves nothing more."""
+    code, out, err = run_main(capsys, *args, stdin=stdin)
+    return subprocess.CompletedProcess(["pokertables", *args], code, out, err)
+
+
 def one_error_line(err: str) -> str:
     """The single ``error: ...`` line of ``err`` (asserting there is exactly one, no traceback)."""
     lines = [ln for ln in err.splitlines() if ln.strip()]

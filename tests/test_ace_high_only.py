@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_runner import run_cli
+from cli_runner import run_here
 from refpoker import key5
 
 from pipeline.core.cards import parse_cards
@@ -55,14 +55,14 @@ def test_agrees_with_brute_force_on_random_pairs(aho: Tables) -> None:
             assert scores[a] < scores[b], (hands[a], hands[b])
 
 
-def test_showdown_and_eval_with_ace_high_only(artifacts: Path) -> None:
+def test_showdown_and_eval_with_ace_high_only(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines = ("Ah 2c 3d 4s 5h Kh Kc 7d 8s 9c\n"    # wheel vs a pair of kings
              "Ah 2c 3d 4s 5h As Kd 9h 7c 3s\n")   # wheel vs A-K-9-7-3
-    std = run_cli("-a", str(artifacts), "showdown", stdin=lines)
+    std = run_here(capsys, "-a", str(artifacts), "showdown", stdin=lines)
     assert std.stdout.splitlines() == ["Black wins.", "Black wins."]   # hold'em: the wheel is a straight
-    aho = run_cli("-a", str(artifacts), "showdown", "--rules", "ace-high-only", stdin=lines)
+    aho = run_here(capsys, "-a", str(artifacts), "showdown", "--rules", "ace-high-only", stdin=lines)
     assert aho.returncode == 0, aho.stderr
     assert aho.stdout.splitlines() == ["White wins.", "White wins."]
-    r = run_cli("-a", str(artifacts), "eval", "Ah 2c 3d 4s 5h", "--rules", "ace-high-only", "--json")
+    r = run_here(capsys, "-a", str(artifacts), "eval", "Ah 2c 3d 4s 5h", "--rules", "ace-high-only", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["category_name"] == "high card"

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from cli_runner import assert_one_error, run_cli
+from cli_runner import assert_one_error, run_here
 
 from pipeline.core.cards import parse_cards
 from pipeline.equity.breakdown import equity_breakdown
@@ -137,16 +137,16 @@ def test_rows_equal_a_brute_force(tables: Any, hero: str, vs: list[str], board: 
     assert checked == len(want) >= 5
 
 
-def test_cli_breakdown_json_and_errors(artifacts: Any) -> None:
-    r = run_cli("-a", str(artifacts), "equity", "AK,QQ", "--board", "Ks 9d 4c", "--breakdown", "--json")
+def test_cli_breakdown_json_and_errors(artifacts: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    r = run_here(capsys, "-a", str(artifacts), "equity", "AK,QQ", "--board", "Ks 9d 4c", "--breakdown", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     rows = d["breakdown"]["combos"]
     assert len(rows) == 18 and {"hand", "weight", "frequency", "equity", "stderr"} <= set(rows[0])
     assert [c["hand"] for c in d["breakdown"]["classes"]] == ["AKs", "AKo", "QQ"]
-    assert_one_error(run_cli("-a", str(artifacts), "equity", "AK", "--breakdown", "--time", "1"),
+    assert_one_error(run_here(capsys, "-a", str(artifacts), "equity", "AK", "--breakdown", "--time", "1"),
                      "--time")
-    assert_one_error(run_cli("-a", str(artifacts), "equity", "As Ad Ks Kd", "--breakdown"), "Omaha")
+    assert_one_error(run_here(capsys, "-a", str(artifacts), "equity", "As Ad Ks Kd", "--breakdown"), "Omaha")
 
 
 @pytest.mark.parametrize("hero,vs,seat,board,dead", [
@@ -188,16 +188,16 @@ def test_random_opponent_seat_splits_into_its_hands(tables: Any) -> None:
     assert "Kd Kc" in wins and "Kd Qd" in wins and "Ac Kd" not in wins
 
 
-def test_cli_breakdown_seat(artifacts: Any) -> None:
-    r = run_cli("-a", str(artifacts), "equity", "AK", "--vs", "QQ,JJ", "--board", "Ks 9d 4c",
+def test_cli_breakdown_seat(artifacts: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    r = run_here(capsys, "-a", str(artifacts), "equity", "AK", "--vs", "QQ,JJ", "--board", "Ks 9d 4c",
                 "--breakdown-seat", "1", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["breakdown"]["seat"] == 1 and d["breakdown"]["range"] == "QQ,JJ"
     assert sorted(c["hand"] for c in d["breakdown"]["classes"]) == ["JJ", "QQ"]
     assert len(d["breakdown"]["combos"]) == 12 and d["players"][0]["range"] == "AK"
-    t = run_cli("-a", str(artifacts), "equity", "AK", "--vs", "QQ,JJ", "--board", "Ks 9d 4c",
+    t = run_here(capsys, "-a", str(artifacts), "equity", "AK", "--vs", "QQ,JJ", "--board", "Ks 9d 4c",
                 "--breakdown-seat", "1")
     assert "  vs1 (QQ,JJ) by class:" in t.stdout.splitlines()
-    assert_one_error(run_cli("-a", str(artifacts), "equity", "AK", "--vs", "QQ", "--breakdown-seat",
+    assert_one_error(run_here(capsys, "-a", str(artifacts), "equity", "AK", "--vs", "QQ", "--breakdown-seat",
                              "2"), "breakdown seat 2")
