@@ -10,7 +10,7 @@ import pytest
 from pipeline.abstraction.buckets import cdf_rows, kmedians_emd
 from pipeline.abstraction.kmeans import kmeans_l2
 from pipeline.errors import InputError
-from tests.cli_runner import one_error_line, run_cli, run_main
+from tests.cli_runner import one_error_line, run_here, run_main
 
 BINS = 50
 COMPLETIONS = 46
@@ -168,12 +168,12 @@ def test_bad_abstraction_config_is_one_error(tmp_path: Path, capsys: pytest.Capt
     assert not (tmp_path / "art").exists()
 
 
-def test_more_buckets_than_ids_refused(tmp_path: Path) -> None:
+def test_more_buckets_than_ids_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Bucket ids are uint16: 65,536 buckets cannot be stored (both bucketed streets have more
     classes than that, so this is the bound a config meets first)."""
     cfg = tmp_path / "build.toml"
     cfg.write_text(f'artifacts = "{tmp_path / "art"}"\n[abstraction]\nflop_buckets = 65536\n')
-    r = run_cli("build", "abstraction", "--config", str(cfg), "--dry-run")
+    r = run_here(capsys, "build", "abstraction", "--config", str(cfg), "--dry-run")
     assert r.returncode == 2 and "65535" in one_error_line(r.stderr), r.stderr
     assert not (tmp_path / "art").exists()
 
@@ -194,27 +194,27 @@ def test_bucket_bad_input_is_one_error(tmp_path: Path, capsys: pytest.CaptureFix
     assert not (tmp_path / "none").exists()
 
 
-def test_bucket_file_names_the_bad_line(tmp_path: Path) -> None:
+def test_bucket_file_names_the_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "spots.txt"
     f.write_text("AhKd|Qh7d\n\nAhKd Qh7d2c\n")
-    r = run_cli("--artifacts", str(tmp_path / "none"), "bucket", "--file", str(f))
+    r = run_here(capsys, "--artifacts", str(tmp_path / "none"), "bucket", "--file", str(f))
     assert r.returncode == 2 and r.stdout == "", r.stdout
     assert r.stderr.splitlines() == [
         f"error: {f}:1: board: expected 0 or 3 or 4 or 5 cards, got 2: Qh 7d",
         f"error: {f}:3: expected HOLE|BOARD, got 'AhKd Qh7d2c'"], r.stderr
 
 
-def test_bucket_without_the_tables_says_how_to_build(tmp_path: Path) -> None:
-    r = run_cli("--artifacts", str(tmp_path), "bucket", "AhKd", "--board", "Qh7d2c")
+def test_bucket_without_the_tables_says_how_to_build(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    r = run_here(capsys, "--artifacts", str(tmp_path), "bucket", "AhKd", "--board", "Qh7d2c")
     assert r.returncode != 0 and "pokertables build abstraction" in r.stderr, r.stderr
 
 
-def test_the_river_brings_its_ochs_and_bucket_stages(tmp_path: Path) -> None:
+def test_the_river_brings_its_ochs_and_bucket_stages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Every bucketed street gets a buckets stage (which writes its Parquet); the river's reads
     the OCHS stage's file, made from the preflop figures."""
     cfg = tmp_path / "build.toml"
     cfg.write_text(f'artifacts = "{tmp_path / "art"}"\n[abstraction]\nstreets = ["preflop", "river"]\n')
-    r = run_cli("build", "abstraction", "--config", str(cfg), "--dry-run")
+    r = run_here(capsys, "build", "abstraction", "--config", str(cfg), "--dry-run")
     assert r.returncode == 0, r.stderr
     names = [ln.split()[0] for ln in r.stdout.splitlines() if ln.startswith("abstraction:")]
     assert names == ["abstraction:preflop", "abstraction:river", "abstraction:river-ochs",

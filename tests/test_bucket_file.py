@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from cli_runner import run_cli, run_main
+from cli_runner import run_here, run_main
 from refpoker import random_hands
 
 from pipeline.cli.bucket import MAX_LINE_BYTES, read_lines
@@ -66,7 +66,7 @@ def test_bad_lines_are_reported_after_every_good_line_is_answered(preflop_abstra
     f.write_bytes("\ufeffAhKd\n".encode() + b"AhXx\n" + b"7c2d\n" + b"AhKd|Qh7d\n" + b"\xff\xfe\n"
                   + b"AsAc\n" + b"A" * 20_000 + b"\n" + b"\n" + b"Td9d\n" + b"AhAh\n")
     bad = {2: "Xx", 4: "board", 5: "not UTF-8", 7: f"longer than {MAX_LINE_BYTES} bytes", 10: "Ah"}
-    r = run_cli("-a", str(preflop_abstraction), "bucket", "--file", str(f), "--json")
+    r = run_here(capsys, "-a", str(preflop_abstraction), "bucket", "--file", str(f), "--json")
     assert r.returncode == 2, r.stderr
     *answers, closing = [json.loads(line) for line in r.stdout.splitlines()]
     assert [a["line"] for a in answers] == [1, 3, 6, 9]
@@ -78,18 +78,18 @@ def test_bad_lines_are_reported_after_every_good_line_is_answered(preflop_abstra
         assert e["error"].startswith(f"{f}:{e['line']}: ") and bad[e["line"]] in e["error"], e
     assert closing["error"].startswith(f"{f}:2: ") and "(and 4 more bad lines)" in closing["error"]
     assert r.stderr == ""
-    text = run_cli("-a", str(preflop_abstraction), "bucket", "--file", str(f))
+    text = run_here(capsys, "-a", str(preflop_abstraction), "bucket", "--file", str(f))
     assert text.returncode == 2 and text.stdout.count("preflop class ") == 4
     errors = text.stderr.splitlines()
     assert [e.split(":")[2] for e in errors] == [str(n) for n in bad]
     assert all(e.startswith(f"error: {f}:") for e in errors)
 
 
-def test_the_input_is_named_clearly(tmp_path: Path) -> None:
-    r = run_cli("-a", str(tmp_path), "bucket", "--file", str(tmp_path))
+def test_the_input_is_named_clearly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    r = run_here(capsys, "-a", str(tmp_path), "bucket", "--file", str(tmp_path))
     assert r.returncode == 2 and r.stderr.strip() == (f"error: situations file {tmp_path} is a folder, "
                                                       "not a file of HOLE|BOARD lines"), r.stderr
-    r = run_cli("-a", str(tmp_path), "bucket", "--file", str(tmp_path / "nope.txt"))
+    r = run_here(capsys, "-a", str(tmp_path), "bucket", "--file", str(tmp_path / "nope.txt"))
     assert r.returncode == 2 and "situations file" in r.stderr and "does not exist" in r.stderr
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cli_runner import run_cli
+import pytest
+from cli_runner import run_here
 
 from pipeline.build.config import load_config
 from pipeline.build.estimate import describe, estimate
@@ -46,13 +47,13 @@ def test_abstraction_build_is_stated_once_and_repeated() -> None:
         assert statement in " ".join((ROOT / page).read_text().replace("#", " ").split()), page
 
 
-def test_dry_run_prints_the_estimate(tmp_path: Path) -> None:
-    r = run_cli("-a", str(tmp_path), "build", "abstraction", "--dry-run", timeout=120)
+def test_dry_run_prints_the_estimate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    r = run_here(capsys, "-a", str(tmp_path), "build", "abstraction", "--dry-run")
     assert r.returncode == 0, r.stderr
     total = sum(s for s, _ in ESTIMATES.values())
     assert r.stdout.splitlines()[-1] == (f"estimate for the {len(ESTIMATES)} stage(s) that would "
                                          f"run: about {total:.0f} s, "
                                          f"{sum(b for _, b in ESTIMATES.values()) / 1e9:.1f} GB written")
-    r = run_cli("-a", str(tmp_path), "build", "abstraction", "--dry-run", "--json", timeout=120)
+    r = run_here(capsys, "-a", str(tmp_path), "build", "abstraction", "--dry-run", "--json")
     got = json.loads(r.stdout)["estimate"]
     assert got == {"seconds": total, "bytes": sum(b for _, b in ESTIMATES.values()), "not_estimated": []}
