@@ -114,19 +114,39 @@ EXAMPLE_ENV = {"POKERTABLES_ARTIFACTS": "artifacts", "COLUMNS": "200"}
 SHELL_SYNTAX = re.compile(r"[|&;<>`$(){}*?\\]|^\w+=")
 
 
+#: a quoted word the shell passes as it is: single quotes, or double quotes around no ``$``,
+#: backquote or backslash (a ``|`` in ``"Qh 6h | Kh 8h 2c"`` is a card separator, not a pipe)
+LITERAL = re.compile(r"'[^']*'|\"[^\"$`\\]*\"")
+#: ``echo WORD | pokertables ...``: the command reads WORD and a newline on its standard input
+ECHO_PIPE = re.compile(rf"^echo ({LITERAL.pattern}) \| (pokertables .*)$")
+
+
 def in_process_args(command: str) -> list[str] | None:
     """The arguments of a plain ``pokertables ...`` command (its ``# ...`` comment dropped), or
     None when the command needs the shell."""
     import shlex
 
-    code = command.split("#", 1)[0]
+    code = LITERAL.sub("''", command).split("#", 1)[0]
     if SHELL_SYNTAX.search(code):
         return None
     words = shlex.split(command, comments=True)
     return words[1:] if words and words[0] == "pokertables" else None
 
 
-def run_in_process(args: list[str], folder: Path) -> list[str]:
+def in_process_call(command: str) -> tuple[list[str], str | None] | None:
+    """(arguments, standard input or None) of a command that runs in this process: a plain
+    ``pokertables ...`` (:func:`in_process_args`) or one fed by ``echo WORD |``; else None."""
+    import shlex
+
+    fed = ECHO_PIPE.match(command)
+    if fed is None:
+        args = in_process_args(command)
+        return None if args is None else (args, None)
+    args = in_process_args(fed.group(2))
+    return None if args is None else (args, shlex.split(fed.group(1))[0] + "\n")
+
+
+def run_in_process(args: list[str], folder: Path, stdin: str | None = None) -> list[str]:
     """``pokertables ARGS`` by its entry point in this process, in ``folder`` with
     :data:`EXAMPLE_ENV`: the output lines (stdout then stderr) that the console script prints.
     A plain command needs no shell, and a process of its own cost each example about a CPU
@@ -138,9 +158,14 @@ def run_in_process(args: list[str], folder: Path) -> list[str]:
     from pipeline.cli import main
     from pipeline.cli.common import STATE
 
-    out, err = io.StringIO(), io.StringIO()
+    # text streams over bytes, as a console script's are (showdown writes to stdout.buffer)
+    out_b, err_b = io.BytesIO(), io.BytesIO()
+    out = io.TextIOWrapper(out_b, encoding="utf-8", write_through=True)
+    err = io.TextIOWrapper(err_b, encoding="utf-8", write_through=True)
     saved_env = {k: os.environ.get(k) for k in EXAMPLE_ENV}
-    saved_state, cwd = dict(STATE), os.getcwd()
+    saved_state, cwd, saved_stdin = dict(STATE), os.getcwd(), sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
     os.environ.update(EXAMPLE_ENV)
     os.chdir(folder)
     try:
@@ -152,6 +177,7 @@ def run_in_process(args: list[str], folder: Path) -> list[str]:
             except SystemExit:
                 pass
     finally:
+        sys.stdin = saved_stdin
         os.chdir(cwd)
         STATE.update(saved_state)
         for k, v in saved_env.items():
@@ -159,7 +185,9 @@ def run_in_process(args: list[str], folder: Path) -> list[str]:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    return (out.getvalue() + err.getvalue()).rstrip("\n").splitlines()
+    out.flush()
+    err.flush()
+    return (out_b.getvalue() + err_b.getvalue()).decode().rstrip("\n").splitlines()
 
 
 def run(example: Example, folder: Path, artifacts: Path, subprocess_only: bool = False) -> list[str]:
@@ -167,9 +195,10 @@ def run(example: Example, folder: Path, artifacts: Path, subprocess_only: bool =
     ``pokertables`` command in this process (:func:`run_in_process`), anything else (or all,
     with ``subprocess_only``) with bash."""
     _scratch(folder, artifacts)
-    args = None if subprocess_only else in_process_args(example.command)
-    if args is not None:
-        return run_in_process(args, folder)
+    call = None if subprocess_only else in_process_call(example.command)
+    if call is not None:
+        args, stdin = call
+        return run_in_process(args, folder, stdin)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
            **EXAMPLE_ENV}
     r = subprocess.run(["bash", "-c", example.command], cwd=folder, env=env, capture_output=True,

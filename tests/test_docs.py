@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from doc_examples import ROOT, Example, examples, matches, recorded_failure, run
+from doc_examples import ROOT, Example, examples, in_process_call, matches, recorded_failure, run
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 EXAMPLES = [ex for page in PAGES for ex in examples(page)]
@@ -27,6 +27,21 @@ def test_the_checker_sees_a_wrong_number() -> None:
     assert not matches(["return 0.995438 in 0.04 s"], ["return 0.995439 in 0.04 s"])
     assert matches(["a", "...", "z"], ["a", "b", "c", "z"]) and not matches(["a", "z"], ["a", "b", "z"])
     assert ex.command.startswith("echo")
+
+
+def test_only_plain_commands_run_in_the_test_process() -> None:
+    """A ``pokertables`` command runs in this process only when the shell would pass its words
+    as written (a ``|`` inside quotes is a word's), or feed it one quoted ``echo`` word; any
+    other shell syntax runs in bash."""
+    assert in_process_call('pokertables casino grade uth "Qh 6h | Kh 8h 2c" check  # x') == (
+        ["casino", "grade", "uth", "Qh 6h | Kh 8h 2c", "check"], None)
+    assert in_process_call('echo "AH 2C 3D" | pokertables showdown --rules ace-high-only') == (
+        ["showdown", "--rules", "ace-high-only"], "AH 2C 3D\n")
+    for shell in ('echo "$HAND" | pokertables showdown', 'printf "a\\nb" | pokertables showdown',
+                  "pokertables eval As Ks > out.txt", "COLUMNS=100 pokertables vp chart x",
+                  'pokertables eval "As $K"', "echo a | pokertables showdown | head -1",
+                  "pokertables vp list && pokertables vp list", "python -m pipeline eval As"):
+        assert in_process_call(shell) is None, shell
 
 
 def test_the_checker_passes_over_a_slow_runs_progress_line(monkeypatch: pytest.MonkeyPatch) -> None:
