@@ -57,7 +57,9 @@ SHARED_WITH = {"test_browser_equity.py": "test_browser.py", "test_browser_vp.py"
                "test_browser_newcomer.py": "test_browser.py",
                # the preflop abstraction build and its pass over every board (full_pass.py)
                "test_abstraction_stage.py": "test_bucket_file.py",
-               "test_abstraction_strength.py": "test_bucket_file.py"}
+               "test_abstraction_strength.py": "test_bucket_file.py",
+               # the bounds-checked tier's child runs beside the browser files (tests/bounds_tier.py)
+               "test_wild.py": "test_browser.py"}
 
 
 def _scope_file(path: str) -> str:
@@ -107,8 +109,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _order_for_the_build(items)
 
 
-def _long(item: pytest.Item) -> bool:
-    return item.get_closest_marker("long_serial") is not None
+def _beside(item: pytest.Item) -> bool:
+    return item.get_closest_marker("beside_browser") is not None
 
 
 def _order_for_the_build(items: list[pytest.Item]) -> None:
@@ -116,30 +118,29 @@ def _order_for_the_build(items: list[pytest.Item]) -> None:
 
     The first worker to need the artifacts builds them under the build lock (minutes on a clean
     clone, mostly on one core); a worker that needs them meanwhile just waits. So the run starts
-    with one file that needs them (its worker starts the build at once), then the files holding
-    a ``long_serial`` test (that test first: minutes on one core, so it starts while the other
-    worker has everything else to do, not at the end), then every file that needs none, then
-    files that need them for some tests (those tests last within the file), then the rest;
-    larger files first within each group, as xdist's own reordering would (switched off with
-    ``--no-loadscope-reorder`` so this order holds), and the :data:`LONG_FILES` ahead of the
-    last two groups. A :data:`SHARED_WITH` group counts as one file.
+    with one file that needs them (its worker starts the build at once), then every file that
+    needs none, then files that need them for some tests (those tests last within the file),
+    then the rest; larger files first within each group, as xdist's own reordering would
+    (switched off with ``--no-loadscope-reorder`` so this order holds), and the
+    :data:`LONG_FILES` ahead of the last two groups. A :data:`SHARED_WITH` group counts as one
+    file; a ``beside_browser`` test comes last in its group (it collects the child run the
+    browser files' server fixture started: tests/bounds_tier.py).
     """
     files: dict[str, list[pytest.Item]] = {}
     for item in items:
         files.setdefault(_scope_file(item.nodeid.split("::", 1)[0]), []).append(item)
     for its in files.values():
-        its.sort(key=lambda item: (_needs_build(item), not _long(item)))  # stable otherwise
+        its.sort(key=lambda item: (_beside(item), _needs_build(item)))  # stable otherwise
     need = {f: sum(map(_needs_build, its)) for f, its in files.items()}
     builders = [f for f in files if need[f]]
     first = builders[:1]
-    long = [f for f in files if f not in first and any(map(_long, files[f]))]
-    rest = [f for f in files if f not in first and f not in long]
+    rest = [f for f in files if f not in first]
     free = sorted((f for f in rest if not need[f]), key=lambda f: -len(files[f]))
     mixed = sorted((f for f in rest if need[f] and need[f] < len(files[f])),
                    key=lambda f: need[f] - len(files[f]))
     built = sorted((f for f in rest if need[f] and need[f] == len(files[f])), key=lambda f: -len(files[f]))
     after = sorted(mixed + built, key=lambda f: Path(f).name not in LONG_FILES)  # stable
-    items[:] = [item for f in first + long + free + after for item in files[f]]
+    items[:] = [item for f in first + free + after for item in files[f]]
 
 
 @pytest.fixture(scope="session")
@@ -177,13 +178,24 @@ def built_here(artifacts: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def page_server(artifacts: Path) -> Iterator[str]:
+def page_server(artifacts: Path, request: pytest.FixtureRequest,
+                tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The real server (``create_app`` on uvicorn) on a free loopback port, once per session for
-    the browser files (:data:`SHARED_WITH`): its address."""
+    the browser files (:data:`SHARED_WITH`): its address. When this process also runs the
+    bounds-checked tier (scheduled last in the browser files' group), its child starts now, at
+    a lower priority, in the time the pages leave a core idle (tests/bounds_tier.py)."""
+    import bounds_tier
     from serve_harness import running_server
 
-    with running_server(artifacts) as client:
-        yield f"http://{client.host}:{client.port}"
+    if (os.environ.get(bounds_tier.CHILD) != "1"
+            and request.config.getoption("dist", "no") in ("no", "loadfile")
+            and any(item.name == bounds_tier.TEST_NAME for item in request.session.items)):
+        bounds_tier.start(tmp_path_factory.mktemp("bounds-tier"))
+    try:
+        with running_server(artifacts) as client:
+            yield f"http://{client.host}:{client.port}"
+    finally:
+        bounds_tier.stop()
 
 
 @pytest.fixture(scope="session")

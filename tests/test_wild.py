@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import ast
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from bounds_tier import BOUNDSCHECKED, CHILD, take
 
 from pipeline.videopoker.catalog.games import load_named
 from pipeline.videopoker.charts.patterns import game_traits, hold_codes
@@ -22,39 +21,6 @@ from pipeline.videopoker.paytables.wild import JOKER, WILD_CODE, is_wild
 from pipeline.videopoker.solver.classify import classify_deals
 
 ROOT = Path(__file__).resolve().parent.parent
-#: set in the bounds-checked child run so it does not start another one
-CHILD = "POKERTABLES_BOUNDSCHECK_CHILD"
-#: kernel tests on small inputs that the bounds-checked tier re-runs, none needing the built
-#: tables (so the tier never starts a build). Every kernel compiles from cold there, a few CPU
-#: seconds each, so the list reaches every kernel family of these files with few tests: one
-#: that runs no kernel, or only kernels an earlier one ran on the same kind of input, is left
-#: out (the Python-only checks here, test_fasteval's scorer, the two-joker classifier alone)
-BOUNDSCHECKED = (
-    "tests/test_wild.py::test_every_card_id_is_wild_as_the_rules_say",
-    # the wild-card pay classifier and the hold patterns
-    "tests/test_wild.py::test_second_joker_plays_like_the_first_in_pay_and_hold_patterns",
-    # the ruin recursion, and again far out with half-bet money
-    "tests/test_vp_charts.py::test_ruin_recursion_equals_the_plain_per_bankroll_loop",
-    "tests/test_vp_charts.py::test_long_run_ruin_with_fractional_pays_is_bracketed_not_certain",
-    # the evaluator tables (its fixture builds them), the generic row scorer and the 7-card
-    # scorers, serial and parallel
-    "tests/test_sevens.py::test_kernels_equal_the_generic_kernel_without_artifacts",
-    # the checked 7-card kernel's unchecked vector reads, on bad rows (a byte of 255) in any chunk
-    "tests/test_sevens.py::test_checked_kernel_names_the_first_bad_row_in_any_chunk",
-    # the two-joker deck: canonical classes, subset counts and a whole solve
-    "tests/test_vp_catalog.py::test_double_joker_8_5_reproduces_published_cycles",
-    # Ultimate Texas Hold'em: river counts, the flop pass and the practical rules' kernels
-    "tests/test_casino_uth.py::test_practical_rules_match_their_brute_force",
-    # the exact range kernel: the last seat counted (weighted) and visited, rows per hand
-    # under suit symmetry
-    "tests/test_range_counting.py::test_range_kernel_equals_the_brute_force[weighted]",
-    "tests/test_range_counting.py::test_range_kernel_equals_the_brute_force[visited]",
-    "tests/test_range_counting.py::test_rows_per_hand_add_up_and_equal_each_hands_own_spot[symmetric]",
-    # one line's pay over a range (scan, fill, lookup) against the sweep kernel
-    "tests/test_vp_stored.py::test_line_range_counts_are_the_solvers_with_the_low_variance_rule",
-)
-#: LLVM optimisation level of the bounds-checked compiles (numba's default is 3)
-BOUNDSCHECK_OPT = 1
 #: the one module that defines the joker card id
 WILD_MODULE = ROOT / "pipeline" / "videopoker" / "paytables" / "wild.py"
 
@@ -152,21 +118,19 @@ def test_joker_id_has_one_owner_and_no_single_id_tests() -> None:
     assert _joker_literal_problems("JOKER = 52\n", "wild.py", owner=True) == []
 
 
-@pytest.mark.long_serial
+@pytest.mark.beside_browser  # its child fills the browser files' idle core (tests/bounds_tier.py)
 @pytest.mark.full_tier  # ~30 s of bounds-checked compiling: `make test` runs it, `make check` not
 @pytest.mark.skipif(os.environ.get(CHILD) == "1", reason="inside the bounds-checked run already")
 def test_kernel_tests_pass_with_bounds_checks(tmp_path: Path) -> None:
-    """The bounds-checked tier: the kernel tests above, compiled with NUMBA_BOUNDSCHECK=1 into a
-    cache of their own (the shared cache holds unchecked code). They compile at LLVM's -O1, not
+    """The bounds-checked tier: the kernel tests named in :data:`bounds_tier.BOUNDSCHECKED`,
+    compiled with NUMBA_BOUNDSCHECK=1 into a cache of their own (the shared cache holds
+    unchecked code). They compile at LLVM's -O1 (:data:`bounds_tier.BOUNDSCHECK_OPT`), not
     -O3: every check stays (optimisation only removes checks it proves redundant) and the cold
-    compiles cost about a tenth less CPU; the cache is this test's tmp_path, so nothing compiled
-    here can reach the shared cache."""
-    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
-           "NUMBA_OPT": str(BOUNDSCHECK_OPT), CHILD: "1"}
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-n", "0", "-p",
-                          "no:cacheprovider", "--no-artifacts", *BOUNDSCHECKED], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    # every kernel test named above ran and passed (none of them needs the artifacts)
-    passed = {ln.split()[1] for ln in run.stdout.splitlines() if ln.startswith("PASSED ")}
-    assert {t for t in BOUNDSCHECKED if "::" in t} <= passed, run.stdout[-3000:]
+    compiles cost about a tenth less CPU; the cache is a temporary folder of this run, so
+    nothing compiled there can reach the shared cache. The browser files' server fixture may
+    have started the child already (:mod:`bounds_tier`)."""
+    code, stdout, stderr = take(tmp_path).finish()
+    assert code == 0, stdout[-4000:] + stderr[-2000:]
+    # every kernel test named there ran and passed (none of them needs the artifacts)
+    passed = {ln.split()[1] for ln in stdout.splitlines() if ln.startswith("PASSED ")}
+    assert {t for t in BOUNDSCHECKED if "::" in t} <= passed, stdout[-3000:]
