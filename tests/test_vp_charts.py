@@ -157,6 +157,19 @@ def test_strategy_cross_play(artifacts: Path) -> None:
     assert json.loads(r.stdout)["played_strategy"]["return_exact"] == x["return_exact"]
 
 
+def _count_calls(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    """Wrap ``module.name`` for the test: the list grows by one at each call."""
+    calls: list[int] = []
+    real = getattr(module, name)
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counting)
+    return calls
+
+
 @pytest.mark.full_tier  # builds or solves for seconds: not the fast tier
 def test_analyze_solves_each_game_once_without_artifacts(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
@@ -164,14 +177,7 @@ def test_analyze_solves_each_game_once_without_artifacts(tmp_path: Path, capsys:
     (the cross-play reuses that solve; it used to solve the game a second time)."""
     import pipeline.videopoker.solver.analysis as analysis
 
-    solved: list[int] = []
-    real = analysis.solve_holds
-
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
-        solved.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(analysis, "solve_holds", counting)
+    solved = _count_calls(monkeypatch, analysis, "solve_holds")
     code, out, err = run_main(capsys, "-a", str(tmp_path), "vp", "analyze", "jacks-or-better-8-5", "--json")
     assert code == 0, err
     assert len(solved) == 1 and json.loads(out)["return_exact"] == JOB85_RETURN
@@ -191,14 +197,7 @@ def test_chart_of_an_edited_game_analyses_it_once(artifacts: Path, capsys: pytes
     that analysis: its optimal return is ``vp analyze``'s for the same edit."""
     import pipeline.videopoker.solver.analysis as analysis
 
-    analysed: list[int] = []
-    real = analysis.analyze
-
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
-        analysed.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(analysis, "analyze", counting)
+    analysed = _count_calls(monkeypatch, analysis, "analyze")
     edit = ("--pay", "full house=8")
     code, out, err = run_main(capsys, "-a", str(artifacts), "vp", "chart", "jacks-or-better-9-6", *edit, "--json")
     assert code == 0, err
