@@ -26,31 +26,37 @@ def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None,
                           env={**base, **(env or {})})
 
 
-def run_main(capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None
-             ) -> tuple[int, str, str]:
-    """The command in this process: (exit code, stdout, stderr)."""
+def run_main(capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None,
+             cwd: Path | None = None) -> tuple[int, str, str]:
+    """The command in this process (in ``cwd`` if given, then back): (exit code, stdout,
+    stderr). The ``--config-dir`` folders it names do not outlive it, as with a process."""
     from pipeline.cli import main
+    from pipeline.registry import set_config_dirs
 
-    old = sys.stdin
+    old, here = sys.stdin, os.getcwd()
     if stdin is not None:
         sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
     try:
+        if cwd is not None:
+            os.chdir(cwd)
         main(list(args))
         code = 0
     except SystemExit as exc:
         code = int(exc.code or 0)
     finally:
         sys.stdin = old
+        os.chdir(here)
+        set_config_dirs([])
     out = capsys.readouterr()
     return code, out.out, out.err
 
 
-def run_here(capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None
-             ) -> subprocess.CompletedProcess[str]:
+def run_here(capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None,
+             cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """:func:`run_main` shaped as :func:`run_cli`'s result (returncode, stdout, stderr): for a
     test about what the command prints, where a process of its own (about a CPU second to start
     Python, import numba and load the cached kernels) proves nothing more."""
-    code, out, err = run_main(capsys, *args, stdin=stdin)
+    code, out, err = run_main(capsys, *args, stdin=stdin, cwd=cwd)
     return subprocess.CompletedProcess(["pokertables", *args], code, out, err)
 
 

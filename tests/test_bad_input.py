@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from built_copy import artifact_files
-from cli_runner import one_error_line, run_cli, run_main
+from cli_runner import one_error_line, run_cli, run_here, run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 DEAD30 = " ".join(f"{r}{s}" for r in "23456789" for s in "cdhs")[:-12]  # 28 low cards
@@ -87,12 +87,12 @@ def test_bad_paytable_files_exit_2(artifacts: Path, tmp_path: Path, capsys: pyte
     assert artifact_files(artifacts) == before
 
 
-def test_malformed_build_config_exit_2(artifacts: Path, tmp_path: Path) -> None:
+def test_malformed_build_config_exit_2(artifacts: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """In this process (a real process's exit 2 from build: CASES' unknown stage)."""
     cfg = tmp_path / "build.toml"
     cfg.write_text("artifacts = [\n")
     before = artifact_files(artifacts)
-    r = subprocess.run([sys.executable, "-m", "pipeline", "build", "--config", str(cfg)], cwd=ROOT,
-                       capture_output=True, text=True)
+    r = run_here(capsys, "build", "--config", str(cfg), cwd=ROOT)
     assert r.returncode == 2 and "malformed TOML" in r.stderr and "Traceback" not in r.stderr
     assert artifact_files(artifacts) == before
 

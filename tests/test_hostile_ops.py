@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from built_copy import DEAL_CLASSES, copy_built, stage_files
-from cli_runner import assert_one_error, run_cli, run_main
+from cli_runner import assert_one_error, run_cli, run_here, run_main
 
 from pipeline.build.locks import LOCK, commit_lock
 from pipeline.build.store import STAGING, TMP_PREFIX
@@ -173,23 +173,26 @@ def test_build_waits_for_a_sweep_holding_the_lock(sweep_folder: tuple[Path, Path
         assert read_holder(art / LOCK) is None  # a killed holder is no holder
 
 
-def test_build_refuses_a_folder_it_does_not_own(tmp_path: Path) -> None:
+def test_build_refuses_a_folder_it_does_not_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Item 8: an empty artifacts path, or a folder of the user's own files, is refused and
-    nothing in it (their own .tmp-* file, their .staging folder) is touched."""
+    nothing in it (their own .tmp-* file, their .staging folder) is touched. The -a cases run
+    in this process (in that folder); the environment's empty path in a real process, since
+    the CLI reads POKERTABLES_ARTIFACTS when it is imported."""
     mine = tmp_path / "home"
     (mine / ".staging").mkdir(parents=True)
     (mine / ".tmp-notes").write_text("mine")
     (mine / "notes.txt").write_text("mine too")
     before = sorted(p.name for p in mine.rglob("*"))
-    assert_one_error(run_cli("-a", "", "build", "five", cwd=mine), "empty text")
+    assert_one_error(run_here(capsys, "-a", "", "build", "five", cwd=mine), "empty text")
     assert_one_error(run_cli("build", "five", cwd=mine, env={"POKERTABLES_ARTIFACTS": ""}), "empty text")
-    assert_one_error(run_cli("-a", ".", "build", "five", cwd=mine), "is not an artifacts folder")
+    assert_one_error(run_here(capsys, "-a", ".", "build", "five", cwd=mine), "is not an artifacts folder")
     assert sorted(p.name for p in mine.rglob("*")) == before
 
 
-def test_build_from_another_folder_plans_nothing_stale(artifacts: Path, tmp_path: Path) -> None:
+def test_build_from_another_folder_plans_nothing_stale(artifacts: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """Item 12: the config is found next to the artifacts folder, not in the current folder."""
-    r = run_cli("-a", str(artifacts), "build", "--dry-run", cwd=tmp_path)
+    r = run_here(capsys, "-a", str(artifacts), "build", "--dry-run", cwd=tmp_path)
     assert r.returncode == 0 and r.stdout.strip().splitlines()[-1].startswith("0 stage(s) would run"), \
         r.stdout[-3000:]
 

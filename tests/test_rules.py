@@ -12,7 +12,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 import pytest
-from cli_runner import run_cli, run_main
+from cli_runner import run_here, run_main
 
 from pipeline.query.tables import Tables
 from pipeline.rules import load_rules
@@ -158,7 +158,7 @@ def test_lowball_and_stud_extremes(artifacts: Path) -> None:
 
 
 def test_cli_rules_flags(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:  # needs the built tables
-    r = run_cli("-a", str(artifacts), "eval", "As 6d 7h 8c 9s", "--rules", "short-deck", "--json")
+    r = run_here(capsys, "-a", str(artifacts), "eval", "As 6d 7h 8c 9s", "--rules", "short-deck", "--json")
     assert r.returncode == 0, r.stderr
     assert '"rules": "short-deck"' in r.stdout and '"category_name": "straight"' in r.stdout
     # the refusal in this process (a real process's exit 2 for bad input: test_cli_plo_equity)

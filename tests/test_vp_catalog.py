@@ -18,7 +18,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 import pytest
-from cli_runner import run_cli, run_main
+from cli_runner import run_cli, run_here, run_main
 from vp_reference import naive_category
 
 from pipeline.core.cards import parse_cards
@@ -407,16 +407,18 @@ def test_catalog_reads_built_figures(artifacts: Path) -> None:
 
 
 def test_cli_list_grade_hold(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    r = run_cli("-a", str(artifacts), "vp", "list", "--json")
+    """The answers in this process; the refusal (exit 2, no traceback) in a real one."""
+    r = run_here(capsys, "-a", str(artifacts), "vp", "list", "--json")
     assert r.returncode == 0, r.stderr
     games = json.loads(r.stdout)
     assert len(games) >= 15 and {"slug", "return_exact", "hit_frequency", "built"} <= set(games[0])
-    r = run_cli("-a", str(artifacts), "vp", "grade", "Js Jd 5h 8c Qs", "Js Qs", "--paytable", "jacks-or-better-9-6",
-                "--json")
+    r = run_here(capsys, "-a", str(artifacts), "vp", "grade", "Js Jd 5h 8c Qs", "Js Qs", "--paytable",
+                 "jacks-or-better-9-6", "--json")
     assert r.returncode == 0, r.stderr
     g = json.loads(r.stdout)
     assert g["best_hold"] == "Js Jd" and g["cost_exact"] == "5354/5405" and not g["optimal"]
-    r = run_cli("-a", str(artifacts), "vp", "hold", "Js Jd 5h 8c Qs", "-p", "jacks-or-better-9-6", "--json")
+    r = run_here(capsys, "-a", str(artifacts), "vp", "hold", "Js Jd 5h 8c Qs", "-p", "jacks-or-better-9-6", "--json")
+    assert r.returncode == 0, r.stderr
     rows = json.loads(r.stdout)["holds"]
     assert rows[0]["cost_exact"] == "0/1" and all("cost" in x for x in rows)
     r = run_cli("-a", str(artifacts), "vp", "grade", "Js Jd 5h 8c Qs", "Ks")
