@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from cli_runner import run_cli
+import pytest
+from cli_runner import run_here
 from vp_reference import JOB96, JOB96_FINAL, PAYTABLES
 
 
-def test_built_artifacts(artifacts: Path) -> None:
+def test_built_artifacts(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import h5py
     import pyarrow.parquet as pq
 
@@ -30,5 +31,5 @@ def test_built_artifacts(artifacts: Path) -> None:
     assert t.num_rows == 134_459
     s = pq.read_table(artifacts / "parquet" / "paytable_summary.parquet")
     assert set(s.column("slug").to_pylist()) == {f.stem for f in PAYTABLES.glob("*.toml")}
-    r = run_cli("--artifacts", str(artifacts), "vp", "analyze", str(JOB96))
+    r = run_here(capsys, "--artifacts", str(artifacts), "vp", "analyze", str(JOB96))
     assert r.returncode == 0 and "artifact" in r.stdout.splitlines()[-1]

@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from cli_runner import run_cli, run_main
+from cli_runner import run_cli, run_here, run_main
 
 from pipeline.core.cards import BINOM
 from pipeline.videopoker.charts.chart import chart_maker, exact_return
@@ -123,8 +123,9 @@ def test_fewer_lines_cost_more(artifacts: Path) -> None:
         assert np.array_equal(full.holds, f["strategy/chart_hold"][:])
 
 
-def test_vp_chart_cli(artifacts: Path) -> None:
-    r = _cli("vp", "chart", "jacks-or-better-9-6", "--json", artifacts=artifacts)
+def test_vp_chart_cli(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The chart in this process; the refusal (exit 2, one line) in a real one."""
+    r = run_here(capsys, "--artifacts", str(artifacts), "vp", "chart", "jacks-or-better-9-6", "--json")
     assert r.returncode == 0, r.stderr
     info = json.loads(r.stdout)
     assert len(info["lines"]) <= MAX_LINES
@@ -137,7 +138,7 @@ def test_vp_chart_cli(artifacts: Path) -> None:
 
 # ------------------------------------------------------------------ cross-play
 
-def test_strategy_cross_play(artifacts: Path) -> None:
+def test_strategy_cross_play(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d96 = read_strategy_data(_pt("jacks-or-better-9-6"), artifacts / "paytables" / "jacks-or-better-9-6.h5")
     d85 = read_strategy_data(_pt("jacks-or-better-8-5"), artifacts / "paytables" / "jacks-or-better-8-5.h5")
     same = cross_play(d85, d85)
@@ -151,8 +152,8 @@ def test_strategy_cross_play(artifacts: Path) -> None:
     approx = math.fsum((d85.weight * d85.ev[rows, d96.best]).tolist()) / comb(52, 5)
     assert abs(approx - float(played)) < 1e-12
     assert x["deals_played_differently"] > 0
-    r = _cli("vp", "analyze", str(PAYTABLES / "jacks-or-better-8-5.toml"), "--strategy",
-             "jacks-or-better-9-6", "--json", artifacts=artifacts)
+    r = run_here(capsys, "--artifacts", str(artifacts), "vp", "analyze", str(PAYTABLES / "jacks-or-better-8-5.toml"),
+                 "--strategy", "jacks-or-better-9-6", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["played_strategy"]["return_exact"] == x["return_exact"]
 
@@ -236,9 +237,9 @@ def test_hit_frequency_and_moments_job96(artifacts: Path) -> None:
         assert n * var < v < n * n * var
 
 
-def test_bankroll_figures_in_analyze_json_and_summary(artifacts: Path) -> None:
-    r = _cli("vp", "analyze", str(PAYTABLES / "deuces-wild-full-pay.toml"), "--json",
-             artifacts=artifacts)
+def test_bankroll_figures_in_analyze_json_and_summary(artifacts: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    r = run_here(capsys, "--artifacts", str(artifacts), "vp", "analyze", str(PAYTABLES / "deuces-wild-full-pay.toml"),
+                 "--json")
     assert r.returncode == 0, r.stderr
     b = json.loads(r.stdout)["bankroll"]
     assert [x["hands"] for x in b["n_play"]] == [1, 3, 5, 10, 50, 100]
