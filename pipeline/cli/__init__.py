@@ -45,9 +45,58 @@ Command = TypeVar("Command", bound=HelpTexts)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
-def _register() -> None:
-    from pipeline.cli import bucket, build, casino, equity, hands, serve  # noqa: F401  (commands register on import)
-    from pipeline.cli.vp import draw, games, play  # noqa: F401
+#: each top-level command or group and the modules that register it (on import)
+COMMAND_MODULES = {
+    **dict.fromkeys(("build", "verify", "warm"), ("pipeline.cli.build",)),
+    **dict.fromkeys(("equity", "preflop", "range", "hits"), ("pipeline.cli.equity",)),
+    **dict.fromkeys(("eval", "showdown"), ("pipeline.cli.hands",)),
+    "bucket": ("pipeline.cli.bucket",),
+    "casino": ("pipeline.cli.casino",),
+    "serve": ("pipeline.cli.serve",),
+    "vp": ("pipeline.cli.vp.draw", "pipeline.cli.vp.games", "pipeline.cli.vp.play"),
+}
+#: the root options that take a value (``_root`` in :mod:`pipeline.cli.common`)
+ROOT_VALUE_OPTIONS = ("--artifacts", "-a", "--config-dir")
+
+
+def command_named(args: list[str]) -> str | None:
+    """The command (or group) a command line runs: the first word after the root options; None
+    when there is none or the root's own help is asked for first."""
+    words = iter(args)
+    for word in words:
+        if word in ("--help", "--"):
+            return None
+        if word in ROOT_VALUE_OPTIONS:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def _register(args: list[str] | None = None) -> None:
+    """Register the command that ``args`` runs, or every command (None, or a command line whose
+    command is not known: the root's help and its usage errors list them all). Importing only
+    the one command module saves a process the others' imports and typer's building of their
+    commands (~30 ms of ``pokertables eval``). The imports are written out, not computed, so the
+    import graph (tests/test_layout.py) sees them."""
+    command = command_named(args) if args is not None else None
+    wanted = set(COMMAND_MODULES.get(command or "") or
+                 (m for group in COMMAND_MODULES.values() for m in group))
+    # noqa: F401 below: the commands register on import
+    if "pipeline.cli.build" in wanted:
+        from pipeline.cli import build  # noqa: F401
+    if "pipeline.cli.equity" in wanted:
+        from pipeline.cli import equity  # noqa: F401
+    if "pipeline.cli.hands" in wanted:
+        from pipeline.cli import hands  # noqa: F401
+    if "pipeline.cli.bucket" in wanted:
+        from pipeline.cli import bucket  # noqa: F401
+    if "pipeline.cli.casino" in wanted:
+        from pipeline.cli import casino  # noqa: F401
+    if "pipeline.cli.serve" in wanted:
+        from pipeline.cli import serve  # noqa: F401
+    if "pipeline.cli.vp.draw" in wanted:
+        from pipeline.cli.vp import draw, games, play  # noqa: F401
 
 
 def _keep_stdout() -> int | None:
@@ -182,10 +231,12 @@ def main(argv: list[str] | None = None) -> None:
     import typer
     import typer.main
 
+    from pipeline.cli.coercion import install
     from pipeline.cli.common import STATE, app
 
-    _register()
+    install()
     args = list(argv if argv is not None else sys.argv[1:])
+    _register(args)
     head, tail = (args[:args.index("--")], args[args.index("--"):]) if "--" in args else (args, [])
     debug = "--debug" in head
     if debug:
