@@ -25,6 +25,7 @@ import numpy as np
 
 from pipeline.core.cards import BINOM
 from pipeline.core.constants import SHARE_SCALE
+from pipeline.core.folder_cache import folder_cache
 from pipeline.core.parallel import run_chunks
 from pipeline.equity.games.evaluate import (
     OMAHA,
@@ -66,6 +67,8 @@ if TYPE_CHECKING:
 
 #: Game ranges parsed per process.
 RANGE_CACHE = 256
+#: Artifacts folders whose games' tables (short deck, razz, Omaha) are kept per process.
+FOLDERS_KEPT = 4
 #: Seconds per hand evaluation (one two-plus-three Omaha hand, or one seven-card score), and per
 #: deal for dealing it, on one thread: the exact-or-sample cost model.
 EVAL_SECONDS = 3e-9
@@ -188,7 +191,7 @@ def _deal_count(seats: GameSeats, m: int, bneed: int) -> int:
     return total
 
 
-@functools.lru_cache(maxsize=4)
+@folder_cache(maxsize=FOLDERS_KEPT)
 def _short_deck(path: str) -> ShortDeckTables:
     """The short-deck seven-card tables, built once per artifacts folder (about 0.1 s)."""
     from pipeline.query.tables import Tables
@@ -201,7 +204,7 @@ _NO_RAZZ = np.zeros(1, np.uint16)
 _NO_RAZZ.flags.writeable = False
 
 
-@functools.lru_cache(maxsize=4)
+@folder_cache(maxsize=FOLDERS_KEPT)
 def _razz(path: str) -> np.ndarray:
     """Razz's rank-multiset scores from the ace-to-five rule set's table, once per artifacts
     folder (about 0.1 s)."""
@@ -210,7 +213,7 @@ def _razz(path: str) -> np.ndarray:
     return razz_tables(np.asarray(Tables(path, rules="ace-to-five").table(5)))
 
 
-@functools.lru_cache(maxsize=4)
+@folder_cache(maxsize=FOLDERS_KEPT)
 def _omaha(path: str) -> OmahaTables:
     """Omaha's pair-by-triple score table, built once per artifacts folder (about 10 ms)."""
     from pipeline.query.tables import Tables

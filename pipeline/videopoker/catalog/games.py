@@ -21,6 +21,7 @@ import difflib
 import functools
 import hashlib
 import json
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -138,10 +139,13 @@ def _acronyms(name: str) -> set[str]:
 
 
 @functools.cache
-def _game_words(slug: str, path: Path, _mtime_ns: int) -> tuple[str, frozenset[str], frozenset[str]]:
+def _game_words(slug: str, path: Path, _resolved: str, _mtime_ns: int
+                ) -> tuple[str, frozenset[str], frozenset[str]]:
     """(name, words of the name, every word that finds the game: the name's, the slug's, the
     acronyms and the wild cards' family) of one paytable, read from its TOML text (kept per
-    file version: a long-lived server sees an edited config folder)."""
+    file and file version: the file's resolved path, as a relative config folder names another
+    file after a change of directory, and its mtime, as a long-lived server sees an edited
+    config folder)."""
     data = read_toml_file(path, "paytable")
     name = str(data.get("name", slug)).strip()
     own = frozenset(_words(name))
@@ -164,7 +168,7 @@ def search_games(query: str) -> list[GameMatch]:
     nicknames (:data:`NICKNAMES`) and close spellings (``"jaks"``) are read as the words they
     stand for. Best first: every word found, then the fewest words of the game left unsaid,
     then by slug."""
-    games = {slug: _game_words(slug, path, path.stat().st_mtime_ns)
+    games = {slug: _game_words(slug, path, os.path.realpath(path), path.stat().st_mtime_ns)
              for slug, path in sorted(entries(PAYTABLES).items())}
     vocabulary = sorted(set().union(*(g[2] for g in games.values()))) if games else []
     asked: list[str] = []
