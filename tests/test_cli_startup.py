@@ -102,7 +102,9 @@ def test_plain_coercion_equals_typers_own() -> None:
             assert isinstance(ours, PlainFirst)
             theirs = ours.full()
             multi = param.multiple or param.nargs == -1
-            for value in [(v,) if multi else v for v in VALUES] + ([tuple(VALUES)] if multi else []):
+            given = [(v,) if multi else v for v in VALUES] + ([tuple(VALUES), ()] if multi else [])
+            default = param.default  # what an option left out is coerced from
+            for value in given + ([default] if default is not None and not callable(default) else []):
                 if ours.descriptor.annotation is bool or ours.descriptor.file_annotation is not None:
                     continue  # flags never reach coercion with text; files would be opened
                 got, want = _outcome(ours, value, param, ctx), _outcome(theirs, value, param, ctx)
