@@ -3,10 +3,12 @@ speed matters and no process state is at stake, in this process (:func:`run_main
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import subprocess
 import sys
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,27 +28,50 @@ def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None,
                           env={**base, **(env or {})})
 
 
-def run_main(capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None,
-             cwd: Path | None = None) -> tuple[int, str, str]:
-    """The command in this process (in ``cwd`` if given, then back): (exit code, stdout,
-    stderr). The ``--config-dir`` folders it names do not outlive it, as with a process."""
-    from pipeline.cli import main
+@contextlib.contextmanager
+def as_a_process(stdin: str | None = None, cwd: Path | None = None,
+                 env: Mapping[str, str] | None = None) -> Iterator[None]:
+    """Run the body (a command by its entry point, in this process) as a process of its own
+    would: reading ``stdin`` (when given), in ``cwd`` (when given) with ``env`` added; after
+    it, every piece of process state a command changes is as before: standard input, the
+    working folder, the environment, the CLI's root options (``pipeline.cli.common.STATE``)
+    and the ``--config-dir`` folders. The one place that list is kept, for both in-process
+    runners (:func:`run_main`, ``doc_examples.run_in_process``)."""
+    from pipeline.cli.common import STATE
     from pipeline.registry import set_config_dirs
 
-    old, here = sys.stdin, os.getcwd()
+    saved_stdin, here = sys.stdin, os.getcwd()
+    saved_env, saved_state = dict(os.environ), dict(STATE)
     if stdin is not None:
         sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
     try:
+        os.environ.update(env or {})
         if cwd is not None:
             os.chdir(cwd)
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
+        yield
     finally:
-        sys.stdin = old
+        sys.stdin = saved_stdin
         os.chdir(here)
+        if dict(os.environ) != saved_env:
+            os.environ.clear()
+            os.environ.update(saved_env)
+        STATE.clear()
+        STATE.update(saved_state)
         set_config_dirs([])
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *args: str, stdin: str | None = None,
+             cwd: Path | None = None) -> tuple[int, str, str]:
+    """The command in this process (in ``cwd`` if given), state restored after it as
+    :func:`as_a_process` says: (exit code, stdout, stderr)."""
+    from pipeline.cli import main
+
+    with as_a_process(stdin, cwd):
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as exc:
+            code = int(exc.code or 0)
     out = capsys.readouterr()
     return code, out.out, out.err
 

@@ -155,20 +155,15 @@ def run_in_process(args: list[str], folder: Path, stdin: str | None = None) -> l
     import contextlib
     import io
 
+    from cli_runner import as_a_process
+
     from pipeline.cli import main
-    from pipeline.cli.common import STATE
 
     # text streams over bytes, as a console script's are (showdown writes to stdout.buffer)
     out_b, err_b = io.BytesIO(), io.BytesIO()
     out = io.TextIOWrapper(out_b, encoding="utf-8", write_through=True)
     err = io.TextIOWrapper(err_b, encoding="utf-8", write_through=True)
-    saved_env = {k: os.environ.get(k) for k in EXAMPLE_ENV}
-    saved_state, cwd, saved_stdin = dict(STATE), os.getcwd(), sys.stdin
-    if stdin is not None:
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin.encode()))
-    os.environ.update(EXAMPLE_ENV)
-    os.chdir(folder)
-    try:
+    with as_a_process(stdin, folder, EXAMPLE_ENV):
         # the -a default is read from the environment when the CLI is imported: give it as
         # the console script would see it (a later -a on the example's line still wins)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -176,15 +171,6 @@ def run_in_process(args: list[str], folder: Path, stdin: str | None = None) -> l
                 main(["-a", EXAMPLE_ENV["POKERTABLES_ARTIFACTS"], *args])
             except SystemExit:
                 pass
-    finally:
-        sys.stdin = saved_stdin
-        os.chdir(cwd)
-        STATE.update(saved_state)
-        for k, v in saved_env.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     out.flush()
     err.flush()
     return (out_b.getvalue() + err_b.getvalue()).decode().rstrip("\n").splitlines()

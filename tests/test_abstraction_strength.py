@@ -28,7 +28,7 @@ BINS = 50
 
 def _scores(table7: np.ndarray, sets: np.ndarray) -> np.ndarray:
     """7-card scores of rows of 7 distinct cards (any order)."""
-    s = np.sort(sets.astype(np.uint8), axis=1)
+    s = np.sort(sets.astype(np.uint8, copy=False), axis=1)
     idx = COLEX[0][s[:, 0]]
     for i in range(1, 7):
         idx += COLEX[i][s[:, i]]
@@ -57,12 +57,13 @@ def _future(table7: np.ndarray, board: list[int], holes: list[list[int]]
     that avoid it and the hole). The opponents' scores depend on the board alone, so every
     (completion, opponent) pair of the board is scored once, for all its holes."""
     rest = [c for c in range(52) if c not in board]
-    comp = np.array(list(combinations(rest, 5 - len(board))), np.int64).reshape(-1, 5 - len(board))
-    opp = np.array(list(combinations(rest, 2)), np.int64)
+    # cards as uint8 (ids < 52): the ~1.07 million 7-card rows per flop stay 7 bytes each
+    comp = np.array(list(combinations(rest, 5 - len(board))), np.uint8).reshape(-1, 5 - len(board))
+    opp = np.array(list(combinations(rest, 2)), np.uint8)
     bit = np.int64(1) << np.arange(52, dtype=np.int64)
     cmask = bit[comp].sum(axis=1)
     omask = bit[opp].sum(axis=1)
-    full = np.hstack([np.tile(board, (len(comp), 1)).reshape(len(comp), -1), comp])  # 5-card boards
+    full = np.hstack([np.tile(np.array(board, np.uint8), (len(comp), 1)), comp])  # 5-card boards
     apart = (cmask[:, None] & omask[None, :]) == 0           # completions x opponent hands
     ci, oi = np.nonzero(apart)
     theirs = np.zeros(apart.shape, table7.dtype)          # 0 (no score) where they overlap
@@ -74,7 +75,7 @@ def _future(table7: np.ndarray, board: list[int], holes: list[list[int]]
         ok = apart[rows] & ((omask & hmask) == 0)[None, :]      # opponents avoiding both
         assert np.all(ok.sum(axis=1) == RIVER_SCALE // 2)
         f = full[rows]
-        mine = _scores(table7, np.hstack([np.tile(hole, (len(f), 1)), f]))
+        mine = _scores(table7, np.hstack([np.tile(np.array(hole, np.uint8), (len(f), 1)), f]))
         t = theirs[rows]
         e = 2 * ((mine[:, None] > t) & ok).sum(axis=1) + ((mine[:, None] == t) & ok).sum(axis=1)
         hist = np.bincount(np.minimum(e * BINS // RIVER_SCALE, BINS - 1), minlength=BINS)

@@ -129,34 +129,29 @@ def _user_folder(root: Path) -> Path:
 
 def test_user_folder_overrides_builtin_slug(artifacts: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    # in this process, from the tmp folder (three interpreters cost seconds each); the CLI sets
-    # its --config-dir folders on every call, and the last call here sets none
-    from pipeline.registry import set_config_dirs
-
+    # in this process, from the tmp folder (three interpreters cost seconds each); run_main
+    # drops a call's --config-dir folders after it, as a process's end would
     folder = _user_folder(tmp_path)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv(ENV_VAR, raising=False)
     a = str(artifacts.resolve())
-    try:
-        code, out, err = run_main(capsys, "-a", a, "vp", "analyze",
-                                  str(folder / "paytables" / "jacks-or-better-9-6.toml"), "--json")
-        assert code == 0, err
-        want = json.loads(out)["return_exact"]
-        assert want != JOB96_RETURN
-        code, out, err = run_main(capsys, "-a", a, "--config-dir", str(folder), "vp", "analyze",
-                                  "jacks-or-better-9-6", "--json")
-        assert code == 0, err
-        assert json.loads(out)["return_exact"] == want
-        monkeypatch.setenv(ENV_VAR, str(folder))
-        code, out, err = run_main(capsys, "-a", a, "vp", "analyze", "jacks-or-better-9-6", "--json")
-        assert code == 0, err
-        assert json.loads(out)["return_exact"] == want
-        monkeypatch.delenv(ENV_VAR)
-        code, out, err = run_main(capsys, "-a", a, "vp", "analyze", "jacks-or-better-9-6", "--json")
-        assert code == 0, err
-        assert json.loads(out)["return_exact"] == JOB96_RETURN   # the built-in again
-    finally:
-        set_config_dirs([])
+    code, out, err = run_main(capsys, "-a", a, "vp", "analyze",
+                              str(folder / "paytables" / "jacks-or-better-9-6.toml"), "--json")
+    assert code == 0, err
+    want = json.loads(out)["return_exact"]
+    assert want != JOB96_RETURN
+    code, out, err = run_main(capsys, "-a", a, "--config-dir", str(folder), "vp", "analyze",
+                              "jacks-or-better-9-6", "--json")
+    assert code == 0, err
+    assert json.loads(out)["return_exact"] == want
+    monkeypatch.setenv(ENV_VAR, str(folder))
+    code, out, err = run_main(capsys, "-a", a, "vp", "analyze", "jacks-or-better-9-6", "--json")
+    assert code == 0, err
+    assert json.loads(out)["return_exact"] == want
+    monkeypatch.delenv(ENV_VAR)
+    code, out, err = run_main(capsys, "-a", a, "vp", "analyze", "jacks-or-better-9-6", "--json")
+    assert code == 0, err
+    assert json.loads(out)["return_exact"] == JOB96_RETURN   # the built-in again
 
 
 def test_user_rule_set_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

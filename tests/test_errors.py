@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_runner import run_cli, run_main
+from cli_runner import as_a_process, run_cli, run_main
 
 import pipeline
 from pipeline.cli import main
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    with pytest.raises(SystemExit) as exc:
+    with as_a_process(), pytest.raises(SystemExit) as exc:
         main(list(args))
     return int(exc.value.code or 0), capsys.readouterr().err
 

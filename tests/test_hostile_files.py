@@ -52,8 +52,6 @@ def test_hostile_paytable_overriding_a_builtin_slug(kind: str, tmp_path: Path,
     bytes; it does not parse them, so binary and deep text are refused when the stage runs).
     The files that could hang or overflow a reader run in a real process; the plain binary
     and huge ones in this process, through the same reader."""
-    from pipeline.registry import set_config_dirs
-
     needle = _hostile(tmp_path / "hostile")[kind]
     pay = tmp_path / "cfg" / "paytables"
     pay.mkdir(parents=True)
@@ -65,10 +63,8 @@ def test_hostile_paytable_overriding_a_builtin_slug(kind: str, tmp_path: Path,
         commands.append(("build", "--dry-run"))
     for args in commands:
         if kind in ("binary.toml", "huge.toml"):
-            try:
-                code, _, err = run_main(capsys, "-a", str(arts), "--config-dir", str(tmp_path / "cfg"), *args)
-            finally:
-                set_config_dirs([])  # the hostile folder must not outlive the command here
+            # run_main drops the hostile folder after the command, as a process's end would
+            code, _, err = run_main(capsys, "-a", str(arts), "--config-dir", str(tmp_path / "cfg"), *args)
             assert code == 2 and needle in one_error_line(err), (args, err)
         else:
             r = run_cli("-a", str(arts), "--config-dir", str(tmp_path / "cfg"), *args, timeout=30)
@@ -126,8 +122,6 @@ def test_user_standard_rule_set_is_used_not_ignored(artifacts: Path, tmp_path: P
     `showdown` use it (here: its tables are not built, which they say) instead of silently
     answering with the built-in ranking. Without the folder, the built-in answer stands. (The
     commands run in this process but the first: which tables they pick is under test.)"""
-    from pipeline.registry import set_config_dirs
-
     cfg = tmp_path / "cfg"
     (cfg / "rules").mkdir(parents=True)
     (cfg / "rules" / "standard.toml").write_text('name = "standard"\nace_low_straight = "none"\n')
@@ -135,11 +129,8 @@ def test_user_standard_rule_set_is_used_not_ignored(artifacts: Path, tmp_path: P
     assert_one_error(r, "rules/standard/five.h5")
     game = tmp_path / "game.txt"
     game.write_text("As 2s 3d 4c 5h Kd Kc 7s 8s 9d\n")
-    try:
-        code, _, err = run_main(capsys, "-a", str(artifacts), "--config-dir", str(cfg), "showdown", str(game),
-                                "--rules", "standard")
-    finally:
-        set_config_dirs([])  # the user folder must not outlive the command here
+    code, _, err = run_main(capsys, "-a", str(artifacts), "--config-dir", str(cfg), "showdown", str(game),
+                            "--rules", "standard")  # the folder does not outlive the command
     assert code == 2 and "rules/standard/five.h5" in one_error_line(err), err
     code, out, _ = run_main(capsys, "-a", str(artifacts), "eval", HAND, "--rules", "standard")
     assert code == 0 and "straight" in out

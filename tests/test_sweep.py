@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyarrow.dataset as ds
 import pytest
-from cli_runner import one_error_line, run_main
+from cli_runner import as_a_process, one_error_line, run_main
 
 from pipeline.build.locks import commit_lock
 from pipeline.build.store import STAGING, TMP_PREFIX
@@ -30,7 +30,7 @@ def _run_here(*args: str) -> tuple[int, str, str]:
 
     out, err = io.StringIO(), io.StringIO()
     code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with as_a_process(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             main(list(args))
         except SystemExit as exc:
