@@ -4,12 +4,16 @@ the application of :mod:`pipeline.cli.common` (which also holds what the groups 
 * :mod:`pipeline.cli.build`: ``build``, ``verify``, ``warm``
 * :mod:`pipeline.cli.equity`: ``equity``, ``preflop``, ``range``, ``hits``
 * :mod:`pipeline.cli.hands`: ``eval``, ``showdown``
-* :mod:`pipeline.cli.vp`: the ``vp`` group, a package of two modules (``play``, ``games``)
+* :mod:`pipeline.cli.vp`: the ``vp`` group, a package of three modules (``play``, ``games``, ``draw``)
 * :mod:`pipeline.cli.bucket`: ``bucket`` (the card-abstraction tables)
 * :mod:`pipeline.cli.casino`: the ``casino`` group (house-banked poker games)
 * :mod:`pipeline.cli.serve`: ``serve`` (the JSON API and the page, :mod:`pipeline.serve`)
 
-This package imports them all and runs the application (:func:`main`, the console script).
+This package imports the module of the command a line names (all of them for the root's help
+or an unknown command: :func:`command_named`) and runs the application (:func:`main`, the
+console script), with typer's coercion of plain values done without pydantic
+(:mod:`pipeline.cli.coercion`): ``pokertables eval`` loads no other command's module, no
+pydantic and no numba (tests/test_cli_startup.py).
 Every failure speaks one language: errors a user can fix (bad cards, bad files, missing
 artifacts, usage errors such as a missing argument) exit 2 with one ``error:`` line on stderr,
 or with ``--json`` one ``{"error": ...}`` object on stdout; internal errors exit 1 the same way
