@@ -107,6 +107,16 @@ def test_split_deals_every_question_once_to_balanced_workers(workers: int) -> No
     assert max(loads) <= sum(loads) / len(parts) + max(c for c, _ in WARM_GROUPS)
     if workers == 2:  # the measured costs split about evenly
         assert max(loads) - min(loads) <= min(c for c, _ in WARM_GROUPS)
+    # each worker asks its groups smallest first: the two-hands preflop question (whose
+    # count, before the preflop tables are built, compiles the build's headsup_preflop)
+    # comes early, so the build loads that kernel instead of compiling it too
+    start = {str(qs[0]): c for c, qs in WARM_GROUPS}
+    for part in parts:
+        costs = [start[str(q)] for q in part if str(q) in start]
+        assert costs == sorted(costs)
+    two_hands = str(Ask("AsKs", ("QdQc",)))
+    if workers == 2:
+        assert any(str(part[0]) == two_hands for part in parts)
 
 
 def test_stamp_says_warm_only_for_the_same_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -77,18 +77,27 @@ def _nonflush_entries(rt: RankTables) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(keys_out), np.concatenate(vals_out).astype(np.uint16)
 
 
-@nb.njit(cache=True)
 def _displace(keys: np.ndarray, vals: np.ndarray, shift: int) -> tuple[np.ndarray, np.ndarray]:
     """First-fit row displacement: offsets per row and the packed table (0 = empty slot).
 
-    Rows are placed densest first; a slot may be shared by two keys with the same value.
+    Rows are placed densest first (a stable order: ties by row); a slot may be shared by two
+    keys with the same value.
     """
-    nrows = (keys.max() >> shift) + 1
+    # the keys per row and their stable order in numpy: the kernel compiled neither numba's
+    # mergesort nor its max (about 2 CPU s of the build's compiling), and numpy's stable sort
+    # orders ties as numba's mergesort did, so the tables are the same bytes
+    counts = np.bincount(keys >> shift).astype(np.int64)
+    order = np.argsort(-counts, kind="stable").astype(np.int64)
+    return _place(keys, vals, np.int64(shift), counts, order)
+
+
+@nb.njit(cache=True)
+def _place(keys: np.ndarray, vals: np.ndarray, shift: int, counts: np.ndarray,
+           order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_displace`'s placement, given the keys per row and the rows' order."""
+    nrows = counts.shape[0]
     width = 1 << shift
     colmask = width - 1
-    counts = np.zeros(nrows, np.int64)
-    for k in keys:
-        counts[k >> shift] += 1
     start = np.zeros(nrows + 1, np.int64)
     for r in range(nrows):
         start[r + 1] = start[r] + counts[r]
@@ -98,7 +107,6 @@ def _displace(keys: np.ndarray, vals: np.ndarray, shift: int) -> tuple[np.ndarra
         r = keys[i] >> shift
         members[fill[r]] = i
         fill[r] += 1
-    order = np.argsort(-counts, kind="mergesort")
     table = np.zeros(4 * len(keys) + width, np.uint16)
     offsets = np.zeros(nrows, np.int32)
     top = 0

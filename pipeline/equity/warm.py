@@ -126,14 +126,19 @@ class WarmReport:
 def split(groups: tuple[tuple[float, tuple[WarmQuestion, ...]], ...], workers: int
           ) -> list[list[WarmQuestion]]:
     """The groups dealt to ``workers`` lists, largest first to the least loaded (so the
-    slowest worker finishes about when the others do)."""
+    slowest worker finishes about when the others do); each worker then asks its groups
+    smallest first. Beside the build, warm starts before the preflop tables exist, so the
+    smallest group's two-hands question computes its count with the kernel the build's
+    ``preflop_matchups`` stage compiles (``headsup_preflop``, about 4 CPU s): asked first,
+    it is cached long before the build gets there and loads it (asked last, the two
+    processes compiled it at about the same time)."""
     loads = [0.0] * workers
-    out: list[list[WarmQuestion]] = [[] for _ in range(workers)]
+    dealt: list[list[tuple[float, tuple[WarmQuestion, ...]]]] = [[] for _ in range(workers)]
     for cost, questions in sorted(groups, key=lambda g: -g[0]):
         w = loads.index(min(loads))
         loads[w] += cost
-        out[w].extend(questions)
-    return [qs for qs in out if qs]
+        dealt[w].append((cost, questions))
+    return [[q for _, qs in reversed(part) for q in qs] for part in dealt if part]
 
 
 def warm_here(artifacts: str, questions: list[WarmQuestion]

@@ -117,7 +117,11 @@ def group_showdown(board: np.ndarray, used: np.uint64, table: np.ndarray, binom:
             keys[n] = (((np.int64(table[index7(a, b, parts, gap, binom)]) << _GROUP_BITS) | g)
                        << _PAIR_BITS) | n
             n += 1
-    srt[:n] = np.sort(keys[:n])
+    # copied in a loop: assigning an array to a slice compiles numba's shape-mismatch message
+    # (its string formatting, about 2 CPU seconds in each process that compiles it)
+    ordered = np.sort(keys[:n])
+    for t in range(n):
+        srt[t] = ordered[t]
     n_groups = less_g.shape[0]
     less_c[:] = 0
     less_g[:] = 0

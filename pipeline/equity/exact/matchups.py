@@ -82,7 +82,10 @@ def _solve(lo: int, hi: int, reps: np.ndarray, cards: np.ndarray, card_keys: np.
     for k in range(lo, hi):
         a = cards[reps[k, 0]]
         b = cards[reps[k, 1]]
-        headsup_preflop(a[0], a[1], b[0], b[1], card_keys, offsets, ranks, flush, binom, out[k])
+        # int64 card ids, as the engine passes them (count._two_hands_preflop): one
+        # specialization for both, so warm loads what the build compiled or the reverse
+        headsup_preflop(np.int64(a[0]), np.int64(a[1]), np.int64(b[0]), np.int64(b[1]),
+                        card_keys, offsets, ranks, flush, binom, out[k])
 
 
 def solve_classes(reps: np.ndarray, tables: EvalTables,

@@ -133,7 +133,10 @@ def _ruin_dp(probs: np.ndarray, pays: np.ndarray, bet: int, top: int, checkpoint
     nz = bet                              # cur[b] == 0 for every b >= nz
     while c < checkpoints.shape[0]:
         while c < checkpoints.shape[0] and checkpoints[c] == h:
-            out[c] = cur
+            # a loop, not out[c] = cur: an array assigned to a slice compiles numba's
+            # shape-mismatch message (string formatting, about 2 CPU s in each process)
+            for col in range(top + 1):
+                out[c, col] = cur[col]
             c += 1
         if c == checkpoints.shape[0]:
             break
