@@ -127,14 +127,16 @@ def one_random_counts(live: np.ndarray, m: int, bkey: np.uint64, bmask: np.uint6
         equal[p] = eq
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _board_chunk(ch: int, n_chunks: int, fixed: np.ndarray, b0key: np.uint64, b0mask: np.uint64,
                  avail: np.ndarray, r: int, nr: int, total_tuples: int, perms: np.ndarray,
                  keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
                  binom: np.ndarray, acc: np.ndarray, wsum: np.ndarray) -> None:
     """Chunk ``ch`` of the board completions into ``acc[ch]`` and ``wsum[ch]`` (see
     :func:`exact_kernel`). Scores come from the cache-resident evaluator: the board's key is
-    summed once and every hand adds its two cards."""
+    summed once and every hand adds its two cards. Inlined into :func:`_board_tasks`, its one
+    caller: compiled on its own, its code was optimised and generated again in each library
+    that links it (:func:`_board_tasks`', and a serial kernel's of its own)."""
     P = fixed.shape[0]
     n = avail.shape[0]
     start, stop, pos = colex_chunk(binom[n, r], n_chunks, ch, 0, r, n, binom)
@@ -239,17 +241,15 @@ def exact_kernel(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: in
     return acc, wsum
 
 
-@nb.njit(cache=True)
 def exact_serial(fixed: np.ndarray, board0: np.ndarray, avail: np.ndarray, r: int, nr: int,
                  total_tuples: int, perms: np.ndarray, keys: np.ndarray, offsets: np.ndarray,
                  ranks: np.ndarray, flush: np.ndarray, binom: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`exact_kernel` in one chunk on this thread: a small spot costs less than waking
-    the pool."""
+    the pool. The same compiled :func:`_board_tasks` (one kernel to compile, not two)."""
     acc = np.zeros((1, fixed.shape[0], 4), np.int64)
     wsum = np.zeros(1, np.int64)
-    b0key, b0mask = hand_key(board0, board0.shape[0], keys)
-    _board_chunk(np.int64(0), np.int64(1), fixed, b0key, b0mask, avail, r, nr, total_tuples, perms, keys, offsets,
-                 ranks, flush, binom, acc, wsum)
+    _board_tasks(np.zeros(1, np.int64), 1, fixed, board0, avail, r, nr, total_tuples, perms, keys,
+                 offsets, ranks, flush, binom, acc, wsum)
     return acc, wsum
 
 

@@ -184,7 +184,7 @@ def _scratch(P: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np
             np.empty(N_TRIPLES, np.int64), np.empty(MAX_SEAT, np.int64), hist, use_hist)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarray, bneed: int,
                       deck: np.ndarray, hands: np.ndarray, hlen: np.ndarray, hmask: np.ndarray,
                       hw: np.ndarray, off: np.ndarray, fill: np.ndarray, binom: np.ndarray,
@@ -193,7 +193,9 @@ def _assignment_deals(a: int, part: int, parts: int, game: int, board0: np.ndarr
                       sd_key: np.ndarray, sd_nonflush: np.ndarray, sd_flush: np.ndarray,
                       razz: np.ndarray, out: np.ndarray) -> float:
     """Slice ``part`` of ``parts`` of assignment ``a``'s deals counted into out[P, N_COLS]
-    (zeroed first); returns the assignment's weight, or -1 when two of its rows share a card."""
+    (zeroed first); returns the assignment's weight, or -1 when two of its rows share a card.
+    Inlined into :func:`exact_tasks`: compiled on its own, :func:`score_deal` was optimised and
+    turned into machine code again in its library as well as in exact_tasks' (1.7 s)."""
     P = off.shape[0] - 1
     out[:, :] = 0
     rows = np.empty(P, np.int64)

@@ -57,7 +57,7 @@ N_COLS = 5
 MAX_TRIES = 1_000_000
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _play_chunk(deals: int, seed: int, stream: int, board0_key: np.uint64,
                 board0_mask: np.uint64, r: int, deck: np.ndarray, n_random: int,
                 keys: np.ndarray, offsets: np.ndarray, ranks: np.ndarray, flush: np.ndarray,
@@ -65,7 +65,10 @@ def _play_chunk(deals: int, seed: int, stream: int, board0_key: np.uint64,
                 size: np.ndarray, hand_w: np.ndarray, thr: np.ndarray, ck: np.ndarray,
                 cm: np.ndarray, tk: np.ndarray, tm: np.ndarray, tdeck: np.ndarray,
                 tthr: np.ndarray, acc: np.ndarray) -> int:
-    """One chunk on generator stream ``stream`` into acc[P, N_COLS]; returns its tries."""
+    """One chunk on generator stream ``stream`` into acc[P, N_COLS]; returns its tries.
+    Inlined into :func:`mc_worker`, its only caller: compiled on its own, the three chunk
+    kernels it calls were optimised and turned into machine code once more in its library
+    and again in mc_worker's (numba links a callee's code into each caller's library)."""
     st = seed_state(seed, stream)
     hist = np.zeros(1 << acc.shape[0], np.int64)
     if multi.shape[0] == 0:
