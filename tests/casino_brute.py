@@ -34,7 +34,9 @@ def pay_units(category: np.ndarray, top: np.ndarray, table: str) -> np.ndarray:
     return out
 
 
-@nb.njit(cache=True)
+#: one machine-code version for every caller: left to infer, numba typed ``n`` as the literal
+#: at each call site and compiled ``_index`` once for 5 and again for 4 (1.2 CPU s each)
+@nb.njit(nb.int64(nb.int64[::1], nb.int64, nb.int64[:, ::1]), cache=True)
 def _index(cards: np.ndarray, n: int, binom: np.ndarray) -> int:
     """Colex index of the first ``n`` entries of ``cards`` (sorted here, small insertion sort)."""
     s = cards[:n].copy()

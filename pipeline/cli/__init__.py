@@ -250,38 +250,44 @@ def main(argv: list[str] | None = None) -> None:
     as_json = STATE["json"] = wants_json(args)
     stdout = _keep_stdout()
     try:
-        # not standalone: usage errors come here to be said in the one failure language;
-        # typer.Exit(n) and --help come back as the exit code
-        code = literal_help(typer.main.get_command(app)).main(
-            args=args, prog_name="pokertables", standalone_mode=False)
-    except BrokenPipeError:
-        _quiet_exit()
-    except typer.TyperException as exc:  # typer's click: usage errors (exit 2) and the like
-        if _reader_gone(stdout):
+        try:
+            # not standalone: usage errors come here to be said in the one failure language;
+            # typer.Exit(n) and --help come back as the exit code
+            code = literal_help(typer.main.get_command(app)).main(
+                args=args, prog_name="pokertables", standalone_mode=False)
+        except BrokenPipeError:
             _quiet_exit()
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            # a group named with nothing after it: its help page is the answer (rich has
-            # printed it already; plain click leaves it in the message)
-            print(exc.format_message(), end="")
-            sys.exit(exc.exit_code)
-        fail(_usage_message(exc), exc.exit_code, as_json)
-    except typer.Abort:
-        fail("aborted", 1, as_json)
-    except SystemExit as exc:
-        # click (and rich, for help pages) turn a closed pipe they meet into exit 1; the
-        # reader leaving is not an error
-        if exc.code not in (0, None) and _reader_gone(stdout):
-            _quiet_exit()
-        raise
-    except Exception as exc:  # noqa: BLE001  (the one place every error ends up)
-        if debug:
+        except typer.TyperException as exc:  # typer's click: usage errors (exit 2) and the like
+            if _reader_gone(stdout):
+                _quiet_exit()
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                # a group named with nothing after it: its help page is the answer (rich has
+                # printed it already; plain click leaves it in the message)
+                print(exc.format_message(), end="")
+                sys.exit(exc.exit_code)
+            fail(_usage_message(exc), exc.exit_code, as_json)
+        except typer.Abort:
+            fail("aborted", 1, as_json)
+        except SystemExit as exc:
+            # click (and rich, for help pages) turn a closed pipe they meet into exit 1; the
+            # reader leaving is not an error
+            if exc.code not in (0, None) and _reader_gone(stdout):
+                _quiet_exit()
             raise
-        msg = _user_message(exc)
-        if msg is not None:
-            fail(msg, 2, as_json)
-        fail(f"internal error: {type(exc).__name__}: {exc} (run with --debug for a traceback)", 1,
-             as_json)
-    if isinstance(code, int) and not isinstance(code, bool) and code:
-        if code == 1 and _reader_gone(stdout):
-            _quiet_exit()
-        sys.exit(code)
+        except Exception as exc:  # noqa: BLE001  (the one place every error ends up)
+            if debug:
+                raise
+            msg = _user_message(exc)
+            if msg is not None:
+                fail(msg, 2, as_json)
+            fail(f"internal error: {type(exc).__name__}: {exc} (run with --debug for a traceback)", 1,
+                 as_json)
+        if isinstance(code, int) and not isinstance(code, bool) and code:
+            if code == 1 and _reader_gone(stdout):
+                _quiet_exit()
+            sys.exit(code)
+    finally:
+        # the duplicate is this call's: a caller that runs main() many times in one process
+        # (the tests, the doc examples) would otherwise keep one more descriptor per call
+        if stdout is not None:
+            os.close(stdout)
