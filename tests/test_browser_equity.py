@@ -36,6 +36,7 @@ from tests.test_browser import (
     idle,
     open_view,
     range_fill,
+    seat_box,
     seat_combos,
     seat_numbers,
     seat_row,
@@ -110,10 +111,16 @@ def erase(el: WebElement) -> None:
     el.send_keys(Keys.DELETE)
 
 
+def equity_shown(d: WebDriver, what: str = "the seats' equity") -> None:
+    """Wait until the last seat shows an equity (the page fills every seat at once)."""
+    last = len(d.find_elements(By.CSS_SELECTOR, "#eq-seats tr.seat")) - 1
+    shown = f"#eq-seats tr[data-seat='{last}'] td.equity:not([data-value=''])"
+    wait(d, lambda d: idle(d) and d.find_elements(By.CSS_SELECTOR, shown), what)
+
+
 def compute(d: WebDriver) -> None:
     by_id(d, "eq-run").click()
-    wait(d, lambda d: idle(d) and seat_row(d, 0).find_element(By.CSS_SELECTOR, "td.equity").get_attribute("data-value"),
-         "the seats' equity")
+    equity_shown(d)
 
 
 def set_board(d: WebDriver, text: str) -> None:
@@ -159,7 +166,7 @@ def test_invalid_range_clears_every_seat_and_shows_the_error_beside_it(driver: W
     compute(d)
     assert not no_numbers(d)
     d.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-    seat2 = seat_row(d, 1).find_element(By.TAG_NAME, "input")
+    seat2 = seat_box(d, 1)
     type_into(seat2, "AA:KK")
     want = api(server, "range/format", {"range": "AA:KK", "board": "", "dead": ""})["error"]
     slot = wait(d, lambda d: seat_row(d, 1).find_elements(By.CSS_SELECTOR, ".fielderr"), "the error beside seat 2",
@@ -211,11 +218,30 @@ def test_narrow_window_has_no_horizontal_scroll_in_the_seats(driver: WebDriver, 
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
 
-def test_one_column_window_computes_from_above_the_grid(driver: WebDriver, server: str) -> None:
-    """At 1,024 x 768 (one column) the seats' Compute sat ~1,130 px down, below the grid and the
-    board. A second Compute above the grid is in the first screen; it brings the seats into view
-    and fills them with the API's equity. Two columns (1,500 px) keep the one Compute beside the
-    seats."""
+#: the equity view's panels (seats, board, grid, breakdown), each by an element it holds
+PANELS = ("eq-seats", "eq-picker", "eq-grid", "eq-heat")
+#: the page's gap between two panels (1rem at 14 px)
+PANEL_GAP = 14
+
+
+def panel_boxes(d: WebDriver) -> dict[str, dict[str, float]]:
+    """Each equity panel's box on screen (``getBoundingClientRect``) and its place in the page's
+    order (``dom``: the order Tab walks)."""
+    return dict(d.execute_script(
+        "const all = [...document.querySelectorAll('#view-equity .panel')];"
+        "return arguments[0].map(id => { const p = document.getElementById(id).closest('.panel');"
+        " const r = p.getBoundingClientRect();"
+        " return [id, {left: r.left, right: r.right, top: r.top, bottom: r.bottom, dom: all.indexOf(p)}]; });",
+        list(PANELS)))
+
+
+def test_one_column_window_puts_the_seats_above_the_board(driver: WebDriver, server: str) -> None:
+    """At 1,024 x 768 (one column) the seats sat below the grid and the board, ~990 px down: a
+    person scrolled between typing the ranges and the board and reading the equity. Now the
+    seats, then the board, open the view: both seats' ranges, Compute and their equity are in
+    the first screen, above the board; Tab goes from the page's header to Hero's range. The grid's
+    own Compute (below them) brings the seats back into view. Two columns (1,500 px) keep every
+    panel where it was: grid over board left, seats over breakdown right."""
     d = driver
     d.set_window_size(NARROW, 768)
     try:
@@ -223,20 +249,40 @@ def test_one_column_window_computes_from_above_the_grid(driver: WebDriver, serve
         set_seat(d, 0, "AKs")
         set_seat(d, 1, "QQ")
         d.execute_script("window.scrollTo(0, 0);")
-        top = by_id(d, "eq-run-top")
-        box = d.execute_script("const r = arguments[0].getBoundingClientRect();"
-                               "return [r.top, r.bottom, window.innerHeight, window.scrollY];", top)
-        assert top.is_displayed() and 0 <= box[0] and box[1] <= box[2] and box[3] == 0, box
-        top.click()
-        villain = seat_row(d, 1).find_element(By.CSS_SELECTOR, "td.equity")
-        wait(d, lambda d: idle(d) and villain.get_attribute("data-value"), "the seats' equity")
+        box = panel_boxes(d)
+        seats, board, grid, bd = (box[c] for c in PANELS)
+        assert seats["bottom"] <= board["top"] and board["bottom"] <= grid["top"] <= grid["bottom"] <= bd["top"], box
+        assert sorted(PANELS, key=lambda c: box[c]["top"]) == sorted(PANELS, key=lambda c: box[c]["dom"]), box
+        by_id(d, "eq-run").click()
+        equity_shown(d)
         want = api(server, "equity", {"hero": "AKs", "vs": ["QQ"]})["players"]
         assert [seat_numbers(d, i)["equity"] for i in (0, 1)] == [p["equity"] for p in want]
-        shown = d.execute_script("const r = document.querySelector('#eq-seats td.equity').getBoundingClientRect();"
-                                 "return [r.top, r.bottom, window.innerHeight];")
-        assert 0 <= shown[0] and shown[1] <= shown[2], shown
+        first_screen = [seat_box(d, 0), seat_box(d, 1), by_id(d, "eq-run"), by_id(d, "eq-board"),
+                        *d.find_elements(By.CSS_SELECTOR, "#eq-seats td.equity")]
+        assert d.execute_script("return window.scrollY") == 0
+        assert all(in_view(d, e) for e in first_screen), [e.rect for e in first_screen]
+        # the keyboard: from the header's last link, Tab lands in Hero's range
+        d.find_element(By.CSS_SELECTOR, "a.apidocs").send_keys(Keys.TAB)
+        assert d.switch_to.active_element == seat_box(d, 0)
+        # the grid's Compute, below the seats, brings them (and the new numbers) back into view
+        set_seat(d, 1, "JJ")
+        d.execute_script("document.getElementById('eq-grid').closest('.panel').scrollIntoView();")
+        top = by_id(d, "eq-run-top")
+        assert in_view(d, top) and not in_view(d, seat_box(d, 0))
+        top.click()
+        equity_shown(d)
+        want = api(server, "equity", {"hero": "AKs", "vs": ["JJ"]})["players"]
+        assert [seat_numbers(d, i)["equity"] for i in (0, 1)] == [p["equity"] for p in want]
+        assert in_view(d, d.find_element(By.CSS_SELECTOR, "#eq-seats td.equity"))
+        # two columns: each panel where it was (the docs' screenshot's layout), one Compute
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
         wait(d, lambda d: not by_id(d, "eq-run-top").is_displayed(), "two columns' one Compute")
+        d.execute_script("window.scrollTo(0, 0);")
+        box = panel_boxes(d)
+        seats, board, grid, bd = (box[c] for c in PANELS)
+        assert grid["left"] == board["left"] < grid["right"] == board["right"] < seats["left"] == bd["left"], box
+        assert grid["top"] == seats["top"], box
+        assert board["top"] - grid["bottom"] == PANEL_GAP == bd["top"] - seats["bottom"], box
     finally:
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
@@ -334,7 +380,7 @@ def test_saved_range_survives_a_reload(driver: WebDriver, server: str) -> None:
     wait(d, lambda d: seat_text(d, 0) == text and idle(d) and seat_row(d, 0).get_attribute("data-counted") == text,
          "the saved range in the seat")
     assert seat_combos(d, 0) == str(api(server, "range", {"range": text})["live_weighted"])
-    assert seat_row(d, 0).find_element(By.TAG_NAME, "input").get_attribute("title") == text  # read whole
+    assert seat_box(d, 0).get_attribute("title") == text  # read whole
     by_id(d, "eq-export").click()
     assert by_id(d, "eq-io").get_attribute("value") == f"my 3bet = {text}"
     # import: one "name = range" a line, a bad range refused with the server's message
