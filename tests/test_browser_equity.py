@@ -10,6 +10,7 @@ import json
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -325,23 +326,71 @@ def test_breakdown_list_shows_every_column_beside_or_below_the_map(driver: WebDr
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
 
-def test_long_range_at_1280_ends_in_an_ellipsis(driver: WebDriver, server: str) -> None:
-    """At 1,280 px a long range was cut off inside its seat's box with no sign of the rest. Out of
-    focus it now ends in "…", its title holding the whole range (the API's count of it beside)."""
+#: a 200-character range (weights, so not one a grid click writes) and the board it is asked on
+LONG_RANGE = ("AA,KK,QQ,JJ:0.75,TT:0.5,99:0.5,88:0.25,77:0.25,AKs,AQs,AJs:0.75,ATs:0.5,A5s:0.5,A4s:0.25,"
+              "KQs,KJs:0.75,KTs:0.5,QJs:0.75,QTs:0.5,JTs:0.75,T9s:0.5,98s:0.25,87s:0.25,AKo,AQo:0.75,"
+              "AJo:0.25,KQo:0.5,KJo:0.25")
+LONG_BOARD = "Ks 9d 4c"
+
+
+def box_shows_whole(d: WebDriver, box: WebElement) -> dict[str, Any]:
+    """A seat's range box as drawn: its text's height and width against the box's, and the box's
+    right edge against its seat cell's and the seats panel's."""
+    return dict(d.execute_script(
+        "const e = arguments[0], r = e.getBoundingClientRect();"
+        "const cellRight = e.closest('td').getBoundingClientRect().right;"
+        "const panel = e.closest('.panel').getBoundingClientRect();"
+        "return {scrollH: e.scrollHeight, clientH: e.clientHeight, scrollW: e.scrollWidth, clientW: e.clientWidth,"
+        " right: r.right, cellRight, panelRight: panel.right, height: r.height, text: e.value};", box))
+
+
+def test_long_range_shows_whole_and_enter_computes(driver: WebDriver, server: str) -> None:
+    """A seat's range box was a one-line input: at 1,280 px a long range was cut off (an ellipsis,
+    the whole range in a tooltip). It is now a box that wraps and grows: a pasted 200-character
+    range (with a line break in it, which becomes a space) shows whole at 1,280 and at 1,024 px,
+    inside its cell; Enter computes (never a new line), the API's equity for the same range."""
     d = driver
-    text = "22+,A2s+,K9s+,Q9s+,J9s+,T8s+,97s+,87s,76s,65s,A8o+,KTo+,QTo+,JTo"
+    assert len(LONG_RANGE) == 200
     d.set_window_size(LAPTOP, 800)
     try:
         open_view(d, server, "equity")
-        set_seat(d, 0, text)
-        by_id(d, "eq-grid-total").click()  # focus leaves the box
-        box = seat_row(d, 0).find_element(By.CSS_SELECTOR, "input.range-text")
-        cut, overflow = d.execute_script(
-            "const e = arguments[0]; return [e.scrollWidth > e.clientWidth, getComputedStyle(e).textOverflow];", box)
-        assert cut and overflow == "ellipsis", (cut, overflow)
-        assert box.get_attribute("title") == text
-        assert seat_combos(d, 0) == str(api(server, "range", {"range": text})["live_weighted"])
-        d.save_screenshot("/tmp/page2-range-1280.png")
+        set_seat(d, 1, "JJ")
+        set_board(d, LONG_BOARD)
+        box = seat_box(d, 0)
+        one_line = box.rect["height"]
+        erase(box)
+        # a real paste (the clipboard, Ctrl+V), split over two lines as a text file would hold it
+        d.execute_cdp_cmd("Browser.grantPermissions", {"origin": server, "permissions": ["clipboardReadWrite",
+                                                                                          "clipboardSanitizedWrite"]})
+        cut = LONG_RANGE.index("A5s")
+        d.execute_async_script("navigator.clipboard.writeText(arguments[0]).then(arguments[1]);",
+                               f"{LONG_RANGE[:cut]}\n{LONG_RANGE[cut:]}")
+        box.send_keys(Keys.CONTROL, "v")
+        pasted = f"{LONG_RANGE[:cut]} {LONG_RANGE[cut:]}"
+        wait(d, lambda d: idle(d) and seat_row(d, 0).get_attribute("data-counted") == pasted,
+             "the pasted range counted")
+        want = api(server, "range", {"range": pasted, "board": LONG_BOARD})
+        assert seat_combos(d, 0) == str(want["live_weighted"])
+        by_id(d, "eq-grid-total").click()  # focus leaves the box: it stays whole
+        for width in (LAPTOP, NARROW):
+            d.set_window_size(width, 800)
+            wait(d, lambda d: d.execute_script("return window.innerWidth") <= width, f"the {width} px window")
+            # the box is fitted to its new width in the next frame
+            shown = wait(d, lambda d: (lambda b: b if b["scrollH"] == b["clientH"] else None)(
+                box_shows_whole(d, seat_box(d, 0))), f"the whole range at {width} px")
+            assert shown["text"] == pasted, shown
+            assert shown["scrollW"] <= shown["clientW"], shown
+            assert shown["right"] <= shown["cellRight"] <= shown["panelRight"], shown
+            assert shown["height"] >= 3 * one_line - 1, shown  # wrapped on several lines, not cut
+        # Enter computes the equity of the range as typed; the box gains no line
+        seat_box(d, 0).send_keys(Keys.END, Keys.ENTER)
+        equity_shown(d, "the equity after Enter")
+        assert seat_text(d, 0) == pasted
+        players = api(server, "equity", {"hero": pasted, "vs": ["JJ"], "board": LONG_BOARD})["players"]
+        assert [seat_numbers(d, i) for i in (0, 1)] == [{k: p[k] for k in ("win", "tie", "lose", "equity")}
+                                                       for p in players]
+        typed = api(server, "equity", {"hero": LONG_RANGE, "vs": ["JJ"], "board": LONG_BOARD})  # one line, as typed
+        assert players[0]["equity"] == typed["equity"]
     finally:
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
@@ -380,7 +429,8 @@ def test_saved_range_survives_a_reload(driver: WebDriver, server: str) -> None:
     wait(d, lambda d: seat_text(d, 0) == text and idle(d) and seat_row(d, 0).get_attribute("data-counted") == text,
          "the saved range in the seat")
     assert seat_combos(d, 0) == str(api(server, "range", {"range": text})["live_weighted"])
-    assert seat_box(d, 0).get_attribute("title") == text  # read whole
+    shown = box_shows_whole(d, seat_box(d, 0))
+    assert shown["text"] == text and shown["scrollH"] == shown["clientH"], shown  # read whole
     by_id(d, "eq-export").click()
     assert by_id(d, "eq-io").get_attribute("value") == f"my 3bet = {text}"
     # import: one "name = range" a line, a bad range refused with the server's message
