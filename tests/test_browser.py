@@ -228,8 +228,16 @@ def seat_row(d: WebDriver, i: int) -> WebElement:
     return d.find_element(By.CSS_SELECTOR, f"#eq-seats tr[data-seat='{i}']")
 
 
+#: a seat's range box: a textarea that wraps and grows with its range
+SEAT_BOX = ".range-text"
+
+
+def seat_box(d: WebDriver, i: int) -> WebElement:
+    return seat_row(d, i).find_element(By.CSS_SELECTOR, SEAT_BOX)
+
+
 def seat_text(d: WebDriver, i: int) -> str:
-    return str(seat_row(d, i).find_element(By.TAG_NAME, "input").get_attribute("value"))
+    return str(seat_box(d, i).get_attribute("value"))
 
 
 def seat_combos(d: WebDriver, i: int) -> str:
@@ -278,7 +286,7 @@ def shot(d: WebDriver, shots: Shots, name: str, docs: str = "") -> None:
 
 def set_seat(d: WebDriver, i: int, text: str, errors: bool = False) -> None:
     """Type a seat's range and wait until the server has counted it."""
-    type_into(seat_row(d, i).find_element(By.TAG_NAME, "input"), text)
+    type_into(seat_box(d, i), text)
     wait(d, lambda d: idle(d) and seat_row(d, i).get_attribute("data-counted") == text, f"seat {i} counted",
          errors=errors)
 
@@ -487,11 +495,11 @@ def test_error_display(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     open_view(d, server, "equity")
     assert not by_id(d, "error").is_displayed()
-    type_into(seat_row(d, 0).find_element(By.TAG_NAME, "input"), "AsXs")
+    type_into(seat_box(d, 0), "AsXs")
     wait(d, lambda d: by_id(d, "error").is_displayed(), "the error box", errors=True)
     want = api(server, "range", {"range": "AsXs", "board": "", "dead": ""})["error"]
     assert by_id(d, "error-text").text == want and "'Xs'" in want
-    assert "invalid" in str(seat_row(d, 0).find_element(By.TAG_NAME, "input").get_attribute("class"))
+    assert "invalid" in str(seat_box(d, 0).get_attribute("class"))
     shot(d, shots, "error")
     # the equity button shows the equity endpoint's own message for the same seat
     by_id(d, "eq-run").click()

@@ -10,6 +10,7 @@ import json
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,6 +37,7 @@ from tests.test_browser import (
     idle,
     open_view,
     range_fill,
+    seat_box,
     seat_combos,
     seat_numbers,
     seat_row,
@@ -110,10 +112,16 @@ def erase(el: WebElement) -> None:
     el.send_keys(Keys.DELETE)
 
 
+def equity_shown(d: WebDriver, what: str = "the seats' equity") -> None:
+    """Wait until the last seat shows an equity (the page fills every seat at once)."""
+    last = len(d.find_elements(By.CSS_SELECTOR, "#eq-seats tr.seat")) - 1
+    shown = f"#eq-seats tr[data-seat='{last}'] td.equity:not([data-value=''])"
+    wait(d, lambda d: idle(d) and d.find_elements(By.CSS_SELECTOR, shown), what)
+
+
 def compute(d: WebDriver) -> None:
     by_id(d, "eq-run").click()
-    wait(d, lambda d: idle(d) and seat_row(d, 0).find_element(By.CSS_SELECTOR, "td.equity").get_attribute("data-value"),
-         "the seats' equity")
+    equity_shown(d)
 
 
 def set_board(d: WebDriver, text: str) -> None:
@@ -159,7 +167,7 @@ def test_invalid_range_clears_every_seat_and_shows_the_error_beside_it(driver: W
     compute(d)
     assert not no_numbers(d)
     d.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-    seat2 = seat_row(d, 1).find_element(By.TAG_NAME, "input")
+    seat2 = seat_box(d, 1)
     type_into(seat2, "AA:KK")
     want = api(server, "range/format", {"range": "AA:KK", "board": "", "dead": ""})["error"]
     slot = wait(d, lambda d: seat_row(d, 1).find_elements(By.CSS_SELECTOR, ".fielderr"), "the error beside seat 2",
@@ -211,11 +219,30 @@ def test_narrow_window_has_no_horizontal_scroll_in_the_seats(driver: WebDriver, 
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
 
-def test_one_column_window_computes_from_above_the_grid(driver: WebDriver, server: str) -> None:
-    """At 1,024 x 768 (one column) the seats' Compute sat ~1,130 px down, below the grid and the
-    board. A second Compute above the grid is in the first screen; it brings the seats into view
-    and fills them with the API's equity. Two columns (1,500 px) keep the one Compute beside the
-    seats."""
+#: the equity view's panels (seats, board, grid, breakdown), each by an element it holds
+PANELS = ("eq-seats", "eq-picker", "eq-grid", "eq-heat")
+#: the page's gap between two panels (1rem at 14 px)
+PANEL_GAP = 14
+
+
+def panel_boxes(d: WebDriver) -> dict[str, dict[str, float]]:
+    """Each equity panel's box on screen (``getBoundingClientRect``) and its place in the page's
+    order (``dom``: the order Tab walks)."""
+    return dict(d.execute_script(
+        "const all = [...document.querySelectorAll('#view-equity .panel')];"
+        "return arguments[0].map(id => { const p = document.getElementById(id).closest('.panel');"
+        " const r = p.getBoundingClientRect();"
+        " return [id, {left: r.left, right: r.right, top: r.top, bottom: r.bottom, dom: all.indexOf(p)}]; });",
+        list(PANELS)))
+
+
+def test_one_column_window_puts_the_seats_above_the_board(driver: WebDriver, server: str) -> None:
+    """At 1,024 x 768 (one column) the seats sat below the grid and the board, ~990 px down: a
+    person scrolled between typing the ranges and the board and reading the equity. Now the
+    seats, then the board, open the view: both seats' ranges, Compute and their equity are in
+    the first screen, above the board; Tab goes from the page's header to Hero's range. The grid's
+    own Compute (below them) brings the seats back into view. Two columns (1,500 px) keep every
+    panel where it was: grid over board left, seats over breakdown right."""
     d = driver
     d.set_window_size(NARROW, 768)
     try:
@@ -223,20 +250,40 @@ def test_one_column_window_computes_from_above_the_grid(driver: WebDriver, serve
         set_seat(d, 0, "AKs")
         set_seat(d, 1, "QQ")
         d.execute_script("window.scrollTo(0, 0);")
-        top = by_id(d, "eq-run-top")
-        box = d.execute_script("const r = arguments[0].getBoundingClientRect();"
-                               "return [r.top, r.bottom, window.innerHeight, window.scrollY];", top)
-        assert top.is_displayed() and 0 <= box[0] and box[1] <= box[2] and box[3] == 0, box
-        top.click()
-        villain = seat_row(d, 1).find_element(By.CSS_SELECTOR, "td.equity")
-        wait(d, lambda d: idle(d) and villain.get_attribute("data-value"), "the seats' equity")
+        box = panel_boxes(d)
+        seats, board, grid, bd = (box[c] for c in PANELS)
+        assert seats["bottom"] <= board["top"] and board["bottom"] <= grid["top"] <= grid["bottom"] <= bd["top"], box
+        assert sorted(PANELS, key=lambda c: box[c]["top"]) == sorted(PANELS, key=lambda c: box[c]["dom"]), box
+        by_id(d, "eq-run").click()
+        equity_shown(d)
         want = api(server, "equity", {"hero": "AKs", "vs": ["QQ"]})["players"]
         assert [seat_numbers(d, i)["equity"] for i in (0, 1)] == [p["equity"] for p in want]
-        shown = d.execute_script("const r = document.querySelector('#eq-seats td.equity').getBoundingClientRect();"
-                                 "return [r.top, r.bottom, window.innerHeight];")
-        assert 0 <= shown[0] and shown[1] <= shown[2], shown
+        first_screen = [seat_box(d, 0), seat_box(d, 1), by_id(d, "eq-run"), by_id(d, "eq-board"),
+                        *d.find_elements(By.CSS_SELECTOR, "#eq-seats td.equity")]
+        assert d.execute_script("return window.scrollY") == 0
+        assert all(in_view(d, e) for e in first_screen), [e.rect for e in first_screen]
+        # the keyboard: from the header's last link, Tab lands in Hero's range
+        d.find_element(By.CSS_SELECTOR, "a.apidocs").send_keys(Keys.TAB)
+        assert d.switch_to.active_element == seat_box(d, 0)
+        # the grid's Compute, below the seats, brings them (and the new numbers) back into view
+        set_seat(d, 1, "JJ")
+        d.execute_script("document.getElementById('eq-grid').closest('.panel').scrollIntoView();")
+        top = by_id(d, "eq-run-top")
+        assert in_view(d, top) and not in_view(d, seat_box(d, 0))
+        top.click()
+        equity_shown(d)
+        want = api(server, "equity", {"hero": "AKs", "vs": ["JJ"]})["players"]
+        assert [seat_numbers(d, i)["equity"] for i in (0, 1)] == [p["equity"] for p in want]
+        assert in_view(d, d.find_element(By.CSS_SELECTOR, "#eq-seats td.equity"))
+        # two columns: each panel where it was (the docs' screenshot's layout), one Compute
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
         wait(d, lambda d: not by_id(d, "eq-run-top").is_displayed(), "two columns' one Compute")
+        d.execute_script("window.scrollTo(0, 0);")
+        box = panel_boxes(d)
+        seats, board, grid, bd = (box[c] for c in PANELS)
+        assert grid["left"] == board["left"] < grid["right"] == board["right"] < seats["left"] == bd["left"], box
+        assert grid["top"] == seats["top"], box
+        assert board["top"] - grid["bottom"] == PANEL_GAP == bd["top"] - seats["bottom"], box
     finally:
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
@@ -279,23 +326,71 @@ def test_breakdown_list_shows_every_column_beside_or_below_the_map(driver: WebDr
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
 
-def test_long_range_at_1280_ends_in_an_ellipsis(driver: WebDriver, server: str) -> None:
-    """At 1,280 px a long range was cut off inside its seat's box with no sign of the rest. Out of
-    focus it now ends in "…", its title holding the whole range (the API's count of it beside)."""
+#: a 200-character range (weights, so not one a grid click writes) and the board it is asked on
+LONG_RANGE = ("AA,KK,QQ,JJ:0.75,TT:0.5,99:0.5,88:0.25,77:0.25,AKs,AQs,AJs:0.75,ATs:0.5,A5s:0.5,A4s:0.25,"
+              "KQs,KJs:0.75,KTs:0.5,QJs:0.75,QTs:0.5,JTs:0.75,T9s:0.5,98s:0.25,87s:0.25,AKo,AQo:0.75,"
+              "AJo:0.25,KQo:0.5,KJo:0.25")
+LONG_BOARD = "Ks 9d 4c"
+
+
+def box_shows_whole(d: WebDriver, box: WebElement) -> dict[str, Any]:
+    """A seat's range box as drawn: its text's height and width against the box's, and the box's
+    right edge against its seat cell's and the seats panel's."""
+    return dict(d.execute_script(
+        "const e = arguments[0], r = e.getBoundingClientRect();"
+        "const cellRight = e.closest('td').getBoundingClientRect().right;"
+        "const panel = e.closest('.panel').getBoundingClientRect();"
+        "return {scrollH: e.scrollHeight, clientH: e.clientHeight, scrollW: e.scrollWidth, clientW: e.clientWidth,"
+        " right: r.right, cellRight, panelRight: panel.right, height: r.height, text: e.value};", box))
+
+
+def test_long_range_shows_whole_and_enter_computes(driver: WebDriver, server: str) -> None:
+    """A seat's range box was a one-line input: at 1,280 px a long range was cut off (an ellipsis,
+    the whole range in a tooltip). It is now a box that wraps and grows: a pasted 200-character
+    range (with a line break in it, which becomes a space) shows whole at 1,280 and at 1,024 px,
+    inside its cell; Enter computes (never a new line), the API's equity for the same range."""
     d = driver
-    text = "22+,A2s+,K9s+,Q9s+,J9s+,T8s+,97s+,87s,76s,65s,A8o+,KTo+,QTo+,JTo"
+    assert len(LONG_RANGE) == 200
     d.set_window_size(LAPTOP, 800)
     try:
         open_view(d, server, "equity")
-        set_seat(d, 0, text)
-        by_id(d, "eq-grid-total").click()  # focus leaves the box
-        box = seat_row(d, 0).find_element(By.CSS_SELECTOR, "input.range-text")
-        cut, overflow = d.execute_script(
-            "const e = arguments[0]; return [e.scrollWidth > e.clientWidth, getComputedStyle(e).textOverflow];", box)
-        assert cut and overflow == "ellipsis", (cut, overflow)
-        assert box.get_attribute("title") == text
-        assert seat_combos(d, 0) == str(api(server, "range", {"range": text})["live_weighted"])
-        d.save_screenshot("/tmp/page2-range-1280.png")
+        set_seat(d, 1, "JJ")
+        set_board(d, LONG_BOARD)
+        box = seat_box(d, 0)
+        one_line = box.rect["height"]
+        erase(box)
+        # a real paste (the clipboard, Ctrl+V), split over two lines as a text file would hold it
+        d.execute_cdp_cmd("Browser.grantPermissions", {"origin": server, "permissions": ["clipboardReadWrite",
+                                                                                          "clipboardSanitizedWrite"]})
+        cut = LONG_RANGE.index("A5s")
+        d.execute_async_script("navigator.clipboard.writeText(arguments[0]).then(arguments[1]);",
+                               f"{LONG_RANGE[:cut]}\n{LONG_RANGE[cut:]}")
+        box.send_keys(Keys.CONTROL, "v")
+        pasted = f"{LONG_RANGE[:cut]} {LONG_RANGE[cut:]}"
+        wait(d, lambda d: idle(d) and seat_row(d, 0).get_attribute("data-counted") == pasted,
+             "the pasted range counted")
+        want = api(server, "range", {"range": pasted, "board": LONG_BOARD})
+        assert seat_combos(d, 0) == str(want["live_weighted"])
+        by_id(d, "eq-grid-total").click()  # focus leaves the box: it stays whole
+        for width in (LAPTOP, NARROW):
+            d.set_window_size(width, 800)
+            wait(d, lambda d: d.execute_script("return window.innerWidth") <= width, f"the {width} px window")
+            # the box is fitted to its new width in the next frame
+            shown = wait(d, lambda d: (lambda b: b if b["scrollH"] == b["clientH"] else None)(
+                box_shows_whole(d, seat_box(d, 0))), f"the whole range at {width} px")
+            assert shown["text"] == pasted, shown
+            assert shown["scrollW"] <= shown["clientW"], shown
+            assert shown["right"] <= shown["cellRight"] <= shown["panelRight"], shown
+            assert shown["height"] >= 3 * one_line - 1, shown  # wrapped on several lines, not cut
+        # Enter computes the equity of the range as typed; the box gains no line
+        seat_box(d, 0).send_keys(Keys.END, Keys.ENTER)
+        equity_shown(d, "the equity after Enter")
+        assert seat_text(d, 0) == pasted
+        players = api(server, "equity", {"hero": pasted, "vs": ["JJ"], "board": LONG_BOARD})["players"]
+        assert [seat_numbers(d, i) for i in (0, 1)] == [{k: p[k] for k in ("win", "tie", "lose", "equity")}
+                                                       for p in players]
+        typed = api(server, "equity", {"hero": LONG_RANGE, "vs": ["JJ"], "board": LONG_BOARD})  # one line, as typed
+        assert players[0]["equity"] == typed["equity"]
     finally:
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
@@ -334,7 +429,8 @@ def test_saved_range_survives_a_reload(driver: WebDriver, server: str) -> None:
     wait(d, lambda d: seat_text(d, 0) == text and idle(d) and seat_row(d, 0).get_attribute("data-counted") == text,
          "the saved range in the seat")
     assert seat_combos(d, 0) == str(api(server, "range", {"range": text})["live_weighted"])
-    assert seat_row(d, 0).find_element(By.TAG_NAME, "input").get_attribute("title") == text  # read whole
+    shown = box_shows_whole(d, seat_box(d, 0))
+    assert shown["text"] == text and shown["scrollH"] == shown["clientH"], shown  # read whole
     by_id(d, "eq-export").click()
     assert by_id(d, "eq-io").get_attribute("value") == f"my 3bet = {text}"
     # import: one "name = range" a line, a bad range refused with the server's message

@@ -64,8 +64,8 @@ def words(d: WebDriver, text: str) -> WebElement:
 
 
 def row_field(d: WebDriver, heading: str) -> WebElement:
-    """The text box in the table row headed ``heading``."""
-    return shown(d, f"//tr[th[normalize-space()={heading!r}]]//input", f"row {heading!r}")
+    """The text box (one line or several) in the table row headed ``heading``."""
+    return shown(d, f"//tr[th[normalize-space()={heading!r}]]//*[self::input or self::textarea]", f"row {heading!r}")
 
 
 def row_value(d: WebDriver, heading: str, column: str = "") -> str:

@@ -562,6 +562,52 @@ def test_verdict_is_scrolled_into_view_at_1024x768(driver: WebDriver, server: st
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
 
+def shown_whole(d: WebDriver, name: str) -> tuple[float, float, float]:
+    """An element's top and bottom on screen and the window's height."""
+    top, bottom, height = d.execute_script(
+        "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        "return [r.top, r.bottom, window.innerHeight];", name)
+    return top, bottom, height
+
+
+def test_tutor_and_verdict_show_whole_after_each_draw(driver: WebDriver, server: str) -> None:
+    """A hand with the Tutor, played as a person does from the top of the page: at 1,280 x 800
+    the Tutor's warning after Draw showed only its first line above the window's bottom edge, and
+    the verdict after the second Draw was scrolled into view, then pushed 14 px below the edge
+    when the session's line above it grew to two lines. Both now show whole, at 1,024 x 768 too;
+    the warning and the verdict name the API's best hold and cost."""
+    d = driver
+    deal = api(server, "vp/deal", {"paytable": JACKS, "seed": 2026, "count": 1})["deals"][0]
+    grade = api(server, "vp/grade", {"deal": deal, "hold": deal.split()[4], "paytable": JACKS})
+    assert not grade["optimal"]
+    try:
+        for width, height in ((1024, 768), (1280, 800)):
+            d.set_window_size(width, height)
+            vp_ready(d, server)
+            set_select(d, "vp-lines", "1")
+            set_select(d, "vp-coins", "5")
+            type_into(by_id(d, "vp-seed"), "2026")
+            by_id(d, "vp-tutor").click()
+            by_id(d, "vp-deal").click()
+            wait(d, lambda d: idle(d) and not by_id(d, "vp-draw").get_property("disabled"), "a deal")
+            d.execute_script("window.scrollTo(0, 0);")
+            d.find_element(By.CSS_SELECTOR, "#vp-cards .vpcard[data-pos='4']").click()
+            by_id(d, "vp-draw").click()
+            wait(d, lambda d: idle(d) and by_id(d, "vp-tutor-msg").is_displayed(), "the Tutor's warning")
+            top, bottom, window = shown_whole(d, "vp-tutor-msg")
+            assert 0 <= top and bottom <= window + 1, (width, top, bottom, window)
+            assert by_id(d, "vp-tutor-msg").get_attribute("data-cost-exact") == grade["cost_exact"]
+            by_id(d, "vp-draw").click()
+            wait(d, lambda d: idle(d) and by_id(d, "vp-verdict").is_displayed(), "a verdict")
+            top, bottom, window = shown_whole(d, "vp-verdict")
+            assert 0 <= top and bottom <= window + 1, (width, top, bottom, window)
+            verdict = by_id(d, "vp-verdict")
+            assert verdict.get_attribute("data-cost-exact") == grade["cost_exact"]
+            assert verdict.get_attribute("data-best-hold") == grade["best_hold"]
+    finally:
+        d.set_window_size(tb.WIDTH, tb.HEIGHT)
+
+
 def test_hundred_lines_keep_each_hand_whole_at_1024(driver: WebDriver, server: str) -> None:
     """At 1,024 px a winning line's five cards wrapped ("3s 9d 3h Qc / 3c"), the pay squeezed
     beside them. Now each line's cards and its pay stay on one line each (a pay that does not fit

@@ -21,7 +21,37 @@ const isRandom = (text) => !text.trim() || text.trim().toLowerCase() === RANDOM;
 const boardText = () => $('eq-board').value.trim();
 const deadText = () => $('eq-dead').value.trim();
 const seatRow = (i) => $('eq-seats').querySelector(`tr[data-seat="${i}"]`);
-const seatInput = (i) => seatRow(i) && seatRow(i).querySelector('input');
+// A seat's range box is a textarea that wraps and grows with its range: a long range shows whole
+// (ranges have no line breaks: Enter computes, a pasted line break becomes a space).
+const RANGE_BOX = 'textarea.range-text';
+const LINE_BREAKS = /[ \t]*[\r\n]+[ \t]*/g;
+const seatInput = (i) => seatRow(i) && seatRow(i).querySelector(RANGE_BOX);
+
+// The box as tall as its wrapped text (border-box: the scroll height plus the borders); a box in a
+// hidden view has no layout yet and is fitted when it gets one (``boxResized``).
+function fitBox(box) {
+  box.style.height = 'auto';
+  if (!box.clientHeight) return;
+  box.style.height = `${box.scrollHeight + box.offsetHeight - box.clientHeight}px`;
+}
+
+// A box whose width changed (window, new numbers beside it, the view shown) wraps anew; fitted in
+// the next frame, since a box resized inside its own observer's callback is a loop error.
+const boxWidths = new WeakMap();
+const boxResized = new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    const w = target.clientWidth;
+    if (boxWidths.get(target) === w) continue;
+    boxWidths.set(target, w);
+    requestAnimationFrame(() => fitBox(target));
+  }
+});
+
+// A seat's text set by the page (painting, the top-% slider, Clear, a saved range), shown whole.
+export function showSeatText(i) {
+  const box = seatInput(i); if (!box) return;
+  box.value = eq.seats[i].text; fitBox(box);
+}
 
 function newSeat(text) { return { text, view: null, result: null, ask: newest() }; }
 
@@ -56,7 +86,6 @@ function showResult(i) {
 function showCount(i) {
   const row = seatRow(i); if (!row) return;
   const seat = eq.seats[i]; const v = seat.view;
-  row.querySelector('input').title = seat.text;  // a range longer than its box is read whole here
   const combos = row.querySelector('td.combos'); const share = row.querySelector('td.share');
   if (!v) { combos.textContent = '–'; share.textContent = ''; return; }
   const random = isRandom(seat.text);
@@ -69,13 +98,25 @@ function showCount(i) {
 
 function renderSeats() {
   const body = $('eq-seats');
+  boxResized.disconnect();  // the rows are drawn anew
   body.replaceChildren();
   eq.seats.forEach((seat, i) => {
-    const input = el('input', { class: 'range-text', value: seat.text, spellcheck: 'false',
+    const input = el('textarea', { class: 'range-text', rows: '1', spellcheck: 'false',
       placeholder: 'random', 'aria-label': `range of ${seatName(i)}` });
+    input.value = seat.text;
     input.addEventListener('focus', () => selectSeat(i));
+    input.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' || e.isComposing) return;
+      e.preventDefault(); $('eq-run').click();
+    });
     const load = debounce(() => act(() => loadSeat(i), input));
     input.addEventListener('input', () => {
+      if (/[\r\n]/.test(input.value)) {  // a pasted line break: a space, the caret where it was
+        const at = input.value.slice(0, input.selectionStart).replace(LINE_BREAKS, ' ').length;
+        input.value = input.value.replace(LINE_BREAKS, ' ');
+        input.setSelectionRange(at, at);
+      }
+      fitBox(input);
       seat.text = input.value; seat.view = null; seat.ask.drop();
       seatRow(i).dataset.counted = '';
       showCount(i); invalidate(); load();
@@ -90,6 +131,7 @@ function renderSeats() {
         onclick: () => { eq.seats.splice(i, 1); eq.active = Math.min(eq.active, eq.seats.length - 1); seatsChanged(); } }))));
     showCount(i); showResult(i);
     if (seat.view) seatRow(i).dataset.counted = seat.text;
+    boxResized.observe(input); fitBox(input);
   });
   $('eq-add').disabled = eq.seats.length >= MAX_SEATS;
   const sel = $('eq-bd-seat'); const was = sel.value;
@@ -121,7 +163,7 @@ export async function loadSeat(i, paint = []) {
     throw e;
   }
   if (eq.seats[i] !== seat) return;
-  if (paint.length) { seat.text = v.text; if (input) input.value = v.text; }
+  if (paint.length) { seat.text = v.text; showSeatText(i); }
   seat.view = v;
   eq.board = v.board; eq.dead = v.dead; eq.picker.render();
   if (input) clearFieldError(input);
@@ -142,7 +184,7 @@ async function gridPainted(names, weight) {
 async function percentChanged() {
   const p = +$('eq-pct').value; const seat = eq.seats[eq.active];
   seat.text = p > 0 ? `${p}%` : '';
-  const input = seatInput(eq.active); if (input) input.value = seat.text;
+  showSeatText(eq.active);
   invalidate();
   await loadSeat(eq.active);
 }
@@ -236,8 +278,8 @@ export function initEquity(cells, deck) {
   const pctLoad = debounce(() => act(percentChanged, seatInput(eq.active)), 200);
   $('eq-pct').addEventListener('input', () => { $('eq-pct-out').textContent = `${$('eq-pct').value}%`; pctLoad(); });
   $('eq-clear').addEventListener('click', () => {
-    const seat = eq.seats[eq.active]; seat.text = ''; const input = seatInput(eq.active); if (input) input.value = '';
-    invalidate(); act(() => loadSeat(eq.active), input);
+    eq.seats[eq.active].text = ''; showSeatText(eq.active);
+    invalidate(); act(() => loadSeat(eq.active), seatInput(eq.active));
   });
   $('eq-add').addEventListener('click', () => {
     if (eq.seats.length >= MAX_SEATS) return;
@@ -245,7 +287,7 @@ export function initEquity(cells, deck) {
     act(() => loadSeat(eq.seats.length - 1));
   });
   // a refused computation is shown beside the seat whose range the server refused, if one is
-  const culprit = () => $('eq-seats').querySelector('input.invalid') || $('eq-run');
+  const culprit = () => $('eq-seats').querySelector(`${RANGE_BOX}.invalid`) || $('eq-run');
   $('eq-run').addEventListener('click', () => act(runEquity, culprit()));
   // one column (a 1024x768 laptop): the grid's own Compute brings the seats, where the equity
   // (or a refused range) shows, into view first

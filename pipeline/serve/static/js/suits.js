@@ -4,7 +4,7 @@
 
 import { $, el, store } from './util.js';
 import { api, act, ApiError } from './api.js';
-import { eq, loadSeat, invalidate } from './equity.js';
+import { eq, loadSeat, invalidate, showSeatText } from './equity.js';
 
 const KEY = 'pokertables.ranges';
 const SEP = ' = ';
@@ -46,8 +46,7 @@ function saveRange() {
 async function loadSaved() {
   const name = $('eq-saved').value; if (!name) return;
   const text = saved()[name];
-  const i = eq.active; eq.seats[i].text = text;
-  const input = $('eq-seats').querySelector(`tr[data-seat="${i}"] input`); if (input) input.value = text;
+  const i = eq.active; eq.seats[i].text = text; showSeatText(i);
   invalidate();
   await loadSeat(i);
 }

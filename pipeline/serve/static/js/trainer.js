@@ -126,6 +126,8 @@ async function draw() {
     if (!g.optimal) {
       tr.warned = hold; tr.tutor = g;
       renderTutor();
+      // at 1280x800 the warning opened below the cards with only its first line in the window
+      $('vp-tutor-msg').scrollIntoView({ block: 'nearest' });
       return;
     }
   }
@@ -149,9 +151,11 @@ async function draw() {
   }
   verdict(v, d, g, stake);
   // on a short window (1024x768) the verdict fell below the fold but for its first line: the
-  // least scroll that shows it whole, none when it already is
-  $('vp-verdict').scrollIntoView({ block: 'nearest' });
-  await Promise.all([renderTally(), holdsTable(v, d)]);
+  // least scroll that shows it whole, none when it already is; again once the session's line
+  // above it is redrawn (at 1280 px the first hand's line wraps and pushes the verdict down)
+  const showVerdict = () => $('vp-verdict').scrollIntoView({ block: 'nearest' });
+  showVerdict();
+  await Promise.all([renderTally().finally(showVerdict), holdsTable(v, d)]);
 }
 
 // The Tutor's warning, its cost in credits of the bet now chosen: the grade is per coin of one
