@@ -326,6 +326,37 @@ def test_breakdown_list_shows_every_column_beside_or_below_the_map(driver: WebDr
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
 
+def breakdown_table(d: WebDriver) -> tuple[list[str], list[list[str]]]:
+    """The breakdown's class list as shown: its column heads and each row's cells."""
+    heads, rows = d.execute_script(
+        "const t = document.getElementById('eq-bd-table');"
+        "return [[...t.querySelectorAll('thead th')].map(h => h.textContent),"
+        " [...t.querySelectorAll('tbody tr')].map(r => [...r.cells].map(c => c.textContent))];")
+    return list(heads), [list(r) for r in rows]
+
+
+def test_breakdown_shows_an_exact_column_only_with_fractions(driver: WebDriver, server: str) -> None:
+    """A weighted range's breakdown has no exact fractions (the server gives them for unit
+    weights only), yet the class list showed an "exact" column of empty cells. Now the column
+    is there when the API gives fractions, with the API's fractions, and absent when not."""
+    d = driver
+    open_view(d, server, "equity")
+    set_seat(d, 1, "QQ")
+    set_board(d, "Ks 9d 4c")
+    for hero, exact in (("KK,AKs:0.5", False), ("KK,AKs", True)):
+        set_seat(d, 0, hero)
+        by_id(d, "eq-bd-run").click()
+        wait(d, lambda d: idle(d) and by_id(d, "eq-bd-info").text, f"the breakdown of {hero}")
+        want = api(server, "equity", {"hero": hero, "vs": ["QQ"], "board": "Ks 9d 4c", "breakdown": 0})
+        classes = sorted(want["breakdown"]["classes"], key=lambda c: -c["equity"])
+        assert all(("equity_exact" in c) == exact for c in classes), (hero, classes)
+        heads, rows = breakdown_table(d)
+        assert heads == ["Class", "Combos", "Share", "Equity", *(["exact"] if exact else [])], hero
+        assert [r[0] for r in rows] == [c["hand"] for c in classes]
+        assert [r[3] for r in rows] == [f"{100 * c['equity']:.2f}%" for c in classes]
+        assert [r[4:] for r in rows] == [[c["equity_exact"]] if exact else [] for c in classes]
+
+
 #: a 200-character range (weights, so not one a grid click writes) and the board it is asked on
 LONG_RANGE = ("AA,KK,QQ,JJ:0.75,TT:0.5,99:0.5,88:0.25,77:0.25,AKs,AQs,AJs:0.75,ATs:0.5,A5s:0.5,A4s:0.25,"
               "KQs,KJs:0.75,KTs:0.5,QJs:0.75,QTs:0.5,JTs:0.75,T9s:0.5,98s:0.25,87s:0.25,AKo,AQo:0.75,"

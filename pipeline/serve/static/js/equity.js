@@ -241,13 +241,17 @@ async function runBreakdown() {
     cell.querySelector('.sub').textContent = c ? (100 * c.equity).toFixed(1) : '';
   }
   const rows = [...res.breakdown.classes].sort((x, y) => y.equity - x.equity);
+  // the server gives fractions for exact spots with unit weights only: else no empty column
+  const exact = rows.some((c) => c.equity_exact);
   $('eq-bd-table').replaceChildren(
     el('thead', {}, el('tr', {}, el('th', { text: 'Class' }), el('th', { class: 'num', text: 'Combos' }),
-      el('th', { class: 'num', text: 'Share' }), el('th', { class: 'num', text: 'Equity' }), el('th', { class: 'num', text: 'exact' }))),
+      el('th', { class: 'num', text: 'Share' }), el('th', { class: 'num', text: 'Equity' }),
+      exact ? el('th', { class: 'num', text: 'exact' }) : null)),
     el('tbody', {}, ...rows.map((c) => el('tr', { dataset: { cls: c.hand, equity: c.equity } },
       el('td', {}, el('span', { class: 'swatch', style: `background:${heatColor(c.equity)}` }), c.hand),
       el('td', { class: 'num', text: String(c.combos) }), el('td', { class: 'num', text: pct(c.frequency, 1) }),
-      el('td', { class: 'num', text: pct(c.equity, 2) }), el('td', { class: 'num exact', text: c.equity_exact || '' })))));
+      el('td', { class: 'num', text: pct(c.equity, 2) }),
+      exact ? el('td', { class: 'num exact', text: c.equity_exact || '' }) : null))));
   $('eq-bd-info').textContent = `${seatName(seat)}: ${count(res.breakdown.classes.length, 'class', null, 'classes')} · ${res.method} · ${ms.toFixed(0)} ms`;
   $('eq-bd-info').dataset.seat = seat;
   if (res.players) { res.players.forEach((p, i) => { if (eq.seats[i]) eq.seats[i].result = p; }); eq.seats.forEach((_, i) => showResult(i)); }
