@@ -152,7 +152,7 @@ def _losing_hands(boards: np.ndarray, weight: np.ndarray, cat: np.ndarray, qual:
         for q in range(5):
             bm |= np.int64(1) << boards[i, q]
             bk += np.int64(card_keys[boards[i, q]])
-        m = 0
+        m = np.int64(0)  # not a literal 0: river_counts compiles once, as for the solver
         for c in range(52):
             if not (bm >> c) & 1:
                 live[m] = c

@@ -133,7 +133,9 @@ def flop_chunk(flops: np.ndarray, weight: np.ndarray, fperms: np.ndarray, lo_f: 
                 board[4] = r
                 bkey = fkey + np.int64(card_keys[t]) + np.int64(card_keys[r])
                 bmask = fmask | (np.int64(1) << t) | (np.int64(1) << r)
-                n_live = 0
+                # int64 from the start: a literal 0 would type the calls below with
+                # Literal[int](0) on numba's first pass and compile them a second time
+                n_live = np.int64(0)
                 for x in range(m):
                     if x != i and x != j:
                         live[n_live] = rest[x]

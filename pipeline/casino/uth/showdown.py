@@ -92,7 +92,7 @@ def river_counts(live: np.ndarray, n_live: int, bkey: int, bmask: int, qual: int
     one = np.int64(1)
     for i in range(n_live):
         kc[i] = np.int64(bkey) + np.int64(card_keys[live[i]])
-    n = 0
+    n = np.int64(0)  # not a literal 0: that would compile radix_sort_scores twice
     for j in range(n_live):
         b = live[j]
         kb = np.int64(card_keys[b])
