@@ -41,6 +41,9 @@ RIVER_SCALE = 2 * RIVER_OPPONENTS
 UNSET = np.iinfo(np.uint16).max
 #: Parallel work units of a pass.
 N_CHUNKS = 64
+#: A histogram count is written a byte at a time (one kernel for uint8 and uint16 counts).
+BYTE_BITS = 8
+BYTE_MASK = (1 << BYTE_BITS) - 1
 
 
 def canonical_boards(k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -102,10 +105,14 @@ def river_pass(boards: np.ndarray, board_w: np.ndarray, bins: int, table: np.nda
 @nb.njit(cache=True, parallel=True)
 def _future_rows(boards: np.ndarray, to_come: int, bins: int, table: np.ndarray, binom: np.ndarray,
                  t: IndexerTables, idx: np.ndarray, s1: np.ndarray, s2: np.ndarray,
-                 hist: np.ndarray) -> None:
+                 hist_bytes: np.ndarray, width: int) -> None:
     """Turn (``to_come`` = 1) or flop (2) figures of every hand on every board row, summed over
     every completion to a river. Board ``bi``'s hands fill rows ``bi * H ..`` (``H`` = pairs of
-    the cards off the board), each with its class index in ``idx``."""
+    the cards off the board), each with its class index in ``idx``.
+
+    ``hist_bytes`` is the histogram's bytes (rows x ``bins * width``): counts ``width`` bytes
+    wide, little-endian. One byte type for both streets compiles the kernel once, not once
+    for the turn's uint8 and again for the flop's uint16."""
     k0 = boards.shape[1]
     m = DECK_SIZE - k0
     per_board = m * (m - 1) // 2
@@ -159,8 +166,14 @@ def _future_rows(boards: np.ndarray, to_come: int, bins: int, table: np.ndarray,
                     idx[r] = index_row(row, 0, t)
                     s1[r] = a1[h]
                     s2[r] = a2[h]
-                    for x in range(bins):
-                        hist[r, x] = ah[h, x]
+                    if width == 1:  # the turn: a count is its byte
+                        for x in range(bins):
+                            hist_bytes[r, x] = ah[h, x]
+                    else:
+                        for x in range(bins):
+                            v = ah[h, x]
+                            for b in range(width):
+                                hist_bytes[r, x * width + b] = (v >> (BYTE_BITS * b)) & BYTE_MASK
                     r += 1
 
 
@@ -179,8 +192,11 @@ def future_block(street: str, bins: int, boards: np.ndarray,
     idx = np.empty(rows, np.int64)
     s1 = np.empty(rows, np.uint32)
     s2 = np.empty(rows, np.uint64)
-    hist = np.empty((rows, bins), _hist_dtype(street))
-    _future_rows(boards, BOARD_CARDS - boards.shape[1], bins, table7, BINOM, TABLES, idx, s1, s2, hist)
+    # little-endian spelled out so the kernel's byte writes mean the same on any host (on a
+    # little-endian one it is the native type: same array, same bytes)
+    hist = np.empty((rows, bins), np.dtype(_hist_dtype(street)).newbyteorder("<"))
+    _future_rows(boards, BOARD_CARDS - boards.shape[1], bins, table7, BINOM, TABLES, idx, s1, s2,
+                 hist.view(np.uint8), hist.itemsize)
     return idx, s1, s2, hist
 
 
