@@ -73,7 +73,7 @@ def _ochs_rows(boards: np.ndarray, table: np.ndarray, binom: np.ndarray, t: Inde
                 row[0, 0] = pa[h]
                 row[0, 1] = pb[h]
                 r = bi * RIVER_HANDS + h
-                idx[r] = index_row(row, 0, t)
+                idx[r] = index_row(row, np.int64(0), t)
                 for g in range(k):
                     out[r, g] = 2 * lo[h, g] + eq[h, g]
 

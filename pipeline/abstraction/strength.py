@@ -92,7 +92,7 @@ def river_pass(boards: np.ndarray, board_w: np.ndarray, bins: int, table: np.nda
                 row[0, 0] = pa[k]
                 row[0, 1] = pb[k]
                 e = 2 * lo[k] + eq[k]
-                idx = index_row(row, 0, t)
+                idx = index_row(row, np.int64(0), t)
                 out[idx] = e
                 weight[idx] += w
                 h = pa[k] + pb[k] * (pb[k] - 1) // 2
@@ -163,7 +163,7 @@ def _future_rows(boards: np.ndarray, to_come: int, bins: int, table: np.ndarray,
                     h = a + b * (b - 1) // 2
                     row[0, 0] = a
                     row[0, 1] = b
-                    idx[r] = index_row(row, 0, t)
+                    idx[r] = index_row(row, np.int64(0), t)
                     s1[r] = a1[h]
                     s2[r] = a2[h]
                     if width == 1:  # the turn: a count is its byte
