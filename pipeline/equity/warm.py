@@ -51,8 +51,11 @@ MC = 1000
 
 #: The questions in groups that share no kernel, each with the CPU seconds its kernels took to
 #: compile with a cold cache (bench/compile_times.py, AMD EPYC; only the ratios matter: they
-#: decide which worker takes which group). Questions that share kernels sit in one group, so no
-#: two workers compile the same kernel (nor write the same cache index).
+#: decide which worker takes which group). Questions that share a big kernel sit in one group,
+#: so no two workers compile it (nor write its cache index) at once. Small shared kernels are not
+#: kept apart: groups 2-4 share the orbit weights, the unranking and the score sort, groups 0
+#: and 1 the random generator's seeding (about 3 CPU s in all, compiled by both workers when the
+#: groups land on different ones: keeping them together would unbalance the two workers more).
 WARM_GROUPS: tuple[tuple[float, tuple[WarmQuestion, ...]], ...] = (
     # the other games (pipeline.equity.games): one exact kernel and one Monte Carlo kernel for
     # all, Omaha and Omaha hi-lo Monte Carlo their own; a Monte Carlo and an exact spot of each
