@@ -172,8 +172,8 @@ def _future_rows(boards: np.ndarray, to_come: int, bins: int, table: np.ndarray,
                     else:
                         for x in range(bins):
                             v = ah[h, x]
-                            for b in range(width):
-                                hist_bytes[r, x * width + b] = (v >> (BYTE_BITS * b)) & BYTE_MASK
+                            for byte in range(width):
+                                hist_bytes[r, x * width + byte] = (v >> (BYTE_BITS * byte)) & BYTE_MASK
                     r += 1
 
 
