@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 # passive). Set before numba loads its threading layer; a value the user set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from pipeline.core.compile_gc import install_on_import as _pace_gc_while_compiling
 from pipeline.core.inline_frontend import install_on_import as _memo_inline_frontend
 from pipeline.core.kernel_cache import configure as _configure_kernel_cache
 from pipeline.core.lazy import lazy_exports
@@ -41,6 +42,8 @@ from pipeline.version import __version__
 _configure_kernel_cache()
 # numba re-runs an inlined kernel's frontend at every call site; once per process is enough
 _memo_inline_frontend()
+# and collects garbage a few dozen times per compile, most of it re-walking the whole heap
+_pace_gc_while_compiling()
 
 if TYPE_CHECKING:
     from pipeline.equity.hand_api import equity as hand_equity

@@ -20,12 +20,12 @@ the build, warm and the tests all get it without importing numba early. A numba 
 from __future__ import annotations
 
 import copy as copy_module
-import importlib.abc
-import importlib.machinery
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Protocol
+
+from pipeline.core.import_hooks import after_import
 
 #: numba's module holding ``InlineWorker``
 MODULE = "numba.core.inline_closurecall"
@@ -120,33 +120,6 @@ def memo_size() -> int:
     return len(memo) if memo is not None else 0
 
 
-class _PatchOnImport(importlib.abc.MetaPathFinder):
-    """Finds numba's inlining module the normal way and wraps its loader so that
-    :func:`install` runs as soon as the module has executed."""
-
-    def find_spec(self, fullname: str, path: Sequence[str] | None,
-                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname != MODULE:
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        loader = spec.loader if spec is not None else None
-        execute = getattr(loader, "exec_module", None)
-        if spec is None or loader is None or execute is None:
-            return spec
-
-        def exec_module(module: ModuleType) -> None:
-            execute(module)
-            install(module)
-
-        loader.exec_module = exec_module  # type: ignore[method-assign]
-        return spec
-
-
 def install_on_import() -> None:
     """:func:`install` now if numba's inlining module is loaded, else when it is imported."""
-    module = sys.modules.get(MODULE)
-    if module is not None:
-        install(module)
-    elif not any(isinstance(f, _PatchOnImport) for f in sys.meta_path):
-        sys.meta_path.insert(0, _PatchOnImport())
+    after_import(MODULE, install)
