@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from pipeline.core.compile_gc import install_on_import as _pace_gc_while_compiling
+from pipeline.core.flag_compare import install_on_import as _compare_flags_cheaply
 from pipeline.core.inline_frontend import install_on_import as _memo_inline_frontend
 from pipeline.core.kernel_cache import configure as _configure_kernel_cache
 from pipeline.core.lazy import lazy_exports
@@ -44,6 +45,8 @@ _configure_kernel_cache()
 _memo_inline_frontend()
 # and collects garbage a few dozen times per compile, most of it re-walking the whole heap
 _pace_gc_while_compiling()
+# and hashes its compile flags (a dict of every option) at every overload lookup
+_compare_flags_cheaply()
 
 if TYPE_CHECKING:
     from pipeline.equity.hand_api import equity as hand_equity

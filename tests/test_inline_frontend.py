@@ -110,3 +110,19 @@ def test_typed_inliner_is_left_alone() -> None:
     a = np.arange(7, dtype=np.int64)
     b = np.arange(7, dtype=np.float64) + 0.5
     assert _halves(a, b) == (sum(x // 2 + (x + 1) // 2 for x in range(7)), sum((x + 0.5) // 2 for x in range(7)))
+
+
+def test_copies_share_locations() -> None:
+    """A deep copy of numba IR keeps its source locations (values), everything else is new."""
+    import copy
+
+    from numba.core import ir
+
+    loc = ir.Loc("f.py", 3, 4)
+    scope = ir.Scope(None, loc)
+    block = ir.Block(scope, loc)
+    block.append(ir.Assign(ir.Global("g", 1, loc), scope.redefine("x", loc), loc))
+    twin = copy.deepcopy(block)
+    assert twin is not block and twin.body[0] is not block.body[0]
+    assert twin.body[0].loc is loc and twin.body[0].value.loc is loc  # type: ignore[attr-defined]
+    assert str(twin.body[0]) == str(block.body[0])

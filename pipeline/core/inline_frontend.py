@@ -86,7 +86,25 @@ def install(module: ModuleType | None = None) -> bool:
     copier = getattr(module, "copy", None)
     if copier is copy_module:
         module.copy = _BlockCopier()  # type: ignore[attr-defined]
+    _share_locations()
     return True
+
+
+def _share_locations() -> None:
+    """Let deep copies of numba IR share its source locations (``numba.core.ir.Loc``): a
+    location is a value (file, line, column; numba makes a new one rather than change one) whose
+    only later write fills a cache of the file's lines, so a copy of it is the same value.
+    ``Global`` copies its location without the memo, one new location per global per copy: a
+    third of the inliner's copying time (2.1 -> 1.4 CPU s compiling warm's kernels)."""
+    from numba.core import ir
+
+    loc = getattr(ir, "Loc", None)
+    if loc is not None and "__deepcopy__" not in vars(loc):
+        loc.__deepcopy__ = _same_location
+
+
+def _same_location(self: object, memo: dict[int, Any]) -> object:
+    return self
 
 
 class _BlockCopier:
