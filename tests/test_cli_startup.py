@@ -118,3 +118,41 @@ def _outcome(coercion: object, value: object, param: object, ctx: object) -> tup
         return "value", coercion.coerce(value, param=param, ctx=ctx)  # type: ignore[attr-defined]
     except Exception as exc:  # noqa: BLE001  (the error itself is compared)
         return type(exc).__name__, str(exc)
+
+
+def test_typers_coercion_is_built_once_per_parameter() -> None:
+    """A parameter that falls back to typer's coercion (a path) builds it once, however often it
+    is coerced, even under a ``get_runtime_param`` that keeps nothing itself."""
+    from pathlib import PurePath
+
+    from pipeline.cli.coercion import _wrap
+
+    built: list[object] = []
+
+    class Typers:
+        def coerce(self, value: object, param: object, ctx: object) -> object:
+            return PurePath(str(value))
+
+    def uncached(param: object) -> Typers:
+        built.append(param)
+        return Typers()
+
+    class Descriptor:
+        annotation = Path
+        file_annotation = None
+
+        class parameter_info:  # noqa: N801  (typer's attribute name)
+            parser = None
+
+    class Param:
+        type_descriptor = Descriptor()
+        multiple = False
+        nargs = 1
+
+    get = _wrap(uncached)
+    param = Param()
+    first = get(param)
+    assert get(param) is first
+    for name in ("a.toml", "b.toml", "c.toml"):
+        assert get(param).coerce(name, param, None) == PurePath(name)
+    assert len(built) == 1

@@ -21,6 +21,8 @@ from typing import Protocol, get_args, get_origin
 
 #: the attribute our wrapper carries, so installing twice wraps once
 _MARK = "_pokertables_plain"
+#: the attribute a parameter keeps its :class:`PlainFirst` in
+_KEPT = "_pokertables_plain_runtime"
 #: what :func:`plain_value` returns when it has no answer of its own
 NO_ANSWER = object()
 
@@ -74,12 +76,20 @@ def plain_value(descriptor: Descriptor, value: object) -> object:
 
 class PlainFirst:
     """A parameter's coercion: :func:`plain_value` when it answers, else typer's own (built on
-    first need by ``full``)."""
+    first need by ``build``, then kept: :meth:`full`)."""
 
-    def __init__(self, descriptor: Descriptor, multi: bool, full: Callable[[], Coercion]) -> None:
+    def __init__(self, descriptor: Descriptor, multi: bool, build: Callable[[], Coercion]) -> None:
         self.descriptor = descriptor
         self.multi = multi
-        self.full = full
+        self._build = build
+        self._full: Coercion | None = None
+
+    def full(self) -> Coercion:
+        """Typer's own coercion of the parameter, built once (typer 0.29 keeps its own too, but
+        a typer that does not would rebuild a pydantic adapter on every fallback)."""
+        if self._full is None:
+            self._full = self._build()
+        return self._full
 
     def coerce(self, value: object, param: object, ctx: object) -> object:
         """``value`` as the command receives it (typer's ``RuntimeParam.coerce``)."""
@@ -110,14 +120,20 @@ def install() -> bool:
 
 
 def _wrap(original: Callable[[object], Coercion]) -> Callable[[object], Coercion]:
-    """``get_runtime_param`` answering with :class:`PlainFirst` around ``original``."""
+    """``get_runtime_param`` answering with :class:`PlainFirst` around ``original``, one per
+    parameter (kept on it, as typer keeps its own)."""
 
     def get_runtime_param(self: object) -> Coercion:
+        kept = getattr(self, _KEPT, None)
+        if isinstance(kept, PlainFirst):
+            return kept
         descriptor = getattr(self, "type_descriptor", None)
         if descriptor is None:
             return original(self)
         multi = bool(getattr(self, "multiple", False)) or getattr(self, "nargs", 1) == -1
-        return PlainFirst(descriptor, multi, lambda: original(self))
+        made = PlainFirst(descriptor, multi, lambda: original(self))
+        setattr(self, _KEPT, made)
+        return made
 
     setattr(get_runtime_param, _MARK, True)
     get_runtime_param.__doc__ = original.__doc__
