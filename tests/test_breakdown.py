@@ -201,3 +201,22 @@ def test_cli_breakdown_seat(artifacts: Any, capsys: pytest.CaptureFixture[str]) 
     assert "  vs1 (QQ,JJ) by class:" in t.stdout.splitlines()
     assert_one_error(run_here(capsys, "-a", str(artifacts), "equity", "AK", "--vs", "QQ", "--breakdown-seat",
                              "2"), "breakdown seat 2")
+
+
+def test_class_rows_count_their_combos_with_weights(artifacts: Any) -> None:
+    """A class row's ``weighted`` is its combos counted with their weights (``AQs:0.5``: 2 of
+    its 4), as the range view counts the same class on the same board (a peer computation),
+    and it is the count the class's ``frequency`` is weighted by (the page shows it beside)."""
+    from pipeline.answers import Context
+    from pipeline.answers.range_view import range_view
+
+    hero, board = "KK,AQs:0.5,AJs:0.1,AsTs:0.25,AhTh", "Ks 9d 4c"
+    ctx = Context(artifacts)
+    bd = equity_breakdown(ctx.tables(), hero, ["QQ"], board=board).to_json()["breakdown"]
+    classes = {c["hand"]: c for c in bd["classes"]}
+    for name, text in (("KK", "KK"), ("AQs", "AQs:0.5"), ("AJs", "AJs:0.1"), ("ATs", "AsTs:0.25,AhTh")):
+        want = range_view(ctx, text, board=board)["live_weighted"]
+        assert classes[name]["weighted"] == want, name
+    assert (classes["KK"]["combos"], classes["AQs"]["combos"], classes["ATs"]["combos"]) == (3, 4, 2)
+    assert (classes["AQs"]["weighted"], classes["AJs"]["weighted"], classes["ATs"]["weighted"]) == (2, 0.4, 1.25)
+    assert all(c["weighted"] == c["weight"] for c in bd["combos"])

@@ -608,3 +608,24 @@ def test_an_older_answer_or_error_is_dropped(driver: WebDriver, server: str) -> 
           done(await Promise.all([old1, new1, old2, new2, dropped]));
         });""")
     assert got == ["stale", "answer new", "stale", "error new error", "stale"]
+
+
+def test_breakdown_counts_combos_with_their_weights(driver: WebDriver, server: str) -> None:
+    """The class list showed each class's combos unweighted beside its weighted share
+    (``AQs:0.5``: 4 combos beside the share of 2). Its Combos column is now the API's weighted
+    count, the one the share is weighted by and the range view counts (2 for ``AQs:0.5``)."""
+    d = driver
+    open_view(d, server, "equity")
+    hero = "KK,AQs:0.5,AJs:0.1"
+    set_seat(d, 1, "QQ")
+    set_board(d, LONG_BOARD)
+    set_seat(d, 0, hero)
+    by_id(d, "eq-bd-run").click()
+    wait(d, lambda d: idle(d) and by_id(d, "eq-bd-info").text, "the breakdown")
+    want = api(server, "equity", {"hero": hero, "vs": ["QQ"], "board": LONG_BOARD, "breakdown": 0})
+    classes = sorted(want["breakdown"]["classes"], key=lambda c: -c["equity"])
+    _, rows = breakdown_table(d)
+    assert [(r[0], r[1]) for r in rows] == [(c["hand"], str(c["weighted"])) for c in classes]
+    shown = dict((r[0], r[1]) for r in rows)
+    assert (shown["KK"], shown["AQs"], shown["AJs"]) == ("3", "2", "0.4")
+    assert shown["AQs"] == str(api(server, "range", {"range": "AQs:0.5", "board": LONG_BOARD})["live_weighted"])

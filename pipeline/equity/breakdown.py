@@ -63,10 +63,15 @@ class BreakdownRow:
     #: exact rows with unit weights: the frequency and equity as fractions
     frequency_exact: Fraction | None = None
     equity_exact: Fraction | None = None
+    #: the combos counted with their weights (a class's: the sum of its members' weights, so
+    #: ``AQs:0.5`` is 2 of its 4 combos); None: ``weight`` (one combo)
+    weighted: Fraction | None = None
 
     def to_json(self) -> dict[str, Json]:
         """The row as the command line's JSON object (fractions as ``"p/q"`` text)."""
+        weighted = self.weighted if self.weighted is not None else _exact_weight(self.weight)
         out: dict[str, Json] = {"hand": self.label, "combos": self.combos, "weight": self.weight,
+                               "weighted": int(weighted) if weighted.denominator == 1 else float(weighted),
                                "frequency": self.frequency, "win": self.win, "tie": self.tie,
                                "lose": self.lose, "equity": self.equity, "stderr": self.stderr}
         if self.frequency_exact is not None and self.equity_exact is not None:
@@ -255,9 +260,16 @@ def _classes(rows: list[BreakdownRow], hands: np.ndarray) -> list[BreakdownRow]:
                         if r.frequency_exact is not None and r.equity_exact is not None),
                        Fraction(0)) / f_ex
         w = sum(r.weight for r in members) / len(members)
+        weighted = sum((_exact_weight(r.weight) for r in members), Fraction(0))
         out.append(BreakdownRow(names[c], w, f, mean["win"], mean["tie"], mean["lose"],
-                                mean["equity"], se, len(members), f_ex, e_ex))
+                                mean["equity"], se, len(members), f_ex, e_ex, weighted))
     return out
+
+
+def _exact_weight(w: float) -> Fraction:
+    """A combo's weight as written (``0.1`` is 1/10, not the float's binary value): what the
+    range's weighted counts add (:mod:`pipeline.answers.range_view`)."""
+    return Fraction(repr(float(w)))
 
 
 def _total(res: Answer, rows: list[BreakdownRow], sampled: int) -> Answer:

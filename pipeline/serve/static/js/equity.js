@@ -237,19 +237,23 @@ async function runBreakdown() {
     cell.classList.toggle('on', !!c);
     cell.style.background = c ? heatColor(c.equity) : '';
     cell.dataset.equity = c ? String(c.equity) : '';
-    cell.title = c ? `${c.hand}: ${pct(c.equity)} (${c.equity_exact || ''}), ${count(c.combos, 'combo')}` : '';
+    cell.title = c ? `${c.hand}: ${pct(c.equity)} (${c.equity_exact || ''}), ${count(c.combos, 'combo')}`
+      + (c.weighted === c.combos ? '' : ` (${c.weighted} weighted)`) : '';
     cell.querySelector('.sub').textContent = c ? (100 * c.equity).toFixed(1) : '';
   }
   const rows = [...res.breakdown.classes].sort((x, y) => y.equity - x.equity);
   // the server gives fractions for exact spots with unit weights only: else no empty column
   const exact = rows.some((c) => c.equity_exact);
   $('eq-bd-table').replaceChildren(
-    el('thead', {}, el('tr', {}, el('th', { text: 'Class' }), el('th', { class: 'num', text: 'Combos' }),
+    el('thead', {}, el('tr', {}, el('th', { text: 'Class' }), el('th', { class: 'num', text: 'Combos', title: 'combos counted with their weights' }),
       el('th', { class: 'num', text: 'Share' }), el('th', { class: 'num', text: 'Equity' }),
       exact ? el('th', { class: 'num', text: 'exact' }) : null)),
     el('tbody', {}, ...rows.map((c) => el('tr', { dataset: { cls: c.hand, equity: c.equity } },
       el('td', {}, el('span', { class: 'swatch', style: `background:${heatColor(c.equity)}` }), c.hand),
-      el('td', { class: 'num', text: String(c.combos) }), el('td', { class: 'num', text: pct(c.frequency, 1) }),
+      // weighted, as the share beside it and the seat's count above (AQs:0.5: 2 of its 4 combos)
+      el('td', { class: 'num combos', text: String(c.weighted),
+        title: `${count(c.combos, 'combo')}, ${c.weighted} with their weights` }),
+      el('td', { class: 'num', text: pct(c.frequency, 1) }),
       el('td', { class: 'num', text: pct(c.equity, 2) }),
       exact ? el('td', { class: 'num exact', text: c.equity_exact || '' }) : null))));
   $('eq-bd-info').textContent = `${seatName(seat)}: ${count(res.breakdown.classes.length, 'class', null, 'classes')} · ${res.method} · ${ms.toFixed(0)} ms`;
