@@ -652,3 +652,57 @@ def brute_ev(deal: str, keep: int) -> Fraction:
     cats = classify_deals(pt, np.array(finals, np.uint8)).tolist()
     pays = [pt.lines[c].pays if c < len(pt.lines) else Fraction(0) for c in cats]
     return sum(pays, Fraction(0)) / len(finals)
+
+
+def cents(x: Fraction) -> int | None:
+    """``x`` credits rounded to whole cents (None on an exact half cent, where float rounding
+    may go either way)."""
+    c = x * 100
+    return None if c.denominator == 2 else round(c)
+
+
+def test_verdict_figures_rounded_on_their_own_say_so(driver: WebDriver, server: str) -> None:
+    """The verdict showed best, yours and cost each rounded from its exact value, so the cost
+    could be a cent off the difference of the worths shown beside it. The cost stays the exact
+    cost rounded (as the Tutor and the mistakes list say) and, on a hand where the worths shown
+    differ by another amount, the verdict says so, with the exact cost; each figure carries its
+    unrounded value. Found by the API's exact figures: a deal and a hold whose rounded worths
+    differ by a cent more or less than the rounded cost, on a 5-credit bet."""
+    d = driver
+    stake = 5
+    found = None
+    for seed in SEARCH:  # the 32 holds' exact EVs of each deal: one request per seed
+        deal = api(server, "vp/deal", {"paytable": JACKS, "seed": seed, "count": 1})["deals"][0]
+        holds = api(server, "vp/hold", {"deal": deal, "paytable": JACKS})["holds"]
+        best = Fraction(holds[0]["ev_exact"]) * stake
+        for h in holds[1:]:
+            ev = Fraction(h["ev_exact"]) * stake
+            shown = [cents(ev), cents(best), cents(best - ev)]
+            if None not in shown and shown[1] - shown[0] != shown[2]:  # type: ignore[operator]
+                found = seed, deal, h, shown
+                break
+        if found:
+            break
+    else:
+        raise AssertionError("no such hold in the seeds searched")
+    seed, deal, h, (ev_c, best_c, cost_c) = found
+    g = api(server, "vp/grade", {"deal": deal, "hold": h["hold"] if h["positions"] else "none", "paytable": JACKS})
+    assert Fraction(g["cost_exact"]) * stake == best - Fraction(h["ev_exact"]) * stake
+    vp_ready(d, server)
+    by_id(d, "vp-t-reset").click()
+    set_select(d, "vp-lines", "1")
+    set_select(d, "vp-coins", "5")
+    type_into(by_id(d, "vp-seed"), str(seed))
+    p = deal_hold_draw(d, [pos - 1 for pos in h["positions"]])
+    assert p["deal"] == deal and p["cost"] == g["cost_exact"]
+    v = by_id(d, "vp-verdict")
+    figures = {k: v.find_element(By.CSS_SELECTOR, f".{k}") for k in ("ev", "bestev", "cost")}
+    assert [figures[k].text.split()[0] for k in ("ev", "bestev", "cost")] == [
+        f"{c / 100:.2f}" for c in (ev_c, best_c, cost_c)]
+    note = v.find_element(By.CSS_SELECTOR, ".rounding").text
+    assert f"{float(Fraction(g['cost_exact']) * stake):.4f} credits" in note
+    assert f"differ by {(best_c - ev_c) / 100:.2f}" in note, note
+    unrounded = float(Fraction(g["cost_exact"]) * stake)
+    assert figures["cost"].get_attribute("title") == f"{unrounded:.6f} credits before rounding"
+    mistake = d.find_element(By.CSS_SELECTOR, "#vp-mistakes li").text
+    assert f"(−{cost_c / 100:.2f} credits" in mistake, mistake

@@ -198,6 +198,15 @@ function verdict(v, d, g, stake) {
   const dealt = d.deal.split(' ');
   const name = (h) => holdWords(h, dealt, { dealt: true });  // the faces and their places in the deal
   const credits = (x) => inCredits(x, stake);
+  // Each figure is rounded on its own, so the rounded worths can differ by a cent more or less
+  // than the rounded cost (best 4.1249 shows 4.12, yours 1.2651 shows 1.27, cost 2.8598 shows
+  // 2.86). The cost stays the exact cost rounded (the Tutor's, the mistakes list's and the
+  // tally's figure) and, when the worths shown differ by another amount, says so; every figure
+  // has its unrounded value in a tooltip.
+  const cents = (x) => Math.round(Number((x * stake).toFixed(2)) * 100);
+  const gap = cents(g.best_ev) - cents(g.ev);
+  const unrounded = (x) => `${(x * stake).toFixed(6)} credits before rounding`;
+  const figure = (x, cls) => el('b', { class: cls, title: unrounded(x), text: credits(x) });
   const line = d.chart_line;
   el2.dataset.chartLine = line.line;
   el2.replaceChildren(
@@ -205,9 +214,11 @@ function verdict(v, d, g, stake) {
     dealtHand(dealt, d.held.map((p) => p - 1)),
     el('strong', { text: g.optimal ? 'Correct.' : 'Mistake.' }), ' ',
     g.optimal ? `Holding ${name(g.hold)} is the best play: it returns ${credits(g.ev)} on average for your ${stake}-credit bet (${pct(g.ev / 1, 1)} of it).`
-      : el('span', {}, `You held ${name(g.hold)}, worth ${credits(g.ev)} on average. Best: `,
-        el('b', { class: 'besthold', text: name(g.best_hold) }), `, worth ${credits(g.best_ev)}. Cost `,
-        el('b', { class: 'cost', text: credits(g.cost) }), ` of your ${stake}-credit bet (${pct(g.cost, 2)} of it; hold ranked ${g.rank} of 32).`),
+      : el('span', {}, `You held ${name(g.hold)}, worth `, figure(g.ev, 'ev'), ' on average. Best: ',
+        el('b', { class: 'besthold', text: name(g.best_hold) }), ', worth ', figure(g.best_ev, 'bestev'), '. Cost ',
+        figure(g.cost, 'cost'), ` of your ${stake}-credit bet (${pct(g.cost, 2)} of it; hold ranked ${g.rank} of 32).`,
+        gap === cents(g.cost) ? null : el('span', { class: 'rounding', text: ` Each figure is rounded on its own: the cost is `
+          + `${(g.cost * stake).toFixed(4)} credits, though the worths shown differ by ${(gap / 100).toFixed(2)}.` })),
     el('div', { class: 'chartline' }, `The chart decides this hand on line ${line.line}: `, el('b', { text: line.hold }), '.'),
     el('details', { class: 'exact' }, el('summary', { text: 'exact fractions' }),
       el('div', { text: `EV per coin of your hold ${g.ev_exact}; best ${g.best_ev_exact}; cost ${g.cost_exact} per coin` })));
