@@ -15,6 +15,7 @@ Nothing here prints or imports :mod:`pipeline.cli`.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -39,15 +40,27 @@ class Context:
     """An artifacts folder and what the answers open from it, each opened once and kept: the
     score tables per rule set and the video-poker deal classes per deck size. A CLI command makes
     one per run; the server makes one at start and shares it between requests (opening is
-    guarded by a lock; the opened objects are read-only)."""
+    guarded by a lock; the opened objects are read-only).
 
-    def __init__(self, artifacts: Path) -> None:
-        self.artifacts = Path(artifacts)
+    ``artifacts`` is the folder anchored when the context is made (absolute: what it opens later,
+    maybe after a change of directory, is that folder's); ``named`` is the folder as given, the
+    name answers show (:meth:`shown`)."""
+
+    def __init__(self, artifacts: Path | str) -> None:
+        self.named = Path(artifacts)
+        self.artifacts = Path(os.path.abspath(artifacts))
         self._lock = threading.Lock()
         self._computing = threading.Lock()
         self._tables: dict[str, Tables] = {}
         self._classes: dict[int, DealClasses] = {}
         self._counts: OrderedDict[Any, tuple[np.ndarray, list[np.ndarray]]] = OrderedDict()
+
+    def shown(self, path: Path) -> Path:
+        """``path`` (a file in the folder) as the caller named the folder: what answers print."""
+        try:
+            return self.named / Path(path).relative_to(self.artifacts)
+        except ValueError:
+            return Path(path)
 
     def tables(self, rules: str | None = None) -> Tables:
         """The score tables of a rule set (None: the standard ones, without a rules file)."""

@@ -69,7 +69,7 @@ def analyze(ctx: Context, game: str, pay: Sequence[str] = (), text: dict[str, An
     out["pay_tables"] = [{"table": name, "lines": lines} for name, lines in game_json(g)["tables"].items()]
     out["meter"] = float(g.meter)
     if text is not None:
-        text.update(game=g, source=f"artifact {art}" if art is not None else "computed now")
+        text.update(game=g, source=f"artifact {ctx.shown(art)}" if art is not None else "computed now")
     return out
 
 

@@ -65,7 +65,7 @@ def analyze(ctx: Context, paytable: str, strategy: str = "", chart: bool = False
     found: Path | Analysis  # the artifact, or the analysis made now (the extras read it)
     if art is not None:
         counts, den = read_final_counts(art)
-        source = f"artifact {art}"
+        source = f"artifact {ctx.shown(art)}"
         found = art
     else:
         found = a = solve(pt, ctx.deal_classes(pt.deck_size))

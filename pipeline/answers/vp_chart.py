@@ -70,7 +70,7 @@ def _data(ctx: Context, pt: Paytable) -> tuple[StrategyData, str, Path | None]:
 
     art = current_artifact(pt, ctx.artifacts)
     if art is not None:
-        return read_strategy_data(pt, art), f"artifact {art}", art
+        return read_strategy_data(pt, art), f"artifact {ctx.shown(art)}", art
     a = analyze(pt, ctx.deal_classes(pt.deck_size), ctx.counts(pt))
     return strategy_data_of(a), "computed now (no current artifact)", None
 

@@ -90,10 +90,13 @@ class Tables(ScoreClasses):
                  rules: str | None = None) -> None:
         if str(path) == "":
             raise ArtifactError("artifacts folder is an empty path; pass a folder such as 'artifacts'")
-        self.path = Path(path)
-        if not self.path.is_dir():
-            raise ArtifactError(f"artifacts folder {self.path} does not exist; build it with "
-                                f"`pokertables -a {self.path} build` (or `make tables` for ./artifacts)")
+        if not Path(path).is_dir():
+            raise ArtifactError(f"artifacts folder {path} does not exist; build it with "
+                                f"`pokertables -a {path} build` (or `make tables` for ./artifacts)")
+        # anchored now: the manifest is read here and the tables on first use, maybe after a
+        # change of directory; both must come from the folder meant now (symbolic links are
+        # still followed at each open, as a swapped link to a new build expects)
+        self.path = Path(os.path.abspath(path))
         # a build rebuilds what is missing or differs from the manifest
         self._fix = f"rebuild with `pokertables -a {self.path} build`"
         self.rules = None

@@ -262,7 +262,7 @@ def create_app(artifacts: Path, limits: Limits | None = None, bind: str = "127.0
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
         """Whether the server is up, its version and its artifacts folder."""
-        return {"ok": True, "version": __version__, "artifacts": str(ctx.artifacts)}
+        return {"ok": True, "version": __version__, "artifacts": str(ctx.named)}
 
     @app.post("/api/equity")
     async def equity(body: m.EquityBody) -> Any:
