@@ -236,8 +236,13 @@ def seat_box(d: WebDriver, i: int) -> WebElement:
     return seat_row(d, i).find_element(By.CSS_SELECTOR, SEAT_BOX)
 
 
+#: what a seat's box shows after a comma so that it can wrap there (js/equity.js); not the range's
+BREAK = "\u200b"
+
+
 def seat_text(d: WebDriver, i: int) -> str:
-    return str(seat_box(d, i).get_attribute("value"))
+    """The range in seat ``i``'s box, as typed (without the box's break opportunities)."""
+    return str(seat_box(d, i).get_attribute("value")).replace(BREAK, "")
 
 
 def seat_combos(d: WebDriver, i: int) -> str:

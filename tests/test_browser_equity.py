@@ -372,7 +372,8 @@ def box_shows_whole(d: WebDriver, box: WebElement) -> dict[str, Any]:
         "const cellRight = e.closest('td').getBoundingClientRect().right;"
         "const panel = e.closest('.panel').getBoundingClientRect();"
         "return {scrollH: e.scrollHeight, clientH: e.clientHeight, scrollW: e.scrollWidth, clientW: e.clientWidth,"
-        " right: r.right, cellRight, panelRight: panel.right, height: r.height, text: e.value};", box))
+        " right: r.right, cellRight, panelRight: panel.right, height: r.height,"
+        " text: e.value.replaceAll('\\u200b', '')};", box))
 
 
 def test_long_range_shows_whole_and_enter_computes(driver: WebDriver, server: str) -> None:
@@ -629,3 +630,62 @@ def test_breakdown_counts_combos_with_their_weights(driver: WebDriver, server: s
     shown = dict((r[0], r[1]) for r in rows)
     assert (shown["KK"], shown["AQs"], shown["AJs"]) == ("3", "2", "0.4")
     assert shown["AQs"] == str(api(server, "range", {"range": "AQs:0.5", "board": LONG_BOARD})["live_weighted"])
+
+
+#: where a range box's text starts each line it wraps to: a mirror of the box (same font, width,
+#: padding and wrapping rules) holding the same text, read one character at a time
+WRAPPED_LINE_STARTS = """
+const box = arguments[0], cs = getComputedStyle(box), m = document.createElement('div');
+for (const k of ['fontFamily', 'fontSize', 'fontWeight', 'letterSpacing', 'lineHeight', 'paddingLeft',
+                 'paddingRight', 'borderLeftWidth', 'borderRightWidth', 'boxSizing', 'whiteSpace',
+                 'overflowWrap', 'wordBreak', 'lineBreak', 'tabSize']) m.style[k] = cs[k];
+m.style.borderStyle = 'solid'; m.style.position = 'absolute'; m.style.visibility = 'hidden';
+m.style.width = cs.width; m.style.overflowX = 'hidden';
+const t = document.createTextNode(box.value); m.append(t); document.body.append(m);
+const r = document.createRange(), starts = [];
+let top = null;
+for (let i = 0; i < box.value.length; i += 1) {
+  r.setStart(t, i); r.setEnd(t, i + 1);
+  const y = r.getClientRects()[0]?.top;
+  if (y == null) continue;
+  if (top !== null && y > top + 1) starts.push(i);
+  top = y;
+}
+m.remove();
+return {text: box.value, starts, scrollW: box.scrollWidth, clientW: box.clientWidth};
+"""
+
+
+def test_range_box_wraps_between_hands_not_inside_one(driver: WebDriver, server: str) -> None:
+    """At 1,280 px with six seats and Monte Carlo the range column is about 100 px wide: a range
+    typed without spaces wrapped inside a hand ("KTo+,Q" / "To+"). A box wraps only after a
+    comma or a space now, so every line starts with a whole token."""
+    d = driver
+    d.set_window_size(LAPTOP, 800)
+    try:
+        open_view(d, server, "equity")
+        for _ in range(4):
+            by_id(d, "eq-add").click()
+        Select(by_id(d, "eq-method")).select_by_value("mc")
+        text = "22+,A2s+,K9s+,Q9s+,J9s+,T9s,KTo+,QTo+,JTo"
+        set_seat(d, 1, text)
+        type_into(by_id(d, "eq-samples"), "20000")
+        compute(d)  # the figures beside the ranges squeeze the range column
+        got = d.execute_script(WRAPPED_LINE_STARTS, seat_box(d, 1))
+        assert got["clientW"] < 120 and len(got["starts"]) >= 3, got  # narrow: it wraps
+        for i in got["starts"]:  # each line starts a token: after a comma or a space
+            assert got["text"][i - 1] in ", " + tb.BREAK, (got["text"][:i], got["text"][i:], got)
+        assert got["scrollW"] <= got["clientW"], got  # no token here is wider than the box
+        assert seat_text(d, 1) == text and seat_row(d, 1).get_attribute("data-counted") == text
+        # copying the box gives the range as typed, without the box's breaks
+        box = seat_box(d, 1)
+        d.execute_cdp_cmd("Browser.grantPermissions", {"origin": server, "permissions": ["clipboardReadWrite",
+                                                                                          "clipboardSanitizedWrite"]})
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.CONTROL, "c")
+        assert d.execute_async_script("navigator.clipboard.readText().then(arguments[0]);") == text
+        # Backspace just after a comma deletes the comma (not only the box's break after it)
+        box.send_keys(Keys.END, Keys.LEFT, Keys.LEFT, Keys.LEFT, Keys.BACKSPACE)
+        assert seat_text(d, 1) == text[:-4] + text[-3:]
+    finally:
+        d.set_window_size(tb.WIDTH, tb.HEIGHT)

@@ -26,6 +26,53 @@ const seatRow = (i) => $('eq-seats').querySelector(`tr[data-seat="${i}"]`);
 const RANGE_BOX = 'textarea.range-text';
 const LINE_BREAKS = /[ \t]*[\r\n]+[ \t]*/g;
 const seatInput = (i) => seatRow(i) && seatRow(i).querySelector(RANGE_BOX);
+// The box wraps only between whole tokens. Browsers break after a space but not after every
+// comma ("KTo+,QTo+" is one run to them), and a run wider than a narrow box was split anywhere
+// ("KTo+,Q" / "To+"). The box shows a zero-width space after each comma that has no space after
+// it: a break opportunity a range never holds. The seat's text (what is counted, computed, saved,
+// exported and copied) is the box's text without them; style.css no longer splits a run, so a
+// token wider than the box scrolls.
+const ZWSP = '\u200b';
+const realText = (shown) => shown.replaceAll(ZWSP, '');
+const shownText = (text) => text.replace(/,(?=\S)/g, `,${ZWSP}`);
+// the place in ``shown`` after ``n`` characters of its real text (after the break a comma there has)
+function shownAt(shown, n) {
+  let i = 0;
+  for (let seen = 0; i < shown.length && seen < n; i += 1) if (shown[i] !== ZWSP) seen += 1;
+  return shown[i] === ZWSP ? i + 1 : i;
+}
+// The box's text after an edit, as the seat's text and the caret in it: a pasted line break is a
+// space; a deletion that took only a zero-width space (Backspace after a comma's, Delete before
+// it) takes the character beside it, as the person meant.
+function edited(box, inputType, before) {
+  let caret = realText(box.value.slice(0, box.selectionStart)).replace(LINE_BREAKS, ' ').length;
+  let text = realText(box.value).replace(LINE_BREAKS, ' ');
+  if (text === before && box.selectionStart === box.selectionEnd) {
+    if (inputType === 'deleteContentBackward' && caret > 0) {
+      text = text.slice(0, caret - 1) + text.slice(caret); caret -= 1;
+    } else if (inputType === 'deleteContentForward') {
+      text = text.slice(0, caret) + text.slice(caret + 1);
+    }
+  }
+  return { text, caret };
+}
+// Show ``text`` in the box, the caret (if given) after that many of its characters.
+function setBox(box, text, caret = null) {
+  const shown = shownText(text);
+  if (box.value === shown) return;  // the text and caret are already right (typing inside a token)
+  box.value = shown;
+  if (caret != null) { const at = shownAt(shown, caret); box.setSelectionRange(at, at); }
+}
+// Copy and cut give the range as typed (no zero-width spaces).
+function copyReal(e, cut) {
+  const box = e.target; const from = box.selectionStart; const to = box.selectionEnd;
+  if (from === to) return;
+  e.clipboardData.setData('text/plain', realText(box.value.slice(from, to)));
+  e.preventDefault();
+  if (!cut) return;
+  box.setRangeText('', from, to, 'start');
+  box.dispatchEvent(new InputEvent('input', { inputType: 'deleteByCut' }));
+}
 
 // The box as tall as its wrapped text (border-box: the scroll height plus the borders); a box in a
 // hidden view has no layout yet and is fitted when it gets one (``boxResized``).
@@ -50,7 +97,7 @@ const boxResized = new ResizeObserver((entries) => {
 // A seat's text set by the page (painting, the top-% slider, Clear, a saved range), shown whole.
 export function showSeatText(i) {
   const box = seatInput(i); if (!box) return;
-  box.value = eq.seats[i].text; fitBox(box);
+  setBox(box, eq.seats[i].text); fitBox(box);
 }
 
 function newSeat(text) { return { text, view: null, result: null, ask: newest() }; }
@@ -103,21 +150,20 @@ function renderSeats() {
   eq.seats.forEach((seat, i) => {
     const input = el('textarea', { class: 'range-text', rows: '1', spellcheck: 'false',
       placeholder: 'random', 'aria-label': `range of ${seatName(i)}` });
-    input.value = seat.text;
+    setBox(input, seat.text);
+    input.addEventListener('copy', (e) => copyReal(e, false));
+    input.addEventListener('cut', (e) => copyReal(e, true));
     input.addEventListener('focus', () => selectSeat(i));
     input.addEventListener('keydown', (e) => {
       if (e.key !== 'Enter' || e.isComposing) return;
       e.preventDefault(); $('eq-run').click();
     });
     const load = debounce(() => act(() => loadSeat(i), input));
-    input.addEventListener('input', () => {
-      if (/[\r\n]/.test(input.value)) {  // a pasted line break: a space, the caret where it was
-        const at = input.value.slice(0, input.selectionStart).replace(LINE_BREAKS, ' ').length;
-        input.value = input.value.replace(LINE_BREAKS, ' ');
-        input.setSelectionRange(at, at);
-      }
+    input.addEventListener('input', (e) => {
+      const { text, caret } = edited(input, e.inputType, seat.text);
+      setBox(input, text, caret);
       fitBox(input);
-      seat.text = input.value; seat.view = null; seat.ask.drop();
+      seat.text = text; seat.view = null; seat.ask.drop();
       seatRow(i).dataset.counted = '';
       showCount(i); invalidate(); load();
     });
