@@ -11,6 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from cli_runner import run_main
 
@@ -72,7 +73,13 @@ def test_line_range_counts_are_the_solvers_with_the_low_variance_rule() -> None:
     assert pt.tie_break == "low-variance"
     every = deal_classes(52)
     part = slice(0, len(every), 37)  # 3,634 classes of every kind
-    classes = DealClasses(52, every.hands[part], every.weight[part], every.index5[part])
+    # contiguous and read-only, as the built and derived deal classes are: the kernels then run
+    # the specializations the sweeps and the break-even tests compile (a strided or writable
+    # card array is another numba type: about 10 CPU s of compiling for this test alone)
+    hands, weight, index5 = (np.ascontiguousarray(a[part]) for a in (every.hands, every.weight, every.index5))
+    for a in (hands, weight, index5):
+        a.setflags(write=False)
+    classes = DealClasses(52, hands, weight, index5)
     counts = compute_counts(pt)
     r = line_range(pt, 0, classes, counts, Fraction(0), Fraction(3000))
     assert r.hi == 1979  # the low-variance rule's squared sums cap the pay (check_pays)
