@@ -175,13 +175,24 @@ class PageError(AssertionError):
     """The page showed an error while a test waited for an answer."""
 
 
+#: the error box's text while it shows (it is shown by clearing its ``hidden`` attribute: then
+#: it has a layout box), else null. One small script per poll of :func:`wait`, not a lookup plus
+#: Selenium's ``is_displayed`` atom (tens of kB of script sent and run each time, about ten
+#: times a second for every second a page computes)
+ERROR_SHOWN = ("const e = document.getElementById('error');"
+               "return e && e.getClientRects().length > 0"
+               " ? document.getElementById('error-text').innerText : null;")
+
+
 def wait(d: WebDriver, ok: Callable[[WebDriver], Any], what: str, timeout: float = WAIT,
          errors: bool = False) -> Any:
     """Wait until ``ok(d)`` is truthy; fail naming ``what`` and the page's error box if not, or
     at once when the error box shows (unless ``errors``: the test expects one)."""
     def check(d: WebDriver) -> Any:
-        if not errors and d.find_element(By.ID, "error").is_displayed():
-            raise PageError(f"waiting for {what}, the page showed: {d.find_element(By.ID, 'error-text').text}")
+        if not errors:
+            shown = d.execute_script(ERROR_SHOWN)
+            if shown is not None:
+                raise PageError(f"waiting for {what}, the page showed: {shown}")
         return ok(d)
     try:
         return WebDriverWait(d, timeout, poll_frequency=0.1,
