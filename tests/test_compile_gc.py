@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import gc
-import subprocess
-import sys
+from collections.abc import Callable
 
 import numba as nb
 import pytest
+from fresh_python import after_pipeline
 from numba.core import event
 
 import pipeline  # noqa: F401  (installs the pacing)
@@ -44,16 +44,24 @@ def _broken(x: int) -> int:
     return x.no_such_attribute  # type: ignore[attr-defined]  # fails to compile
 
 
-def test_paced_while_compiling_and_restored_after() -> None:
-    before = gc.get_threshold()
-    assert before != compile_gc.COMPILE_THRESHOLDS
+def _thresholds_while(call: Callable[[], object]) -> list[tuple[int, ...]]:
+    """The collector's thresholds at the start of each compile ``call()`` runs."""
     seen = _Seen()
     event.register("numba:compile", seen)
     try:
-        assert _outer(4) == 12
+        call()
     finally:
         event.unregister("numba:compile", seen)
-    assert seen.thresholds == [compile_gc.COMPILE_THRESHOLDS] * 2  # _outer, then _inner inside it
+    return seen.thresholds
+
+
+def test_paced_while_compiling_and_restored_after() -> None:
+    before = gc.get_threshold()
+    assert before != compile_gc.COMPILE_THRESHOLDS
+    got: list[int] = []
+    # _outer, then _inner inside it
+    assert _thresholds_while(lambda: got.append(_outer(4))) == [compile_gc.COMPILE_THRESHOLDS] * 2
+    assert got == [12]
     assert gc.get_threshold() == before
 
 
@@ -76,20 +84,14 @@ def test_installed_once() -> None:
     def _again(x: int) -> int:
         return x + 2
 
-    seen = _Seen()
-    event.register("numba:compile", seen)
-    try:
-        assert _again(1) == 3
-    finally:
-        event.unregister("numba:compile", seen)
-    assert seen.thresholds == [compile_gc.COMPILE_THRESHOLDS]
+    got: list[int] = []
+    assert _thresholds_while(lambda: got.append(_again(1))) == [compile_gc.COMPILE_THRESHOLDS]
+    assert got == [3]
     assert gc.get_threshold() == before
 
 
 def test_installed_when_numba_comes_later() -> None:
     """A process that imports pipeline before numba is paced once numba loads."""
-    code = ("import sys, gc, pipeline; assert 'numba' not in sys.modules; "
-            "import numba; from pipeline.core import compile_gc; "
-            "print(compile_gc.installed(), gc.get_threshold() != compile_gc.COMPILE_THRESHOLDS)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "True True"
+    assert after_pipeline("import gc, numba; from pipeline.core import compile_gc; "
+                          "print(compile_gc.installed(), gc.get_threshold() != compile_gc.COMPILE_THRESHOLDS)"
+                          ) == "True True"

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
+from fresh_python import after_pipeline
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba.core.compiler import Flags
@@ -60,8 +58,5 @@ def test_installed_once_and_when_numba_comes_later() -> None:
     eq = targetconfig.TargetConfig.__eq__
     assert flag_compare.install(targetconfig)
     assert targetconfig.TargetConfig.__eq__ is eq
-    code = ("import sys, pipeline; assert 'numba' not in sys.modules; "
-            "from numba.core import targetconfig as m; "
-            "print(getattr(m.TargetConfig.__eq__, '_pokertables_fast', False))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "True"
+    assert after_pipeline("from numba.core import targetconfig as m; "
+                          "print(getattr(m.TargetConfig.__eq__, '_pokertables_fast', False))") == "True"

@@ -3,11 +3,9 @@ and the inlined copies still compute what the callee computes, each call site on
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numba as nb
 import numpy as np
+from fresh_python import after_pipeline
 
 import pipeline  # noqa: F401  (installs the memo)
 from pipeline.core import inline_frontend
@@ -74,11 +72,8 @@ def test_installed_once() -> None:
 
 def test_installed_when_numba_comes_later() -> None:
     """A process that imports pipeline before numba gets the memo when numba loads."""
-    code = ("import sys, pipeline; assert 'numba' not in sys.modules; "
-            "from numba.core import inline_closurecall as m; "
-            "print(hasattr(m.InlineWorker.run_untyped_passes, '_pokertables_memo'))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "True"
+    assert after_pipeline("from numba.core import inline_closurecall as m; "
+                          "print(hasattr(m.InlineWorker.run_untyped_passes, '_pokertables_memo'))") == "True"
 
 
 def _halve(x: int) -> int:
