@@ -48,9 +48,17 @@ class Job:
     def as_json(self) -> dict[str, Any]:
         """The job's JSON: state (waiting/running/done/error), progress 0..1, text, result, error,
         and seconds since it started (frozen once it ended)."""
+        # the state first: :meth:`finish` stops the time before it sets the final state, so a
+        # final state always comes with its frozen time (never a clock read a moment earlier)
+        state = self.state
         end = self.ended if self.ended is not None else time.monotonic()
-        return {"kind": self.kind, "state": self.state, "progress": self.progress, "text": self.text,
+        return {"kind": self.kind, "state": state, "progress": self.progress, "text": self.text,
                 "result": self.result, "error": self.error, "seconds": round(end - self.started, 3)}
+
+    def finish(self, state: str, text: str) -> None:
+        """End the job in ``state`` (done or error): its time stops, then its state says so."""
+        self.ended = time.monotonic()
+        self.state, self.text = state, text
 
 
 class Jobs:
@@ -93,13 +101,17 @@ class Jobs:
             with running(token):
                 token.check()
                 job.result = self.work(job.kind, body, token.report)
-            job.state, job.progress, job.text = "done", 1.0, "done"
+            job.progress = 1.0
+            job.finish("done", "done")
         except (PokertablesError, Stopped) as exc:
-            job.state, job.error, job.text = "error", str(exc), "stopped"
+            job.error = str(exc)
+            job.finish("error", "stopped")
         except Exception as exc:  # noqa: BLE001  (reported to the client, never a traceback)
-            job.state, job.error, job.text = "error", f"internal error: {type(exc).__name__}", "stopped"
+            job.error = f"internal error: {type(exc).__name__}"
+            job.finish("error", "stopped")
         finally:
-            job.ended = time.monotonic()
+            if job.ended is None:  # not ended above: stop its clock all the same
+                job.ended = time.monotonic()
             give_back_memory()
 
     def status(self, job_id: str) -> dict[str, Any]:
