@@ -31,6 +31,7 @@ from pipeline.equity.hands.starting_hands import HOLE_CARDS, HOLE_MASKS, hand_cl
 from pipeline.equity.montecarlo.stopping import DEFAULT_SAMPLES
 from pipeline.equity.planner import solve
 from pipeline.equity.question import EXACT_SECONDS, Budget, Question
+from pipeline.equity.ranges.grid import exact_weight
 from pipeline.equity.seating import Table, seat_table
 from pipeline.equity.spots.answer import Answer, Json, Method, SeatRow
 from pipeline.equity.spots.seats import Seat
@@ -69,7 +70,7 @@ class BreakdownRow:
 
     def to_json(self) -> dict[str, Json]:
         """The row as the command line's JSON object (fractions as ``"p/q"`` text)."""
-        weighted = self.weighted if self.weighted is not None else _exact_weight(self.weight)
+        weighted = self.weighted if self.weighted is not None else exact_weight(self.weight)
         out: dict[str, Json] = {"hand": self.label, "combos": self.combos, "weight": self.weight,
                                "weighted": int(weighted) if weighted.denominator == 1 else float(weighted),
                                "frequency": self.frequency, "win": self.win, "tie": self.tie,
@@ -260,16 +261,10 @@ def _classes(rows: list[BreakdownRow], hands: np.ndarray) -> list[BreakdownRow]:
                         if r.frequency_exact is not None and r.equity_exact is not None),
                        Fraction(0)) / f_ex
         w = sum(r.weight for r in members) / len(members)
-        weighted = sum((_exact_weight(r.weight) for r in members), Fraction(0))
+        weighted = sum((exact_weight(r.weight) for r in members), Fraction(0))
         out.append(BreakdownRow(names[c], w, f, mean["win"], mean["tie"], mean["lose"],
                                 mean["equity"], se, len(members), f_ex, e_ex, weighted))
     return out
-
-
-def _exact_weight(w: float) -> Fraction:
-    """A combo's weight as written (``0.1`` is 1/10, not the float's binary value): what the
-    range's weighted counts add (:mod:`pipeline.answers.range_view`)."""
-    return Fraction(repr(float(w)))
 
 
 def _total(res: Answer, rows: list[BreakdownRow], sampled: int) -> Answer:
