@@ -33,6 +33,7 @@ from pipeline.core.flag_compare import install_on_import as _compare_flags_cheap
 from pipeline.core.inline_frontend import install_on_import as _memo_inline_frontend
 from pipeline.core.kernel_cache import configure as _configure_kernel_cache
 from pipeline.core.lazy import lazy_exports
+from pipeline.core.lean_compile import install_on_import as _skip_unused_compile_work
 from pipeline.errors import ArtifactError, BuildError, ConfigError, InputError, PokertablesError
 from pipeline.version import __version__
 
@@ -47,6 +48,8 @@ _memo_inline_frontend()
 _pace_gc_while_compiling()
 # and hashes its compile flags (a dict of every option) at every overload lookup
 _compare_flags_cheaply()
+# and builds C wrappers, lock-timing events and declaration passes nothing here uses
+_skip_unused_compile_work()
 
 if TYPE_CHECKING:
     from pipeline.equity.hand_api import equity as hand_equity
