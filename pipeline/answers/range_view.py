@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pipeline.answers import Context
+from pipeline.answers.equity import number
 from pipeline.core.cards import format_cards
 from pipeline.core.constants import N_HAND_CLASSES, N_HOLE_PAIRS, N_RANKS, N_SUITS
 from pipeline.equity.hands.starting_hands import HOLE_CARDS, hand_classes
@@ -36,14 +37,6 @@ PERCENT = 100
 #: 3..0), aces first
 DECK_ROWS = [[format_cards([4 * rank + suit]) for rank in range(N_RANKS - 1, -1, -1)]
              for suit in range(N_SUITS - 1, -1, -1)]
-
-
-def _number(x: Fraction) -> int | float:
-    return int(x) if x.denominator == 1 else float(x)
-
-
-def _exact(w: float) -> Fraction:
-    return Fraction(repr(float(w)))
 
 
 def painted_weights(text: str, paint: Sequence[tuple[str, float]], strength: Strength) -> np.ndarray:
@@ -76,7 +69,7 @@ def range_view(ctx: Context, range: str, board: str = "", dead: str = "",
     combos one by one (``hand``, ``weight``, ``live``)."""
     from pipeline.equity.question import board_and_dead
     from pipeline.equity.ranges.format import format_weights
-    from pipeline.equity.ranges.grid import live_mask
+    from pipeline.equity.ranges.grid import exact_weight, live_mask
     from pipeline.equity.seating import strength_loader
 
     w = painted_weights(range, paint, strength_loader(ctx.tables))
@@ -90,23 +83,23 @@ def range_view(ctx: Context, range: str, board: str = "", dead: str = "",
     for k, name in enumerate(names):
         sel = cls == k
         ws = w[sel & inside]
-        weighted = sum((_exact(x) for x in ws.tolist()), Fraction(0))
-        live_w = sum((_exact(x) for x in w[sel & inside & live].tolist()), Fraction(0))
+        weighted = sum((exact_weight(x) for x in ws.tolist()), Fraction(0))
+        live_w = sum((exact_weight(x) for x in w[sel & inside & live].tolist()), Fraction(0))
         n, n_live = int(ws.size), int(np.count_nonzero(sel & inside & live))
         tot[0] += weighted
         tot[1] += live_w
         cells.append({"class": name, "row": int(rows[k]), "col": int(cols[k]), "size": int(size[k]),
                       "combos": n, "live": n_live, "blocked": n - n_live,
                       "weight": float(weighted / n) if n else 0.0,
-                      "weighted": _number(weighted), "live_weighted": _number(live_w),
+                      "weighted": number(weighted), "live_weighted": number(live_w),
                       "fill": float(weighted / int(size[k])), "live_fill": float(live_w / int(size[k])),
                       "mixed": bool(n and (n < size[k] or np.unique(ws).size > 1))})
     live_hands = int(np.count_nonzero(live))
     out: dict[str, Any] = {
         "text": format_weights(w), "board": [format_cards([c]) for c in b],
         "dead": [format_cards([c]) for c in d], "cells": cells,
-        "combos": int(np.count_nonzero(inside)), "weighted": _number(tot[0]),
-        "live": int(np.count_nonzero(inside & live)), "live_weighted": _number(tot[1]),
+        "combos": int(np.count_nonzero(inside)), "weighted": number(tot[0]),
+        "live": int(np.count_nonzero(inside & live)), "live_weighted": number(tot[1]),
         "live_hands": live_hands, "percent": float(PERCENT * tot[0] / N_HOLE_PAIRS),
         "live_percent": float(PERCENT * tot[1] / live_hands), "deck": DECK_ROWS}
     if cell is not None:

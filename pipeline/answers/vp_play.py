@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.answers import Context
+from pipeline.answers.equity import number
 from pipeline.answers.vp import (
     COINS,
     DEAL_CARDS,
@@ -93,7 +94,7 @@ def draw(ctx: Context, seed: int, hand: int, hold: str, paytable: str = DEFAULT_
         p = pt.lines[cat].pays if cat < nothing else Fraction(0)
         won += p * coins
         rows.append({"final": vp_cards_text(final), "hand": pt.lines[cat].label if cat < nothing else None,
-                     "pays": float(p), "won": _number(p * coins)})
+                     "pays": float(p), "won": number(p * coins)})
     deal_text = vp_cards_text(cards)
     g = grade(ctx, deal_text, " ".join(vp_cards_text([cards[t]]) for t in held) or "none",
               paytable, pay=pay)
@@ -101,13 +102,9 @@ def draw(ctx: Context, seed: int, hand: int, hold: str, paytable: str = DEFAULT_
     from pipeline.answers.vp_chart import chart_line
     return {"name": pt.name, "slug": pt.slug, "paytable_id": pt.digest[:16], "seed": seed,
             "hand": hand, "deal": deal_text, "held": [t + 1 for t in held], "lines": rows,
-            "coins": coins, "bet": coins * lines, "won": _number(won),
+            "coins": coins, "bet": coins * lines, "won": number(won),
             "expected": float(expected), "expected_exact": frac(expected), "grade": g,
             "chart_line": chart_line(ctx, pt, cards)}
-
-
-def _number(x: Fraction) -> int | float:
-    return int(x) if x.denominator == 1 else float(x)
 
 
 def tally(hands: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -133,8 +130,8 @@ def tally(hands: Sequence[dict[str, Any]]) -> dict[str, Any]:
         ev += e * stake
         best += b * stake
     cost = best - ev
-    out: dict[str, Any] = {"hands": len(hands), "mistakes": mistakes, "bet": _number(bet),
-                           "won": _number(won), "cost": float(cost), "cost_exact": frac(cost)}
+    out: dict[str, Any] = {"hands": len(hands), "mistakes": mistakes, "bet": number(bet),
+                           "won": number(won), "cost": float(cost), "cost_exact": frac(cost)}
     if bet:
         out.update(cost_percent=float(100 * cost / bet), return_achieved=float(ev / bet),
                    return_achieved_exact=frac(ev / bet), return_optimal=float(best / bet),
