@@ -135,8 +135,7 @@ def play_hand(d: WebDriver, own: bool) -> str:
 
 def test_newcomer_plays_twenty_hands(driver: WebDriver, server: str) -> None:
     d = driver
-    d.get("about:blank")
-    d.get(f"{server}/")
+    tb.fresh_page(d, server)
     wait(d, settled, "the page")
     button(d, "Video poker").click()
     wait(d, lambda d: settled(d) and button(d, "Deal"), "the trainer")
@@ -166,8 +165,7 @@ def test_newcomer_plays_twenty_hands(driver: WebDriver, server: str) -> None:
 def test_newcomer_builds_a_three_seat_spot(driver: WebDriver, server: str, artifacts: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     d = driver
-    d.get("about:blank")
-    d.get(f"{server}/")
+    tb.fresh_page(d, server)
     wait(d, settled, "the page")
     button(d, "Equity").click()
     words(d, "Type a range in each seat")  # the hint: ranges as typed, then Compute equity
@@ -201,8 +199,7 @@ def test_newcomer_builds_a_three_seat_spot(driver: WebDriver, server: str, artif
 def test_the_scenario_needs_what_the_page_says(driver: WebDriver, server: str, gone: str, find: object) -> None:
     """Each label or hint the scenario reads, removed from the page, stops the newcomer."""
     d = driver
-    d.get("about:blank")
-    d.get(f"{server}/")
+    tb.fresh_page(d, server)
     wait(d, settled, "the page")
     assert callable(find)
     find(d)
