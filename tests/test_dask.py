@@ -99,21 +99,26 @@ def _digests(folder: Path) -> dict[str, str]:
 #: the local build takes their files from the suite's build, which made them locally with the
 #: local executor; the Dask build makes them again on the workers
 SHARED = {"rules:short-deck", "paytable:jacks-or-better-9-6", "paytable:jacks-or-better-8-5"}
+#: seconds the killed-worker build's heads-up task sleeps (the real pass: ~7 s on one core)
+HEADS_UP_HOLD = 5.0
 
 
-def _stored_heads_up(artifacts: Path) -> Callable[..., tuple[np.ndarray, int]]:
+def _stored_heads_up(artifacts: Path, hold: float = 0.0) -> Callable[..., tuple[np.ndarray, int]]:
     """A stand-in for the preflop stage's ``heads_up_task`` that returns the session build's
-    counts (``preflop.h5``): the exact heads-up pass has no setting and reads only seven.h5,
-    so that build, local too, computed the very task this one would (7-8 CPU s again)."""
+    counts (``preflop.h5``), after ``hold`` seconds asleep: the exact heads-up pass has no
+    setting and reads only seven.h5, so that build, local too, computed the very task this one
+    would (7-8 CPU s again). Named as the task it stands for, and pickled by value (a closure)
+    when a Dask worker runs it."""
     import h5py
 
     with h5py.File(artifacts / "preflop.h5", "r") as f:
         hu = np.stack([f["heads_up"][k][:] for k in ("win", "tie", "lose")], axis=1).astype(np.int64)
 
-    def task(table7: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+    def heads_up_task(table7: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+        time.sleep(hold)
         return hu.copy(), os.getpid()
 
-    return task
+    return heads_up_task
 
 
 @pytest.fixture(scope="module")
@@ -173,7 +178,14 @@ def test_dask_build_is_byte_identical_and_uses_both_workers(cluster, local_build
 
 
 def test_killed_worker_build_still_identical(cluster, local_build: dict[str, str],  # type: ignore[no-untyped-def]
-                                            artifacts: Path, tmp_path: Path) -> None:
+                                            artifacts: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed while it runs Monte Carlo tasks: the preflop files are still the local
+    build's. The kill spares the heads-up pass (the test above proves the workers compute it
+    as a local build does), so here its task returns the session's counts; it still keeps the
+    build open for seconds, as the real pass does, so the kill lands mid-build (the Monte Carlo
+    rounds of this small build take well under a second)."""
+    monkeypatch.setattr(preflop_stage, "heads_up_task", _stored_heads_up(artifacts, hold=HEADS_UP_HOLD))
     cfg = load_config(_config(tmp_path, artifacts))
     ex = DaskExecutor(scheduler=cluster.scheduler_address)
     killed: list[int] = []
