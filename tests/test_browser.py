@@ -274,7 +274,7 @@ def seat_combos(d: WebDriver, i: int) -> str:
 
 def seat_numbers(d: WebDriver, i: int) -> dict[str, float]:
     row = seat_row(d, i)
-    return {k: float(str(row.find_element(By.CSS_SELECTOR, f"td.{k}").get_attribute("data-value")))
+    return {k: float(str(row.find_element(By.CSS_SELECTOR, f"td.{k}").get_dom_attribute("data-value")))
             for k in ("win", "tie", "lose", "equity")}
 
 
@@ -315,7 +315,7 @@ def shot(d: WebDriver, shots: Shots, name: str, docs: str = "") -> None:
 def set_seat(d: WebDriver, i: int, text: str, errors: bool = False) -> None:
     """Type a seat's range and wait until the server has counted it."""
     type_into(seat_box(d, i), text)
-    wait(d, lambda d: idle(d) and seat_row(d, i).get_attribute("data-counted") == text, f"seat {i} counted",
+    wait(d, lambda d: idle(d) and seat_row(d, i).get_dom_attribute("data-counted") == text, f"seat {i} counted",
          errors=errors)
 
 
@@ -344,7 +344,7 @@ def hits_view(d: WebDriver, server: str, rng: str, board: str, vs: str = "") -> 
     by_id(d, "hits-eq" if vs else "hits-run").click()
     view = api(server, "hits/view", {"range": rng, "board": board, "dead": "", **({"vs": vs} if vs else {})})
     with_equity = "#hits-table td.eqcol[data-equity]:not([data-equity=''])"
-    wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_attribute("data-live") == str(view["live_combos"])
+    wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_dom_attribute("data-live") == str(view["live_combos"])
          and (not vs or d.find_elements(By.CSS_SELECTOR, with_equity)), "the hit table")
     return dict(view)
 
@@ -441,7 +441,7 @@ def test_board_and_dead_picker(driver: WebDriver, server: str) -> None:
     wait(d, lambda d: idle(d) and seat_combos(d, 0) == str(a["live_weighted"]), "live combos")
     assert a["live_weighted"] == 3 + 2  # KK without Kh: 3; AKs without Ad or Kh: AsKs, AcKc
     marked = d.find_elements(By.CSS_SELECTOR, "#eq-picker .pick.in-board")
-    assert sorted(str(m.get_attribute("data-card")) for m in marked) == ["4c", "9d", "Kh"]
+    assert sorted(str(m.get_dom_attribute("data-card")) for m in marked) == ["4c", "9d", "Kh"]
 
 
 def test_three_seat_equity(driver: WebDriver, server: str, shots: Shots, artifacts: Path,
@@ -453,8 +453,8 @@ def test_three_seat_equity(driver: WebDriver, server: str, shots: Shots, artifac
     time.sleep(DEBOUNCE)
     wait(d, idle, "the board counted")
     by_id(d, "eq-run").click()
-    wait(d, lambda d: idle(d) and seat_row(d, 2).find_element(By.CSS_SELECTOR, "td.equity").get_attribute("data-value"),
-         "three seats' equity")
+    wait(d, lambda d: idle(d) and seat_row(d, 2).find_element(By.CSS_SELECTOR, "td.equity")
+         .get_dom_attribute("data-value"), "three seats' equity")
     cli = cli_json(capsys, artifacts, "equity", "AKs", "--vs", "QQ", "--vs", "JTs", "--board", "Qs Js 4h")
     http = api(server, "equity", {"hero": "AKs", "vs": ["QQ", "JTs"], "board": "Qs Js 4h"})
     assert http["method"] == cli["method"] == "exact"
@@ -502,8 +502,8 @@ def test_breakdown_heatmap(driver: WebDriver, server: str, shots: Shots) -> None
     qq = cell(d, "eq-heat", "QQ")
     assert qq.find_element(By.TAG_NAME, "b").text == f"{100 * want['QQ']:.1f}"
     by_id(d, "eq-run").click()  # the seats' totals: the breakdown's, up to float rounding
-    wait(d, lambda d: idle(d) and seat_row(d, 0).find_element(By.CSS_SELECTOR, "td.equity").get_attribute("data-value"),
-         "the seats' equity")
+    wait(d, lambda d: idle(d) and seat_row(d, 0).find_element(By.CSS_SELECTOR, "td.equity")
+         .get_dom_attribute("data-value"), "the seats' equity")
     total = api(server, "equity", {"hero": hero, "vs": ["random"], "board": "Ks 9d 4c", "dead": ""})
     assert seat_numbers(d, 0)["equity"] == total["equity"] == pytest.approx(a["equity"], abs=1e-12)
     shot(d, shots, "equity-breakdown", docs="serve-equity")
@@ -556,11 +556,11 @@ def test_hits_keep_next_street(driver: WebDriver, server: str, shots: Shots, art
     ActionChains(d).key_down(Keys.CONTROL).click(middle).key_up(Keys.CONTROL).perform()
     by_cat = {r["category"]: r for r in cli["made"]}
     kept = [c.replace(" ", "") for c in by_cat["set"]["combo_list"] + by_cat["middle pair"]["combo_list"]]
-    wait(d, lambda d: by_id(d, "hits-combos").get_attribute("data-count") == str(len(kept)), "the selection")
-    lit = {str(c.get_attribute("data-cls")) for c in d.find_elements(By.CSS_SELECTOR, "#hits-grid .cell.hl")}
+    wait(d, lambda d: by_id(d, "hits-combos").get_dom_attribute("data-count") == str(len(kept)), "the selection")
+    lit = {str(c.get_dom_attribute("data-cls")) for c in d.find_elements(By.CSS_SELECTOR, "#hits-grid .cell.hl")}
     assert lit == {"KK", "T9s", "98s"}  # set of kings; T9s and 98s pair the nine
     by_id(d, "hits-curve-run").click()  # the distribution curve in the same picture
-    wait(d, lambda d: idle(d) and by_id(d, "hits-curve-info").get_attribute("data-equity"), "the curve")
+    wait(d, lambda d: idle(d) and by_id(d, "hits-curve-info").get_dom_attribute("data-equity"), "the curve")
     shot(d, shots, "hits", docs="serve-hits")
     by_id(d, "hits-keep").click()
     # the server writes the kept combos as one range (by class, highest cards first)
@@ -570,21 +570,22 @@ def test_hits_keep_next_street(driver: WebDriver, server: str, shots: Shots, art
     assert sorted(kept_range.hands.tolist()) == sorted(parse_range(",".join(kept)).hands.tolist())
     d.find_element(By.CSS_SELECTOR, "#hits-picker .pick[data-card='Th']").click()  # the turn
     turn = cli_json(capsys, artifacts, "hits", ",".join(kept), "--board", "Ks 9d 4c Th")
-    wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_attribute("data-live") == str(turn["live_combos"])
+    wait(d, lambda d: idle(d) and by_id(d, "hits-total").get_dom_attribute("data-live") == str(turn["live_combos"])
          and "Th" in by_id(d, "hits-total").text, "the turn's hit table")
     assert turn["live_combos"] == len(kept) - 1  # T9s loses its Th combo to the board
     two_pair = d.find_element(By.CSS_SELECTOR, "#hits-table tr.cat[data-category='two pair']")
-    assert two_pair.get_attribute("data-combos") == str({r["category"]: r for r in turn["made"]}["two pair"]["combos"])
+    made = {r["category"]: r for r in turn["made"]}
+    assert two_pair.get_dom_attribute("data-combos") == str(made["two pair"]["combos"])
 
 
 def test_equity_distribution_curve(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     hits_view(d, server, "QQ+,AKs,T9s", "Ks 9d 4c")
     by_id(d, "hits-curve-run").click()
-    wait(d, lambda d: idle(d) and by_id(d, "hits-curve-info").get_attribute("data-equity"), "the curve")
+    wait(d, lambda d: idle(d) and by_id(d, "hits-curve-info").get_dom_attribute("data-equity"), "the curve")
     a = api(server, "equity", {"hero": "QQ+,AKs,T9s", "vs": ["random"], "board": "Ks 9d 4c", "dead": "",
                                "breakdown": 0})
-    assert float(str(by_id(d, "hits-curve-info").get_attribute("data-equity"))) == a["equity"]
+    assert float(str(by_id(d, "hits-curve-info").get_dom_attribute("data-equity"))) == a["equity"]
     points = str(d.find_element(By.CSS_SELECTOR, "#hits-curve polyline").get_attribute("points")).split()
     assert len(points) == 2 * len(a["breakdown"]["combos"])
     ys = [float(p.split(",")[1]) for p in points]
@@ -604,13 +605,13 @@ def play(d: WebDriver, hold: list[int]) -> dict[str, str]:
     """Deal, hold the cards at ``hold`` (positions 0-4), draw: the deal and verdict."""
     by_id(d, "vp-deal").click()
     wait(d, lambda d: idle(d) and not by_id(d, "vp-draw").get_property("disabled"), "a deal")
-    cards = [str(c.get_attribute("data-card")) for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")]
+    cards = [str(c.get_dom_attribute("data-card")) for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")]
     for i in hold:
         d.find_element(By.CSS_SELECTOR, f"#vp-cards .vpcard[data-pos='{i}']").click()
     by_id(d, "vp-draw").click()
     v = wait(d, lambda d: idle(d) and by_id(d, "vp-verdict").is_displayed() and by_id(d, "vp-verdict"), "a verdict")
     return {"deal": " ".join(cards), "hold": " ".join(cards[i] for i in hold) or "none",
-            "cost": str(v.get_attribute("data-cost-exact")), "best": str(v.get_attribute("data-best-hold"))}
+            "cost": str(v.get_dom_attribute("data-cost-exact")), "best": str(v.get_dom_attribute("data-best-hold"))}
 
 
 def test_vp_search_deal_hold_grade(driver: WebDriver, server: str, shots: Shots, artifacts: Path,
@@ -630,10 +631,10 @@ def test_vp_search_deal_hold_grade(driver: WebDriver, server: str, shots: Shots,
     assert played["cost"] == grade["cost_exact"] and played["best"] == grade["best_hold"]
     holds = api(server, "vp/hold", {"deal": played["deal"], "paytable": "jacks-or-better-9-6"})["holds"]
     rows = d.find_elements(By.CSS_SELECTOR, "#vp-holds tbody tr")
-    assert [r.get_attribute("data-ev-exact") for r in rows] == [h["ev_exact"] for h in holds]
+    assert [r.get_dom_attribute("data-ev-exact") for r in rows] == [h["ev_exact"] for h in holds]
     assert len(rows) == 32
     best = d.find_element(By.CSS_SELECTOR, "#vp-holds tr.best")
-    assert best.get_attribute("data-hold") == grade["best_hold"]
+    assert best.get_dom_attribute("data-hold") == grade["best_hold"]
     shot(d, shots, "videopoker", docs="serve-videopoker")
 
 
@@ -656,12 +657,12 @@ def test_session_tally(driver: WebDriver, server: str, shots: Shots) -> None:
     cost = sum(Fraction(g["cost_exact"]) for g in grades)
     achieved = sum(Fraction(g["ev_exact"]) for g in grades) / 3
     optimal = sum(Fraction(g["best_ev_exact"]) for g in grades) / 3
-    assert by_id(d, "vp-t-hands").get_attribute("data-value") == "3"
-    assert by_id(d, "vp-t-mistakes").get_attribute("data-value") == str(mistakes)
+    assert by_id(d, "vp-t-hands").get_dom_attribute("data-value") == "3"
+    assert by_id(d, "vp-t-mistakes").get_dom_attribute("data-value") == str(mistakes)
     # in credits of the bets: five coins a hand
-    assert Fraction(str(by_id(d, "vp-t-cost").get_attribute("data-value"))) == 5 * cost
-    assert Fraction(str(by_id(d, "vp-t-ret").get_attribute("data-value"))) == achieved
-    assert Fraction(str(by_id(d, "vp-t-opt").get_attribute("data-value"))) == optimal
+    assert Fraction(str(by_id(d, "vp-t-cost").get_dom_attribute("data-value"))) == 5 * cost
+    assert Fraction(str(by_id(d, "vp-t-ret").get_dom_attribute("data-value"))) == achieved
+    assert Fraction(str(by_id(d, "vp-t-opt").get_dom_attribute("data-value"))) == optimal
     assert optimal - achieved == cost / 3
     shot(d, shots, "videopoker-session")
 
@@ -681,24 +682,24 @@ def test_vp_keyboard(driver: WebDriver, server: str) -> None:
     deal = api(server, "vp/deal", {"paytable": JACKS, "seed": 31, "count": 1})["deals"][0]
     cards = deal.split()
     keys("2", "5", "5", "4")  # 5 twice: held, then released
-    held = [str(c.get_attribute("data-card")) for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard.held")]
+    held = [str(c.get_dom_attribute("data-card")) for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard.held")]
     assert held == [cards[1], cards[3]]
     keys(Keys.ENTER)
     v = wait(d, lambda d: idle(d) and by_id(d, "vp-verdict").is_displayed() and by_id(d, "vp-verdict"), "a verdict")
     g = api(server, "vp/grade", {"deal": deal, "hold": f"{cards[1]} {cards[3]}", "paytable": JACKS})
-    assert v.get_attribute("data-cost-exact") == g["cost_exact"]
-    assert by_id(d, "vp-t-hands").get_attribute("data-value") == "1"
+    assert v.get_dom_attribute("data-cost-exact") == g["cost_exact"]
+    assert by_id(d, "vp-t-hands").get_dom_attribute("data-value") == "1"
 
 
 def test_printable_strategy_chart(driver: WebDriver, server: str, shots: Shots) -> None:
     d = driver
     vp_ready(d, server)
     by_id(d, "vp-chart-run").click()
-    wait(d, lambda d: idle(d) and by_id(d, "vp-chart").get_attribute("data-lines"), "the chart")
+    wait(d, lambda d: idle(d) and by_id(d, "vp-chart").get_dom_attribute("data-lines"), "the chart")
     a = api(server, "vp/chart", {"paytable": "jacks-or-better-9-6", "pay": []})
     lines = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#vp-chart .chartlines li")]
     assert lines == [ln["hold"] for ln in a["lines"]]
-    assert by_id(d, "vp-chart").get_attribute("data-chart-return-exact") == a["chart_return_exact"]
+    assert by_id(d, "vp-chart").get_dom_attribute("data-chart-return-exact") == a["chart_return_exact"]
     # the print styling leaves the card alone on the page
     d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     try:
@@ -720,15 +721,15 @@ def test_paytable_edit_solves_as_edited(driver: WebDriver, server: str, shots: S
     type_into(fh, "8")
     assert "edited" in str(fh.get_attribute("class"))
     by_id(d, "vp-solve").click()
-    wait(d, lambda d: by_id(d, "vp-progress").get_attribute("data-state"), "the progress bar")
+    wait(d, lambda d: by_id(d, "vp-progress").get_dom_attribute("data-state"), "the progress bar")
     shot(d, shots, "videopoker-solving")
     # the name reads "... (edited: ...) — solving…" until the solve is done: wait for its state
-    wait(d, lambda d: idle(d) and by_id(d, "vp-name").get_attribute("data-state") == "ready",
+    wait(d, lambda d: idle(d) and by_id(d, "vp-name").get_dom_attribute("data-state") == "ready",
          "the edited game solved", timeout=600)
     want = api(server, "vp/analyze", {"paytable": "jacks-or-better-9-6", "pay": ["full house=8"]})
     assert by_id(d, "vp-name").text == want["name"]
     assert want["name"] == "Jacks or Better 9/6 (edited: full house=8)"
-    assert by_id(d, "vp-return").get_attribute("data-return-exact") == want["return_exact"]
+    assert by_id(d, "vp-return").get_dom_attribute("data-return-exact") == want["return_exact"]
     # the trainer now grades on the edited game
     played = play(d, [])
     g = api(server, "vp/grade", {"deal": played["deal"], "hold": "none", "paytable": "jacks-or-better-9-6",
@@ -741,9 +742,9 @@ def test_break_even_and_compare(driver: WebDriver, server: str, shots: Shots) ->
     d = driver
     vp_ready(d, server)
     by_id(d, "vp-be-run").click()
-    wait(d, lambda d: idle(d) and by_id(d, "vp-be").get_attribute("data-break-even-exact"), "the break-even")
+    wait(d, lambda d: idle(d) and by_id(d, "vp-be").get_dom_attribute("data-break-even-exact"), "the break-even")
     be = api(server, "vp/breakeven", {"paytable": "jacks-or-better-9-6", "line": "royal flush", "pay": []})
-    assert by_id(d, "vp-be").get_attribute("data-break-even-exact") == be["break_even_exact"]
+    assert by_id(d, "vp-be").get_dom_attribute("data-break-even-exact") == be["break_even_exact"]
     for slug in ("jacks-or-better-9-6", "jacks-or-better-8-5"):
         ActionChains(d).key_down(Keys.CONTROL).click(
             d.find_element(By.CSS_SELECTOR, f"#vp-cmp-games option[value='{slug}']")).key_up(Keys.CONTROL).perform()
@@ -763,7 +764,7 @@ def test_break_even_and_compare(driver: WebDriver, server: str, shots: Shots) ->
 
 def casino_shows(d: WebDriver, name: str) -> None:
     """Wait until the casino view shows the analysis and strategies of the game called ``name``."""
-    wait(d, lambda d: idle(d) and by_id(d, "cs-strategy").get_attribute("data-game") == name,
+    wait(d, lambda d: idle(d) and by_id(d, "cs-strategy").get_dom_attribute("data-game") == name,
          f"the casino game {name}")
 
 
@@ -782,7 +783,7 @@ def test_casino_game_by_name_and_pay_edit(driver: WebDriver, server: str, shots:
     casino_shows(d, "Three Card Poker Pair Plus")
     base = api(server, "casino/analyze", {"game": "pair plus"})
     assert house_edge_shown(d) == f"{100 * base['house_edge']:.4f}% = {base['house_edge_exact']}"
-    shown = [int(c.get_attribute("data-combinations")) for c in
+    shown = [int(c.get_dom_attribute("data-combinations")) for c in
              d.find_elements(By.CSS_SELECTOR, "#cs-returns td[data-combinations]")]
     assert shown == [r["combinations"] for r in base["return_table"]]
     flush = d.find_element(By.CSS_SELECTOR, "#cs-pays input.pay[data-key='pays:flush']")
@@ -799,7 +800,7 @@ def test_casino_report_prints_alone(driver: WebDriver, server: str, shots: Shots
     open_view(d, server, "casino")
     casino_shows(d, "Three Card Poker")
     costs = {s["name"]: s["cost_exact"] for s in api(server, "casino/strategy", {"game": DEFAULT_CASINO})["strategies"]}
-    got = {h.get_attribute("data-strategy"): h.get_attribute("data-cost")
+    got = {h.get_dom_attribute("data-strategy"): h.get_dom_attribute("data-cost")
            for h in d.find_elements(By.CSS_SELECTOR, "#cs-strategy h3")}
     assert got == costs and costs["threshold"] == "0/1"
     assert "Q-6-4" in by_id(d, "cs-strategy").text
@@ -822,12 +823,12 @@ def test_casino_trainer_grades_with_the_exact_cost(driver: WebDriver, server: st
     by_id(d, "cs-deal").click()
     wait(d, lambda d: idle(d) and d.find_elements(By.CSS_SELECTOR, "#cs-options button"), "a deal")
     dealt = api(server, "casino/deal", {"game": DEFAULT_CASINO, "seed": 7})
-    faces = [c.get_attribute("data-card") for c in d.find_elements(By.CSS_SELECTOR, "#cs-cards .card")]
+    faces = [c.get_dom_attribute("data-card") for c in d.find_elements(By.CSS_SELECTOR, "#cs-cards .card")]
     assert faces == dealt["hand"].split()
     d.find_element(By.CSS_SELECTOR, "#cs-options button[data-option='play']").click()
     wait(d, lambda d: idle(d) and by_id(d, "cs-verdict").is_displayed(), "the verdict")
     g = api(server, "casino/grade", {"game": DEFAULT_CASINO, "hand": dealt["hand"], "decision": "play"})
-    assert by_id(d, "cs-verdict").get_attribute("data-cost") == g["cost_exact"]
+    assert by_id(d, "cs-verdict").get_dom_attribute("data-cost") == g["cost_exact"]
     assert by_id(d, "cs-t-hands").text == "1"
     assert by_id(d, "cs-t-mistakes").text == ("0" if g["optimal"] else "1")
     shot(d, shots, "casino-trainer")

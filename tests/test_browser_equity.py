@@ -127,7 +127,7 @@ def compute(d: WebDriver) -> None:
 def set_board(d: WebDriver, text: str) -> None:
     type_into(by_id(d, "eq-board"), text)
     time.sleep(DEBOUNCE)
-    wait(d, lambda d: idle(d) and all(seat_row(d, i).get_attribute("data-counted") == seat_text(d, i)
+    wait(d, lambda d: idle(d) and all(seat_row(d, i).get_dom_attribute("data-counted") == seat_text(d, i)
                                       for i in range(len(d.find_elements(By.CSS_SELECTOR, "#eq-seats tr.seat")))),
          "the seats counted on the board")
 
@@ -399,7 +399,7 @@ def test_long_range_shows_whole_and_enter_computes(driver: WebDriver, server: st
                                f"{LONG_RANGE[:cut]}\n{LONG_RANGE[cut:]}")
         box.send_keys(Keys.CONTROL, "v")
         pasted = f"{LONG_RANGE[:cut]} {LONG_RANGE[cut:]}"
-        wait(d, lambda d: idle(d) and seat_row(d, 0).get_attribute("data-counted") == pasted,
+        wait(d, lambda d: idle(d) and seat_row(d, 0).get_dom_attribute("data-counted") == pasted,
              "the pasted range counted")
         want = api(server, "range", {"range": pasted, "board": LONG_BOARD})
         assert seat_combos(d, 0) == str(want["live_weighted"])
@@ -458,7 +458,7 @@ def test_saved_range_survives_a_reload(driver: WebDriver, server: str) -> None:
     open_view(d, server, "equity")  # a reload: a fresh page over the same browser profile
     assert seat_text(d, 0) != text
     Select(by_id(d, "eq-saved")).select_by_value("my 3bet")
-    wait(d, lambda d: seat_text(d, 0) == text and idle(d) and seat_row(d, 0).get_attribute("data-counted") == text,
+    wait(d, lambda d: seat_text(d, 0) == text and idle(d) and seat_row(d, 0).get_dom_attribute("data-counted") == text,
          "the saved range in the seat")
     assert seat_combos(d, 0) == str(api(server, "range", {"range": text})["live_weighted"])
     shown = box_shows_whole(d, seat_box(d, 0))
@@ -489,17 +489,17 @@ def test_clicking_a_hits_cell_selects_its_combos(driver: WebDriver, server: str)
     cell(d, "hits-grid", "KK").click()
     kk = view["by_class"]["KK"]
     assert kk["combo_list"] == ["Kh Kd", "Kh Kc", "Kd Kc"]  # Ks is on the board
-    wait(d, lambda d: by_id(d, "hits-combos").get_attribute("data-count") == "3", "KK's combos selected")
+    wait(d, lambda d: by_id(d, "hits-combos").get_dom_attribute("data-count") == "3", "KK's combos selected")
     assert by_id(d, "hits-combos").text.split() == " ".join(kk["combo_list"]).split()
-    marked = [f"{r.get_attribute('data-kind')}:{r.get_attribute('data-category')}"
+    marked = [f"{r.get_dom_attribute('data-kind')}:{r.get_dom_attribute('data-category')}"
               for r in d.find_elements(By.CSS_SELECTOR, "#hits-table tr.holds")]
     assert sorted(marked) == sorted(kk["rows"]) and "made:set" in marked
-    assert [c.get_attribute("data-cls") for c in d.find_elements(By.CSS_SELECTOR, "#hits-grid .cell.hl")] == ["KK"]
+    assert [c.get_dom_attribute("data-cls") for c in d.find_elements(By.CSS_SELECTOR, "#hits-grid .cell.hl")] == ["KK"]
     assert by_id(d, "hits-keep").is_enabled()
     # Ctrl-click adds a class; the kept range is exactly the selected combos
     ActionChains(d).key_down(Keys.CONTROL).click(cell(d, "hits-grid", "T9s")).key_up(Keys.CONTROL).perform()
     t9 = view["by_class"]["T9s"]["combo_list"]
-    wait(d, lambda d: by_id(d, "hits-combos").get_attribute("data-count") == str(3 + len(t9)), "T9s added")
+    wait(d, lambda d: by_id(d, "hits-combos").get_dom_attribute("data-count") == str(3 + len(t9)), "T9s added")
     by_id(d, "hits-keep").click()
     want = api(server, "range/format", {"range": ",".join(c.replace(" ", "") for c in kk["combo_list"] + t9)})["text"]
     wait(d, lambda d: by_id(d, "hits-range").get_attribute("value") == want, "the kept combos as the range")
@@ -516,7 +516,7 @@ def test_equity_per_hits_category_and_the_curve_axes(driver: WebDriver, server: 
                      for r in view["made"] + view["draws"] + view["combined"]]
     assert dict(shown)["set"] == str(api(server, "equity", {"hero": "KK", "vs": ["random"], "board": board})["equity"])
     by_id(d, "hits-curve-run").click()
-    wait(d, lambda d: idle(d) and by_id(d, "hits-curve-info").get_attribute("data-equity"), "the curve")
+    wait(d, lambda d: idle(d) and by_id(d, "hits-curve-info").get_dom_attribute("data-equity"), "the curve")
     ticks = d.execute_script("return ['.yaxis', '.xaxis.ticks'].map(s => [...document.querySelectorAll("
                              "`#view-hits .curvebox ${s} span`)].map(e => e.textContent));")
     assert ticks == [["100%", "75%", "50%", "25%", "0%"], ["0%", "25%", "50%", "75%", "100%"]]
@@ -563,19 +563,19 @@ def test_blocked_combos_and_the_suit_selector(driver: WebDriver, server: str) ->
     set_board(d, "Kh 7c 2d")
     a = api(server, "range/format", {"range": "KK,AKs:0.5", "board": "Kh 7c 2d", "dead": "", "cell": "KK"})
     kk = cell(d, "eq-grid", "KK")
-    assert (kk.get_attribute("data-live"), kk.get_attribute("data-blocked")) == ("3", "3")
+    assert (kk.get_dom_attribute("data-live"), kk.get_dom_attribute("data-blocked")) == ("3", "3")
     assert "blocked" in str(kk.get_attribute("class")) and "3 blocked" in str(kk.get_attribute("title"))
     assert d.execute_script("return getComputedStyle(arguments[0]).getPropertyValue('--lw').trim()", kk) == "0.5"
     assert seat_combos(d, 0) == str(a["live_weighted"]) == "4.5"  # KK 3 live, AKs 3 live at 1/2
     hands = seat_row(d, 0).find_element(By.CSS_SELECTOR, "td.share")
-    assert float(str(hands.get_attribute("data-value"))) == a["live_percent"]
+    assert float(str(hands.get_dom_attribute("data-value"))) == a["live_percent"]
     compute(d)
     assert seat_combos(d, 0) == "4.5"  # the count is the range's, before and after Compute
     by_id(d, "eq-suits").click()
     cell(d, "eq-grid", "KK").click()
     wait(d, lambda d: by_id(d, "eq-suits-panel").is_displayed() and idle(d), "KK's combos")
     combos = d.find_elements(By.CSS_SELECTOR, "#eq-suits-panel button.combo")
-    assert [c.get_attribute("data-hand") for c in combos] == [c["hand"] for c in a["cell"]["combos"]]
+    assert [c.get_dom_attribute("data-hand") for c in combos] == [c["hand"] for c in a["cell"]["combos"]]
     assert [("dead" in str(c.get_attribute("class"))) for c in combos] == [not c["live"] for c in a["cell"]["combos"]]
     d.find_element(By.CSS_SELECTOR, "#eq-suits-panel button.combo[data-hand='Ks Kd']").click()
     want = api(server, "range/format", {"range": "KK,AKs:0.5", "board": "Kh 7c 2d", "dead": "",
@@ -676,7 +676,7 @@ def test_range_box_wraps_between_hands_not_inside_one(driver: WebDriver, server:
         for i in got["starts"]:  # each line starts a token: after a comma or a space
             assert got["text"][i - 1] in ", " + tb.BREAK, (got["text"][:i], got["text"][i:], got)
         assert got["scrollW"] <= got["clientW"], got  # no token here is wider than the box
-        assert seat_text(d, 1) == text and seat_row(d, 1).get_attribute("data-counted") == text
+        assert seat_text(d, 1) == text and seat_row(d, 1).get_dom_attribute("data-counted") == text
         # copying the box gives the range as typed, without the box's breaks
         box = seat_box(d, 1)
         d.execute_cdp_cmd("Browser.grantPermissions", {"origin": server, "permissions": ["clipboardReadWrite",

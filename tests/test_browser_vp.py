@@ -57,7 +57,7 @@ def edit_full_house(d: WebDriver, pay: str = "8") -> None:
 def solved(d: WebDriver) -> Any:
     """The game name beside the pay table once the current version's solve is done."""
     name = by_id(d, "vp-name")
-    return idle(d) and name.get_attribute("data-state") == "ready" and name.text
+    return idle(d) and name.get_dom_attribute("data-state") == "ready" and name.text
 
 
 def run_during_edit(d: WebDriver, server: str, button: str, result: str, attr: str) -> WebElement:
@@ -67,7 +67,7 @@ def run_during_edit(d: WebDriver, server: str, button: str, result: str, attr: s
     vp_ready(d, server)
     edit_full_house(d)
     by_id(d, button).click()
-    box = wait(d, lambda d: idle(d) and by_id(d, result).get_attribute(attr) and by_id(d, result),
+    box = wait(d, lambda d: idle(d) and by_id(d, result).get_dom_attribute(attr) and by_id(d, result),
                f"#{result}'s {attr}")
     assert wait(d, solved, "the edited game") == EDITED
     return box
@@ -79,21 +79,21 @@ def deal_hold_draw(d: WebDriver, hold: list[int]) -> dict[str, Any]:
     by_id(d, "vp-deal").click()
     wait(d, lambda d: not by_id(d, "vp-draw").get_property("disabled")
          and len(d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")) == 5, "a deal")
-    cards = [str(c.get_attribute("data-card")) for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")]
+    cards = [str(c.get_dom_attribute("data-card")) for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")]
     for i in hold:
         d.find_element(By.CSS_SELECTOR, f"#vp-cards .vpcard[data-pos='{i}']").click()
     by_id(d, "vp-draw").click()
     v = wait(d, lambda d: idle(d) and by_id(d, "vp-verdict").is_displayed() and by_id(d, "vp-verdict"),
              "a verdict")
-    final = [str(c.get_attribute("data-card")) for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")]
-    return {"deal": " ".join(cards), "final": " ".join(final), "game": v.get_attribute("data-game"),
-            "cost": v.get_attribute("data-cost-exact"), "line": v.get_attribute("data-chart-line"),
-            "won": Fraction(str(by_id(d, "vp-result").get_attribute("data-won"))),
-            "credits": Fraction(str(by_id(d, "vp-credits").get_attribute("data-value")))}
+    final = [str(c.get_dom_attribute("data-card")) for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")]
+    return {"deal": " ".join(cards), "final": " ".join(final), "game": v.get_dom_attribute("data-game"),
+            "cost": v.get_dom_attribute("data-cost-exact"), "line": v.get_dom_attribute("data-chart-line"),
+            "won": Fraction(str(by_id(d, "vp-result").get_dom_attribute("data-won"))),
+            "credits": Fraction(str(by_id(d, "vp-credits").get_dom_attribute("data-value")))}
 
 
 def credits(d: WebDriver) -> Fraction:
-    return Fraction(str(by_id(d, "vp-credits").get_attribute("data-value")))
+    return Fraction(str(by_id(d, "vp-credits").get_dom_attribute("data-value")))
 
 
 def paying_hand(base: str, lines: int = 1) -> tuple[int, str, dict[str, Any]]:
@@ -125,14 +125,14 @@ def test_deal_and_draw_during_the_solve_grade_under_the_edited_game(driver: WebD
     by_id(d, "vp-t-reset").click()
     type_into(by_id(d, "vp-seed"), "5")
     edit_full_house(d)
-    assert by_id(d, "vp-name").get_attribute("data-state") == "solving"
+    assert by_id(d, "vp-name").get_dom_attribute("data-state") == "solving"
     p = deal_hold_draw(d, [0, 1])
     name = wait(d, solved, "the edited game solved")
     assert name == EDITED and p["game"] == EDITED
     g = api(server, "vp/grade", {"deal": p["deal"], "hold": " ".join(p["deal"].split()[:2]),
                                  "paytable": JACKS, "pay": [EDIT]})
     assert g["name"] == EDITED and p["cost"] == g["cost_exact"]
-    assert by_id(d, "vp-t-game").text == EDITED and by_id(d, "vp-t-hands").get_attribute("data-value") == "1"
+    assert by_id(d, "vp-t-game").text == EDITED and by_id(d, "vp-t-hands").get_dom_attribute("data-value") == "1"
 
 
 def test_chart_during_the_solve_has_the_pays_on_screen(driver: WebDriver, server: str) -> None:
@@ -140,7 +140,7 @@ def test_chart_during_the_solve_has_the_pays_on_screen(driver: WebDriver, server
     edited game's, the pays equal the pay table on screen."""
     d = driver
     card = run_during_edit(d, server, "vp-chart-run", "vp-chart", "data-lines")
-    on_screen = {str(i.get_attribute("data-hand")): str(i.get_attribute("value"))
+    on_screen = {str(i.get_dom_attribute("data-hand")): str(i.get_attribute("value"))
                  for i in d.find_elements(By.CSS_SELECTOR, "#vp-pays input.pay")}
     printed = card.find_element(By.CSS_SELECTOR, ".pays").text
     assert printed == "Pays per coin: " + " · ".join(f"{h} {p}" for h, p in on_screen.items() if p != "0")
@@ -149,8 +149,8 @@ def test_chart_during_the_solve_has_the_pays_on_screen(driver: WebDriver, server
     assert card.find_element(By.TAG_NAME, "h3").text.startswith(EDITED)
     assert [li.text for li in card.find_elements(By.CSS_SELECTOR, ".chartlines li")] == [
         ln["hold"] for ln in want["lines"]]
-    assert card.get_attribute("data-chart-return-exact") == want["chart_return_exact"]
-    assert card.get_attribute("data-version") == by_id(d, "vp-name").get_attribute("data-version")
+    assert card.get_dom_attribute("data-chart-return-exact") == want["chart_return_exact"]
+    assert card.get_dom_attribute("data-version") == by_id(d, "vp-name").get_dom_attribute("data-version")
 
 
 def test_an_unsolved_edit_strikes_the_figures_beside_it(driver: WebDriver, server: str) -> None:
@@ -166,7 +166,8 @@ def test_an_unsolved_edit_strikes_the_figures_beside_it(driver: WebDriver, serve
         figs = d.find_elements(By.CSS_SELECTOR, "#vp-pays td.fig") + [by_id(d, "vp-return")]
         struck = all("line-through" in f.value_of_css_property("text-decoration-line") for f in figs)
         note = by_id(d, "vp-stale")
-        return str(by_id(d, "vp-pays").get_attribute("data-stale")), struck, note.text if note.is_displayed() else ""
+        stale = str(by_id(d, "vp-pays").get_dom_attribute("data-stale"))
+        return stale, struck, note.text if note.is_displayed() else ""
 
     def full_house_return() -> str:
         return str(d.find_element(By.XPATH, "//tbody[@id='vp-pays']/tr[td[1]='full house']/td[4]").text)
@@ -203,12 +204,12 @@ def test_another_version_clears_the_last_verdict(driver: WebDriver, server: str)
     assert wait(d, solved, "the edited game") == EDITED
     wait(d, lambda d: not by_id(d, "vp-verdict").is_displayed(), "the old verdict cleared")
     assert not by_id(d, "vp-holds").is_displayed()
-    assert [c.get_attribute("data-card") for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")] \
+    assert [c.get_dom_attribute("data-card") for c in d.find_elements(By.CSS_SELECTOR, "#vp-cards .vpcard")] \
         == p["final"].split() and by_id(d, "vp-result").text
     q = deal_hold_draw(d, [])
     assert q["game"] == EDITED and by_id(d, "vp-holds").is_displayed()
     g = api(server, "vp/hold", {"deal": q["deal"], "paytable": JACKS, "pay": [EDIT]})
-    assert [r.get_attribute("data-ev-exact") for r in d.find_elements(By.CSS_SELECTOR, "#vp-holds tbody tr")] \
+    assert [r.get_dom_attribute("data-ev-exact") for r in d.find_elements(By.CSS_SELECTOR, "#vp-holds tbody tr")] \
         == [h["ev_exact"] for h in g["holds"]]
 
 
@@ -224,17 +225,17 @@ def test_tally_is_per_version(driver: WebDriver, server: str) -> None:
     edited = [deal_hold_draw(d, []) for _ in range(2)]  # the first during the solve
     assert {p["game"] for p in edited} == {EDITED}
     assert by_id(d, "vp-t-game").text == EDITED
-    assert by_id(d, "vp-t-hands").get_attribute("data-value") == "2"
+    assert by_id(d, "vp-t-hands").get_dom_attribute("data-value") == "2"
     grades = [api(server, "vp/grade", {"deal": p["deal"], "hold": "none", "paytable": JACKS, "pay": [EDIT]})
               for p in edited]
     cost = sum(Fraction(g["cost_exact"]) for g in grades) * 5
-    assert Fraction(str(by_id(d, "vp-t-cost").get_attribute("data-value"))) == cost
+    assert Fraction(str(by_id(d, "vp-t-cost").get_dom_attribute("data-value"))) == cost
     assert "Jacks or Better 9/6: 1 hand" in by_id(d, "vp-t-others").text
     by_id(d, "vp-unedit").click()
     wait(d, lambda d: solved(d) == "Jacks or Better 9/6", "the unedited game again")
-    wait(d, lambda d: by_id(d, "vp-t-hands").get_attribute("data-value") == "1", "the unedited tally")
+    wait(d, lambda d: by_id(d, "vp-t-hands").get_dom_attribute("data-value") == "1", "the unedited tally")
     g0 = api(server, "vp/grade", {"deal": base["deal"], "hold": "none", "paytable": JACKS})
-    assert Fraction(str(by_id(d, "vp-t-cost").get_attribute("data-value"))) == 5 * Fraction(g0["cost_exact"])
+    assert Fraction(str(by_id(d, "vp-t-cost").get_dom_attribute("data-value"))) == 5 * Fraction(g0["cost_exact"])
     assert f"{EDITED}: 2 hands" in by_id(d, "vp-t-others").text
 
 
@@ -248,7 +249,7 @@ def test_compare_shows_the_edited_version(driver: WebDriver, server: str) -> Non
     got = d.execute_script("return [...document.querySelectorAll('#vp-cmp tr:nth-child(2) td')]"
                            ".map(c => [c.dataset.edited, c.dataset.returnExact]);")
     assert got == [["false", api(server, "vp/analyze", {"paytable": JACKS})["return_exact"]],
-                   ["true", by_id(d, "vp-return").get_attribute("data-return-exact")]]
+                   ["true", by_id(d, "vp-return").get_dom_attribute("data-return-exact")]]
 
 
 def test_short_card_beside_the_full_one(driver: WebDriver, server: str, artifacts: Path,
@@ -259,7 +260,7 @@ def test_short_card_beside_the_full_one(driver: WebDriver, server: str, artifact
     d = driver
     vp_ready(d, server)
     by_id(d, "vp-short-run").click()
-    box = wait(d, lambda d: idle(d) and by_id(d, "vp-short").get_attribute("data-lines") and by_id(d, "vp-short"),
+    box = wait(d, lambda d: idle(d) and by_id(d, "vp-short").get_dom_attribute("data-lines") and by_id(d, "vp-short"),
                "the short card")
     short = cli_json(capsys, artifacts, "vp", "chart", JACKS, "--max-lines", "12")
     full = api(server, "vp/chart", {"paytable": JACKS})
@@ -267,13 +268,13 @@ def test_short_card_beside_the_full_one(driver: WebDriver, server: str, artifact
     assert [r.find_element(By.CSS_SELECTOR, ".hold").text for r in rows] == \
         [ln["hold"] if ln["hold"] != ln["players"] else "" for ln in short["lines"]]  # the exact line where it differs
     assert [r.find_element(By.CSS_SELECTOR, ".words").text for r in rows] == [ln["players"] for ln in short["lines"]]
-    assert [(r.get_attribute("data-loss-exact"), r.get_attribute("data-cost-exact")) for r in rows] == \
+    assert [(r.get_dom_attribute("data-loss-exact"), r.get_dom_attribute("data-cost-exact")) for r in rows] == \
         [(ln["loss_exact"], ln["players_cost_exact"]) for ln in short["lines"]]
     assert "one high card" in box.text and "any pair" in box.text and len(rows) <= 12
-    assert box.get_attribute("data-cost-exact") == short["cost_exact"]
-    assert box.get_attribute("data-full-cost-exact") == full["cost_exact"]
-    assert box.get_attribute("data-players-return-exact") == short["players"]["return_exact"]
-    assert box.get_attribute("data-players-vs-chart-exact") == short["players"]["vs_chart_exact"]
+    assert box.get_dom_attribute("data-cost-exact") == short["cost_exact"]
+    assert box.get_dom_attribute("data-full-cost-exact") == full["cost_exact"]
+    assert box.get_dom_attribute("data-players-return-exact") == short["players"]["return_exact"]
+    assert box.get_dom_attribute("data-players-vs-chart-exact") == short["players"]["vs_chart_exact"]
     assert Fraction(short["cost_exact"]) > Fraction(full["cost_exact"])  # shorter costs more
     assert f"{100 * short['cost']:.4f}%" in box.text
     assert f"{100 * short['players']['return']:.4f}%" in box.text
@@ -404,12 +405,12 @@ def test_verdict_after_the_draw_counts_the_dealt_cards(driver: WebDriver, server
     assert p["deal"].split() == deal and all(final[deal.index(c)] != c for c in best)  # not on screen
     v = by_id(d, "vp-verdict")
     shown = v.find_element(By.CSS_SELECTOR, ".vdeal")
-    assert shown.get_attribute("data-deal") == " ".join(deal)
+    assert shown.get_dom_attribute("data-deal") == " ".join(deal)
     assert shown.text == "Dealt: " + " ".join(map(face, deal))
     assert [k.text for k in shown.find_elements(By.CSS_SELECTOR, ".kept")] == [face(deal[0])]
     assert f"You held {face(deal[0])} (dealt card 1), worth" in v.text
     assert v.find_element(By.CSS_SELECTOR, ".besthold").text == dealt_words(best, deal)
-    assert v.get_attribute("data-cost-exact") == g["cost_exact"]
+    assert v.get_dom_attribute("data-cost-exact") == g["cost_exact"]
     mistake = d.find_element(By.CSS_SELECTOR, "#vp-mistakes li").text
     assert mistake.startswith(f"Dealt {' '.join(map(face, deal))}: held {face(deal[0])} (dealt card 1), "
                               f"best {dealt_words(best, deal)} (−")
@@ -462,8 +463,8 @@ def test_tutor_cost_follows_coins_and_lines(driver: WebDriver, server: str) -> N
         t = want(coins, lines)
         assert tutor_cost(d) == f"{t['cost']:.2f}", (coins, lines)
         m = by_id(d, "vp-tutor-msg")
-        assert int(str(m.get_attribute("data-stake"))) == coins * lines == t["bet"]
-        assert Fraction(str(m.get_attribute("data-cost-exact"))) * coins * lines == Fraction(t["cost_exact"])
+        assert int(str(m.get_dom_attribute("data-stake"))) == coins * lines == t["bet"]
+        assert Fraction(str(m.get_dom_attribute("data-cost-exact"))) * coins * lines == Fraction(t["cost_exact"])
     by_id(d, "vp-draw").click()  # Draw again plays the hold warned about, on the bet it was priced for
     v = wait(d, lambda d: idle(d) and by_id(d, "vp-verdict").is_displayed() and by_id(d, "vp-verdict"), "a verdict")
     assert v.find_element(By.CSS_SELECTOR, ".cost").text.split()[0] == tutor_cost(d)
@@ -473,7 +474,7 @@ def test_tutor_cost_follows_coins_and_lines(driver: WebDriver, server: str) -> N
     best = g["best_hold"].split() if g["best_hold"] != "draw five" else []
     was = dealt_words(best, deal.split()) if best else "draw five (keep no card)"
     assert "Draw again" not in told and f"the best hold was {was}; yours cost " in told, told
-    assert v.get_attribute("data-cost-exact") == g["cost_exact"]
+    assert v.get_dom_attribute("data-cost-exact") == g["cost_exact"]
     # the hand was played on 2 coins x 10 lines: the meter is charged that bet, not the deal's 5
     played = api(server, "vp/draw", {"paytable": JACKS, "seed": seed, "hand": 1, "hold": "1",
                                      "lines": 10, "coins": 2})
@@ -499,15 +500,15 @@ def test_hundred_play_pays_add_up(driver: WebDriver, server: str) -> None:
                                    "lines": 100, "coins": 1})
     rows = d.find_elements(By.CSS_SELECTOR, "#vp-lines-box .line")
     assert len(rows) == 100
-    finals = [str(r.get_attribute("data-final")) for r in rows]
+    finals = [str(r.get_dom_attribute("data-final")) for r in rows]
     assert finals == [ln["final"] for ln in want["lines"]]
     held = p["deal"].split()[:4]
     assert all(f.split()[:4] == held for f in finals)
-    won = [Fraction(str(r.get_attribute("data-won"))) for r in rows]
-    total = Fraction(str(by_id(d, "vp-lines-sum").get_attribute("data-won")))
+    won = [Fraction(str(r.get_dom_attribute("data-won"))) for r in rows]
+    total = Fraction(str(by_id(d, "vp-lines-sum").get_dom_attribute("data-won")))
     assert sum(won) == total == Fraction(str(want["won"]))
     assert credits(d) == before - 100 + total
-    expected = Fraction(str(by_id(d, "vp-lines-sum").get_attribute("data-expected-exact")))
+    expected = Fraction(str(by_id(d, "vp-lines-sum").get_dom_attribute("data-expected-exact")))
     assert expected == Fraction(want["expected_exact"]) == 100 * brute_ev(p["deal"], 4)
 
 
@@ -596,14 +597,14 @@ def test_tutor_and_verdict_show_whole_after_each_draw(driver: WebDriver, server:
             wait(d, lambda d: idle(d) and by_id(d, "vp-tutor-msg").is_displayed(), "the Tutor's warning")
             top, bottom, window = shown_whole(d, "vp-tutor-msg")
             assert 0 <= top and bottom <= window + 1, (width, top, bottom, window)
-            assert by_id(d, "vp-tutor-msg").get_attribute("data-cost-exact") == grade["cost_exact"]
+            assert by_id(d, "vp-tutor-msg").get_dom_attribute("data-cost-exact") == grade["cost_exact"]
             by_id(d, "vp-draw").click()
             wait(d, lambda d: idle(d) and by_id(d, "vp-verdict").is_displayed(), "a verdict")
             top, bottom, window = shown_whole(d, "vp-verdict")
             assert 0 <= top and bottom <= window + 1, (width, top, bottom, window)
             verdict = by_id(d, "vp-verdict")
-            assert verdict.get_attribute("data-cost-exact") == grade["cost_exact"]
-            assert verdict.get_attribute("data-best-hold") == grade["best_hold"]
+            assert verdict.get_dom_attribute("data-cost-exact") == grade["cost_exact"]
+            assert verdict.get_dom_attribute("data-best-hold") == grade["best_hold"]
     finally:
         d.set_window_size(tb.WIDTH, tb.HEIGHT)
 
