@@ -148,6 +148,39 @@ def cluster():  # type: ignore[no-untyped-def]
         yield c
 
 
+# First of the tests that need the build (their order here is their run order): its
+# subprocess compiles the sweep's solver specialization (4-5 CPU s) that tests/test_sweep.py,
+# scheduled at about the same time on the other worker, compiled at the same moment in two
+# profiled clean-clone runs; this early it starts some 30-40 s before that file, so the later
+# one loads it from numba's cache. An ordering hint only: a collision costs seconds.
+def test_default_build_and_sweep_never_import_dask(artifacts: Path, tmp_path: Path) -> None:
+    # the build runs a stage's task through the local executor (the rule set's tables: a
+    # second of work, where a paytable's solve, chart and bankroll figures took several)
+    cfg = _config(tmp_path, artifacts)
+    sweep = tmp_path / "configs" / "sweeps" / "tiny.toml"
+    sweep.parent.mkdir()
+    sweep.write_text('base = "jacks-or-better-9-6"\n[pays]\n"flush" = { values = [5, 6] }\n')
+    code = (
+        "import sys\n"
+        "from pipeline.cli import main\n"
+        "for args in (['build', 'rules:short-deck', '--config', sys.argv[1], '--json'],\n"
+        "             ['--artifacts', sys.argv[2], 'vp', 'sweep', sys.argv[3], '--json']):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit as e:\n"
+        "        assert not e.code, e.code\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))\n")
+    # the sweep in a folder of its own, without built deal classes: it derives them, read-only,
+    # as tests/test_sweep.py's sweeps do, so it runs the solver's specialization they compile (a
+    # writable deal array from vp_classes.h5 is another numba type: 5 CPU s compiled for this alone)
+    out = subprocess.run([sys.executable, "-c", code, str(cfg), str(tmp_path / "sweep-art"), str(sweep)],
+                         capture_output=True, text=True, check=True, cwd=tmp_path)
+    lines = out.stdout.strip().splitlines()
+    assert json.loads(lines[0])["executor"] == "local"
+    assert json.loads(lines[1])["variants"] == 2
+    assert lines[-1] == "[]"
+
+
 def test_dask_build_is_byte_identical_and_uses_both_workers(cluster, local_build: dict[str, str],  # type: ignore[no-untyped-def]
                                                             artifacts: Path, tmp_path: Path) -> None:
     from distributed import get_task_stream
@@ -222,34 +255,6 @@ def test_killed_worker_build_still_identical(cluster, local_build: dict[str, str
     want = {k: v for k, v in local_build.items() if k.startswith("preflop") or "parquet/preflop" in k}
     assert {k: v for k, v in got.items() if k in want} == want and len(want) == 3
     assert not (cfg.artifacts / STAGING).exists()
-
-
-def test_default_build_and_sweep_never_import_dask(artifacts: Path, tmp_path: Path) -> None:
-    # the build runs a stage's task through the local executor (the rule set's tables: a
-    # second of work, where a paytable's solve, chart and bankroll figures took several)
-    cfg = _config(tmp_path, artifacts)
-    sweep = tmp_path / "configs" / "sweeps" / "tiny.toml"
-    sweep.parent.mkdir()
-    sweep.write_text('base = "jacks-or-better-9-6"\n[pays]\n"flush" = { values = [5, 6] }\n')
-    code = (
-        "import sys\n"
-        "from pipeline.cli import main\n"
-        "for args in (['build', 'rules:short-deck', '--config', sys.argv[1], '--json'],\n"
-        "             ['--artifacts', sys.argv[2], 'vp', 'sweep', sys.argv[3], '--json']):\n"
-        "    try:\n"
-        "        main(args)\n"
-        "    except SystemExit as e:\n"
-        "        assert not e.code, e.code\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))\n")
-    # the sweep in a folder of its own, without built deal classes: it derives them, read-only,
-    # as tests/test_sweep.py's sweeps do, so it runs the solver's specialization they compile (a
-    # writable deal array from vp_classes.h5 is another numba type: 5 CPU s compiled for this alone)
-    out = subprocess.run([sys.executable, "-c", code, str(cfg), str(tmp_path / "sweep-art"), str(sweep)],
-                         capture_output=True, text=True, check=True, cwd=tmp_path)
-    lines = out.stdout.strip().splitlines()
-    assert json.loads(lines[0])["executor"] == "local"
-    assert json.loads(lines[1])["variants"] == 2
-    assert lines[-1] == "[]"
 
 
 @pytest.mark.parametrize("kind,scheduler,workers,msg", [
