@@ -48,7 +48,7 @@ _memo_inline_frontend()
 _pace_gc_while_compiling()
 # and hashes its compile flags (a dict of every option) at every overload lookup
 _compare_flags_cheaply()
-# and builds C wrappers, lock-timing events and declaration passes nothing here uses
+# and builds C wrappers and lock-timing events nothing here uses
 _skip_unused_compile_work()
 
 if TYPE_CHECKING:
